@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (inner to outer): CLMDB → LMDB → EventLog; Domain stands alone;
+// Projections and ChronicleSync build on EventLog (+ Domain); Chronicle is the
+// app-facing library; SyncServer is the reference remote; `chronicle` is the CLI.
+let package = Package(
+    name: "Chronicle",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "Chronicle", targets: ["Chronicle"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "Domain", targets: ["Domain"]),
+        .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "SyncServer", targets: ["SyncServer"]),
+        .executable(name: "chronicle", targets: ["ChronicleCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            path: "Sources/CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "EventLog", dependencies: [
+            "LMDB",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "Domain"),
+        .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB"]),
+        .target(name: "ChronicleSync", dependencies: [
+            "EventLog", "LMDB",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Chronicle", dependencies: ["Domain", "EventLog", "Projections", "ChronicleSync"]),
+        .target(name: "SyncServer", dependencies: [
+            "EventLog",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "ChronicleCLI", dependencies: [
+            "Chronicle", "SyncServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // A small process the crash and multi-process tests start and kill.
+        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog"]),
+
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ChronicleTorture"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog"]),
+        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTorture"]),
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "EventLog"]),
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
+    ]
+)

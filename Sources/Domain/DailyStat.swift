@@ -1,0 +1,29 @@
+import Foundation
+
+/// How many live todos are due on a day, and how many of them are completed.
+///
+/// Derived only: it is folded from todo events through ``DailyStatDelta``,
+/// never written by a command.
+///
+/// ```swift
+/// let stat = DailyStat(date: try CalendarDay(parsing: "2026-03-05"), total: 3, completed: 1)
+/// // JSON: {"date":"2026-03-05","total":3,"completed":1}
+/// ```
+public struct DailyStat: Sendable, Equatable, Hashable, Codable, Identifiable {
+    public var date: CalendarDay
+    public var total: Int
+    public var completed: Int
+
+    /// A day has at most one stat, so the day identifies it.
+    public var id: CalendarDay { date }
+
+    public init(date: CalendarDay, total: Int, completed: Int) {
+        self.date = date
+        self.total = total
+        self.completed = completed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case date, total, completed
+    }
+}

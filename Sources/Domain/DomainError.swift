@@ -1,0 +1,82 @@
+import Foundation
+
+/// Why a domain command or decoding was rejected.
+///
+/// Every case renders as one line a person can act on, so the CLI can print
+/// `error: \(error)` as is:
+///
+/// ```swift
+/// DomainError.ageOutOfRange(-1).description
+/// // "age must be between 0 and 150 (got -1)"
+/// ```
+public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
+    // MARK: - Validation
+
+    /// The name is empty or only whitespace.
+    case emptyName
+    /// The name has more than ``User/maxNameLength`` characters; carries the actual count.
+    case nameTooLong(Int)
+    /// The age is outside ``User/ageRange``; carries the rejected age.
+    case ageOutOfRange(Int)
+    /// The title is empty or only whitespace.
+    case emptyTitle
+    /// The title has more than ``Todo/maxTitleLength`` characters; carries the actual count.
+    case titleTooLong(Int)
+    /// The text is not a real calendar day written `YYYY-MM-DD`; carries the text.
+    case invalidDate(String)
+    /// An update named no field to change.
+    case nothingToUpdate
+
+    // MARK: - State
+
+    /// No user with this id was ever created.
+    case unknownUser(UUID)
+    /// The user existed but was deleted.
+    case userDeleted(UUID)
+    /// No todo with this id was ever created.
+    case unknownTodo(UUID)
+    /// The todo existed but was deleted.
+    case todoDeleted(UUID)
+    /// Completing a todo that is already completed.
+    case alreadyCompleted(UUID)
+    /// Reopening a todo that is not completed.
+    case notCompleted(UUID)
+
+    // MARK: - Decoding
+
+    /// A stored event could not be decoded; carries what was wrong.
+    case invalidEvent(String)
+
+    public var description: String {
+        switch self {
+        case .emptyName:
+            "name must not be empty"
+        case .nameTooLong(let count):
+            "name must be at most \(User.maxNameLength) characters (got \(count))"
+        case .ageOutOfRange(let age):
+            "age must be between \(User.ageRange.lowerBound) and \(User.ageRange.upperBound) (got \(age))"
+        case .emptyTitle:
+            "title must not be empty"
+        case .titleTooLong(let count):
+            "title must be at most \(Todo.maxTitleLength) characters (got \(count))"
+        case .invalidDate(let text):
+            "invalid date '\(text)': expected a real calendar day as YYYY-MM-DD"
+        case .nothingToUpdate:
+            "nothing to update: give at least one field to change"
+        case .unknownUser(let id):
+            "unknown user \(id.lowercasedString)"
+        case .userDeleted(let id):
+            "user \(id.lowercasedString) is deleted"
+        case .unknownTodo(let id):
+            "unknown todo \(id.lowercasedString)"
+        case .todoDeleted(let id):
+            "todo \(id.lowercasedString) is deleted"
+        case .alreadyCompleted(let id):
+            "todo \(id.lowercasedString) is already completed"
+        case .notCompleted(let id):
+            "todo \(id.lowercasedString) is not completed"
+        case .invalidEvent(let reason):
+            "invalid event: \(reason)"
+        }
+    }
+}

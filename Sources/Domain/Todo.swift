@@ -1,0 +1,72 @@
+import Foundation
+
+/// Something to do by a given day, optionally owned by a ``User``.
+///
+/// A plain value: the rules (trimmed non-empty title of at most
+/// ``maxTitleLength`` characters, a live owner) are enforced by
+/// ``TodoCommands`` when events are decided.
+///
+/// ```swift
+/// let todo = Todo(id: UUID(), title: "File taxes",
+///                 deadline: try CalendarDay(parsing: "2026-04-15"))
+/// // JSON: {"id":"…","title":"File taxes","deadline":"2026-04-15",
+/// //        "userId":null,"memo":null,"isCompleted":false}
+/// ```
+public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
+    public var id: UUID
+    public var title: String
+    public var deadline: CalendarDay
+    public var userId: UUID?
+    public var memo: String?
+    public var isCompleted: Bool
+
+    /// The longest title accepted, in `Character`s after trimming.
+    public static let maxTitleLength = 500
+
+    public init(
+        id: UUID, title: String, deadline: CalendarDay,
+        userId: UUID? = nil, memo: String? = nil, isCompleted: Bool = false
+    ) {
+        self.id = id
+        self.title = title
+        self.deadline = deadline
+        self.userId = userId
+        self.memo = memo
+        self.isCompleted = isCompleted
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, deadline, userId, memo, isCompleted
+    }
+
+    /// Reads the JSON shape; `userId` and `memo` may be `null` or absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decodeUUID(forKey: .id)
+        self.title = try container.decode(String.self, forKey: .title)
+        self.deadline = try container.decode(CalendarDay.self, forKey: .deadline)
+        self.userId = try container.decodeUUIDIfPresent(forKey: .userId)
+        self.memo = try container.decodeIfPresent(String.self, forKey: .memo)
+        self.isCompleted = try container.decode(Bool.self, forKey: .isCompleted)
+    }
+
+    /// Writes all six keys; absent `userId`/`memo` become explicit `null`
+    /// so every todo has the same shape for scripts.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.lowercasedString, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(deadline, forKey: .deadline)
+        if let userId {
+            try container.encode(userId.lowercasedString, forKey: .userId)
+        } else {
+            try container.encodeNil(forKey: .userId)
+        }
+        if let memo {
+            try container.encode(memo, forKey: .memo)
+        } else {
+            try container.encodeNil(forKey: .memo)
+        }
+        try container.encode(isCompleted, forKey: .isCompleted)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The state of one todo, folded from that todo's stream.
+///
+/// Commands decide against it, so an unknown or deleted todo can be told
+/// apart and completing twice can be rejected. Deletion is final: later
+/// events of the stream are ignored.
+///
+/// ```swift
+/// var aggregate = TodoAggregate()
+/// aggregate.apply(.todoCreated(id: id, title: "Pay rent", deadline: day, userId: nil, memo: nil))
+/// aggregate.apply(.todoCompleted(id: id))
+/// aggregate.todo?.isCompleted   // true
+/// ```
+public struct TodoAggregate: Sendable, Equatable {
+    /// The last known state; still set after deletion, nil before creation.
+    public private(set) var todo: Todo?
+    /// Whether a `TodoDeleted` has been applied.
+    public private(set) var isDeleted: Bool
+
+    /// Whether the todo exists and is not deleted.
+    public var isLive: Bool { todo != nil && !isDeleted }
+
+    /// An aggregate for a stream with no events yet.
+    public init() {
+        todo = nil
+        isDeleted = false
+    }
+
+    /// Folds one event in.
+    ///
+    /// Ignores user events, events about another todo, events before the
+    /// todo's creation, a second creation, and anything after deletion.
+    public mutating func apply(_ event: DomainEvent) {
+        guard !isDeleted else { return }
+        if case .todoCreated(let id, let title, let deadline, let userId, let memo) = event {
+            guard todo == nil else { return }
+            todo = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo)
+            return
+        }
+        guard var current = todo, !event.isUserEvent, current.id == event.entityID else { return }
+        switch event {
+        case .todoUpdated(_, let title, let deadline, let memo):
+            if let title { current.title = title }
+            if let deadline { current.deadline = deadline }
+            if let memo { current.memo = memo }
+        case .todoCompleted:
+            current.isCompleted = true
+        case .todoReopened:
+            current.isCompleted = false
+        case .todoDeleted:
+            isDeleted = true
+        case .todoCreated, .userCreated, .userUpdated, .userDeleted:
+            return
+        }
+        todo = current
+    }
+}
+
+extension TodoAggregate {
+    /// Returns the live todo `id`, or throws why there is none.
+    func requireLive(id: UUID) throws(DomainError) -> Todo {
+        guard let todo, todo.id == id else { throw .unknownTodo(id) }
+        guard !isDeleted else { throw .todoDeleted(id) }
+        return todo
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A person who can own todos.
+///
+/// A plain value: the rules (trimmed non-empty name of at most
+/// ``maxNameLength`` characters, age in ``ageRange``) are enforced by
+/// ``UserCommands`` when events are decided, not by this type.
+///
+/// ```swift
+/// let ada = User(id: UUID(), name: "Ada", age: 36)
+/// // JSON: {"id":"1f0e…","name":"Ada","age":36}
+/// ```
+public struct User: Sendable, Equatable, Hashable, Codable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var age: Int
+
+    /// The longest name accepted, in `Character`s after trimming.
+    public static let maxNameLength = 200
+    /// The ages accepted.
+    public static let ageRange = 0...150
+
+    public init(id: UUID, name: String, age: Int) {
+        self.id = id
+        self.name = name
+        self.age = age
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, age
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decodeUUID(forKey: .id)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.age = try container.decode(Int.self, forKey: .age)
+    }
+
+    /// Writes `{"id","name","age"}` with the id in lowercase.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.lowercasedString, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(age, forKey: .age)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a UUID written as a string in either case.
+    func decodeUUID(forKey key: Key) throws -> UUID {
+        let text = try decode(String.self, forKey: key)
+        guard let id = UUID(uuidString: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(text)' is not a UUID")
+        }
+        return id
+    }
+
+    /// Decodes an optional UUID; absent and `null` both mean nil.
+    func decodeUUIDIfPresent(forKey key: Key) throws -> UUID? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let id = UUID(uuidString: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(text)' is not a UUID")
+        }
+        return id
+    }
+}

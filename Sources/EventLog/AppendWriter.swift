@@ -1,0 +1,239 @@
+import Foundation
+import LMDB
+
+/// The log's single writer thread: it drains the queue of waiting appends and commits
+/// them together in one LMDB write transaction (group commit), so many appenders share
+/// one fsync and none of them blocks its own thread on LMDB's write lock.
+///
+/// Each job in a group is checked in full (expected versions, ids, payloads) before it
+/// writes anything, so a refused job leaves no trace while the others commit.
+final class AppendWriter: @unchecked Sendable {
+    // Thread rules: `queue` and `running` are guarded by `condition`; the LMDB write
+    // transaction lives on `thread` only, inside one `Environment.write` call.
+    private let environment: Environment
+    private let databases: LogDatabases
+    private let deviceID: String
+    private let maxGroupEvents: Int
+    private let condition = NSCondition()
+    private var queue: [Job] = []
+    private var running = false
+    private var stopped = false
+    private var thread: Thread?
+    /// Called after each successful commit (set before `start`).
+    var onCommit: @Sendable () -> Void = {}
+
+    enum Job {
+        case append([StreamAppend], CheckedContinuation<AppendResult, any Error>)
+        case ingest([ForeignEvent], CheckedContinuation<IngestResult, any Error>)
+
+        var eventCount: Int {
+            switch self {
+            case .append(let appends, _): appends.reduce(0) { $0 + $1.events.count }
+            case .ingest(let events, _): events.count
+            }
+        }
+
+        func fail(_ error: any Error) {
+            switch self {
+            case .append(_, let continuation): continuation.resume(throwing: error)
+            case .ingest(_, let continuation): continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    init(environment: Environment, databases: LogDatabases, deviceID: String, maxGroupEvents: Int) {
+        self.environment = environment
+        self.databases = databases
+        self.deviceID = deviceID
+        self.maxGroupEvents = maxGroupEvents
+    }
+
+    func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !running, !stopped else { return }
+        running = true
+        let thread = Thread { [self] in run() }
+        thread.name = "chronicle-log-writer"
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Lets the queued jobs finish, then ends the thread. Later jobs fail with `.closed`.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func submit(_ job: Job) {
+        condition.lock()
+        if stopped {
+            condition.unlock()
+            job.fail(EventLogError.closed)
+            return
+        }
+        queue.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopped { condition.wait() }
+            if queue.isEmpty && stopped {
+                running = false
+                condition.unlock()
+                return
+            }
+            var group: [Job] = []
+            var count = 0
+            while let job = queue.first, group.isEmpty || count + job.eventCount <= maxGroupEvents {
+                group.append(queue.removeFirst())
+                count += job.eventCount
+            }
+            condition.unlock()
+            commit(group)
+        }
+    }
+
+    // MARK: - One group commit
+
+    private enum Outcome {
+        case appended(AppendResult)
+        case ingested(IngestResult)
+        case refused(any Error)
+    }
+
+    private func commit(_ group: [Job]) {
+        var outcomes: [Outcome] = []
+        do {
+            try environment.write { txn in
+                outcomes = []   // the closure reruns from scratch after the map grows
+                var link = try databases.headLink(txn)
+                for job in group {
+                    do {
+                        switch job {
+                        case .append(let appends, _):
+                            outcomes.append(.appended(try append(appends, txn, &link)))
+                        case .ingest(let events, _):
+                            outcomes.append(.ingested(try ingest(events, txn, &link)))
+                        }
+                    } catch let error as EventLogError {
+                        outcomes.append(.refused(error))
+                    }
+                }
+            }
+        } catch {
+            let failure = (error as? LMDBError).map(EventLogError.storage) ?? error
+            for job in group { job.fail(failure) }
+            return
+        }
+        onCommit()
+        for (job, outcome) in zip(group, outcomes) {
+            switch (job, outcome) {
+            case (.append(_, let continuation), .appended(let result)): continuation.resume(returning: result)
+            case (.ingest(_, let continuation), .ingested(let result)): continuation.resume(returning: result)
+            case (_, .refused(let error)): job.fail(error)
+            default: job.fail(EventLogError.invalidEvent("internal: mismatched outcome"))
+            }
+        }
+    }
+
+    /// Checks, then writes, one atomic batch of local events.
+    private func append(_ appends: [StreamAppend], _ txn: Transaction,
+                        _ link: inout (position: UInt64, hash: [UInt8])) throws -> AppendResult {
+        // 1. Validate and find duplicates; nothing is written until every check passed.
+        var positions: [UInt64?] = []
+        var firstIndexOfID: [UUID: Int] = [:]
+        for append in appends {
+            try EventValidation.check(stream: append.stream)
+            for event in append.events {
+                try EventValidation.check(type: event.type, data: event.data)
+                if let index = firstIndexOfID[event.id] {
+                    positions.append(positions[index])   // same id twice in one batch: one event
+                    firstIndexOfID[event.id] = positions.count - 1
+                    continue
+                }
+                firstIndexOfID[event.id] = positions.count
+                let stored = try txn.get(databases.ids, key: Keys.id(event.id))
+                positions.append(stored.map { $0.readBigEndian(UInt64.self, at: 0) })
+            }
+        }
+        let isRetry = !positions.isEmpty && positions.allSatisfy { $0 != nil }
+        if isRetry {
+            return AppendResult(positions: positions.map { $0! }, appended: 0, head: link.position)
+        }
+        var versions: [String: UInt64] = [:]
+        for append in appends where versions[append.stream] == nil {
+            let actual = try databases.streamVersion(append.stream, txn)
+            guard append.expected.isSatisfied(byActual: actual) else {
+                throw EventLogError.conflict(stream: append.stream, expected: append.expected, actual: actual)
+            }
+            versions[append.stream] = actual
+        }
+        // 2. Write.
+        var written: [UUID: UInt64] = [:]
+        var index = 0
+        var appended = 0
+        for append in appends {
+            for event in append.events {
+                defer { index += 1 }
+                if positions[index] != nil { continue }
+                if let position = written[event.id] { positions[index] = position; continue }
+                let version = versions[append.stream]! + 1
+                versions[append.stream] = version
+                let position = link.position + 1
+                let milliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+                try write(position: position, id: event.id, stream: append.stream, version: version, type: event.type,
+                          timestampMilliseconds: milliseconds, origin: deviceID, data: event.data, txn, &link)
+                written[event.id] = position
+                positions[index] = position
+                appended += 1
+            }
+        }
+        return AppendResult(positions: positions.map { $0! }, appended: appended, head: link.position)
+    }
+
+    /// Stores events created elsewhere (a sync server receiving a push): their ids,
+    /// versions, timestamps and origins are kept; each id is stored once.
+    private func ingest(_ events: [ForeignEvent], _ txn: Transaction,
+                        _ link: inout (position: UInt64, hash: [UInt8])) throws -> IngestResult {
+        var seen = Set<UUID>()
+        var fresh: [ForeignEvent] = []
+        for event in events {
+            try EventValidation.check(stream: event.stream)
+            try EventValidation.check(type: event.type, data: event.data)
+            guard event.version > 0 else { throw EventLogError.invalidEvent("version must be at least 1 (event \(event.id))") }
+            if !seen.insert(event.id).inserted { continue }
+            if try txn.get(databases.ids, key: Keys.id(event.id)) != nil { continue }
+            fresh.append(event)
+        }
+        for event in fresh {
+            try write(position: link.position + 1, id: event.id, stream: event.stream, version: event.version,
+                      type: event.type, timestampMilliseconds: event.timestampMilliseconds, origin: event.origin,
+                      data: event.data, txn, &link)
+        }
+        return IngestResult(accepted: fresh.count, duplicates: events.count - fresh.count, head: link.position)
+    }
+
+    private func write(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+                       timestampMilliseconds: Int64, origin: String, data: Data,
+                       _ txn: Transaction, _ link: inout (position: UInt64, hash: [UInt8])) throws {
+        let (record, hash) = RecordCodec.encode(position: position, id: id, stream: stream, version: version, type: type,
+                                                timestampMilliseconds: timestampMilliseconds, origin: origin, data: data,
+                                                previousHash: link.hash)
+        let positionKey = Keys.position(position)
+        try record.withUnsafeBytes { value in
+            try positionKey.withUnsafeBytes { key in try txn.put(databases.events, key: key, value: value, flags: .append) }
+        }
+        try txn.put(databases.ids, key: Keys.id(id), value: positionKey, flags: .noOverwrite)
+        var versionValue = [UInt8]()
+        versionValue.appendBigEndian(version)
+        try txn.put(databases.streams, key: Keys.stream(stream, position: position), value: versionValue)
+        link = (position, hash)
+    }
+}

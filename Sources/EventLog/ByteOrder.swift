@@ -1,0 +1,31 @@
+import Foundation
+
+extension Array where Element == UInt8 {
+    /// Appends `value` big-endian, so keys sort in numeric order.
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Reads a big-endian integer at `offset` (caller checks bounds).
+    func readBigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+        T(bigEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}
+
+/// Key encodings of the log's databases.
+enum Keys {
+    /// `events` key: the position, big-endian.
+    static func position(_ position: UInt64) -> [UInt8] {
+        var key = [UInt8](); key.reserveCapacity(8); key.appendBigEndian(position); return key
+    }
+    /// `ids` key: the 16 UUID bytes (UUIDv7 sorts by time).
+    static func id(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
+    /// `streams` key: stream ‖ 0x00 ‖ position; the value is the stream version.
+    static func stream(_ stream: String, position: UInt64) -> [UInt8] {
+        var key = Array(stream.utf8); key.append(0); key.appendBigEndian(position); return key
+    }
+    /// The prefix every `streams` key of `stream` starts with.
+    static func streamPrefix(_ stream: String) -> [UInt8] { var key = Array(stream.utf8); key.append(0); return key }
+}

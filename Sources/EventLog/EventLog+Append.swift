@@ -1,0 +1,33 @@
+import Foundation
+
+extension EventLog {
+    /// Appends one atomic batch, which may touch several streams.
+    ///
+    /// Every stream's expected version must hold, or the whole batch is refused with
+    /// ``EventLogError/conflict(stream:expected:actual:)`` and nothing is written. Event ids
+    /// already stored are not written again: a batch made only of stored ids returns their
+    /// original positions (a safe retry). Returns once the batch is durable on disk.
+    public func append(_ batch: [StreamAppend]) async throws -> AppendResult {
+        guard batch.contains(where: { !$0.events.isEmpty }) else {
+            throw EventLogError.invalidEvent("an append needs at least one event")
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.submit(.append(batch, continuation))
+        }
+    }
+
+    /// Appends `events` to one stream. See ``append(_:)``.
+    @discardableResult
+    public func append(to stream: String, expected: ExpectedVersion = .any, events: [NewEvent]) async throws -> AppendResult {
+        try await append([StreamAppend(stream: stream, expected: expected, events: events)])
+    }
+
+    /// Stores events created by other replicas, keeping their ids, versions, timestamps and
+    /// origins, each id once (a sync server's push). All or nothing: one invalid event refuses the batch.
+    public func ingest(_ events: [ForeignEvent]) async throws -> IngestResult {
+        if events.isEmpty { return IngestResult(accepted: 0, duplicates: 0, head: try head()) }
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.submit(.ingest(events, continuation))
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import LMDB
+
+/// The append-only event log: an LMDB environment on disk holding every event once,
+/// in a global, gap-free order, with a tamper-evident hash chain.
+///
+/// ```swift
+/// let log = try EventLog(path: "/var/lib/app/log")
+/// let result = try await log.append(to: "todo-42", expected: .noStream, events: [
+///     NewEvent(type: "TodoCreated", data: Data(#"{"title":"Milk","deadline":"2026-12-01"}"#.utf8))
+/// ])
+/// for event in try log.read(after: 0, limit: 100) { print(event.position, event.type) }
+/// ```
+///
+/// An append that returned is on disk (one fsync per group commit). Appends from many
+/// tasks are queued to one writer thread and committed together, so no caller's thread
+/// ever blocks on LMDB's write lock; several processes may share one store.
+public final class EventLog: Sendable {
+    /// How to open a log.
+    public struct Options: Sendable {
+        /// The initial LMDB map size; it grows by itself.
+        public var initialMapSize: Int
+        /// Skip fsync at commit: fast, not durable. For scratch stores and replays only.
+        public var noSync: Bool
+        /// How often an idle tail re-reads the log to notice other processes' appends.
+        public var pollInterval: Duration
+        /// The most events one group commit writes.
+        public var maxGroupEvents: Int
+
+        public init(initialMapSize: Int = 64 << 20, noSync: Bool = false,
+                    pollInterval: Duration = .milliseconds(50), maxGroupEvents: Int = 20_000) {
+            self.initialMapSize = initialMapSize
+            self.noSync = noSync
+            self.pollInterval = pollInterval
+            self.maxGroupEvents = maxGroupEvents
+        }
+    }
+
+    /// The LMDB environment; other modules keep their own named databases in it (sync state).
+    public let environment: Environment
+    /// The id of this replica, created once per store; stamped as every local event's origin.
+    public let deviceID: String
+    /// Where the log lives.
+    public let path: String
+    let options: Options
+    let databases: LogDatabases
+    let headSignal = HeadSignal()
+    let writer: AppendWriter
+
+    /// Opens the log at `path` (a directory), creating it when missing.
+    ///
+    /// - throws: ``EventLogError/newerFormat(found:supported:)`` for a store written by a
+    ///   newer Chronicle, ``EventLogError/cannotOpen(path:reason:)`` when LMDB refuses it.
+    public init(path: String, options: Options = Options()) throws(EventLogError) {
+        let environment: Environment
+        do {
+            environment = try Environment(path: path, options: .init(mapSize: options.initialMapSize, noSync: options.noSync))
+        } catch {
+            throw .cannotOpen(path: path, reason: error.description)
+        }
+        let (databases, deviceID) = try LogDatabases.open(in: environment)
+        self.environment = environment
+        self.databases = databases
+        self.deviceID = deviceID
+        self.path = path
+        self.options = options
+        self.writer = AppendWriter(environment: environment, databases: databases, deviceID: deviceID,
+                                   maxGroupEvents: options.maxGroupEvents)
+        let signal = headSignal
+        writer.onCommit = { signal.publish() }
+        writer.start()
+    }
+
+    deinit { writer.stop() }
+
+    /// Stops the writer thread after the queued appends; later appends fail with ``EventLogError/closed``.
+    public func close() { writer.stop() }
+
+    /// Runs `body` in a read transaction, mapping LMDB errors.
+    func withRead<T>(_ body: (Transaction) throws -> T) throws -> T {
+        do {
+            return try environment.read { txn in try body(txn) }
+        } catch let error as LMDBError {
+            throw EventLogError.storage(error)
+        }
+    }
+
+    // MARK: - Reads
+
+    /// The last position (0 for an empty log).
+    public func head() throws -> UInt64 {
+        try withRead { txn in try databases.headPosition(txn) }
+    }
+
+    /// Up to `limit` events after `position`, in order.
+    public func read(after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
+        try withRead { txn in
+            var events: [RecordedEvent] = []
+            events.reserveCapacity(min(limit, 4096))
+            try txn.withCursor(databases.events) { cursor in
+                var entry = try cursor.seek(atLeast: Keys.position(position &+ 1))
+                while let current = entry, events.count < limit {
+                    events.append(try databases.decode(current))
+                    entry = try cursor.next()
+                }
+            }
+            return events
+        }
+    }
+
+    /// Visits the raw records after `position` in chunks (one short read transaction each),
+    /// without decoding them; the bytes are valid only during the call. Returns the last position seen.
+    ///
+    /// The fastest way to stream the log (rebuilds use it).
+    @discardableResult
+    public func scan(after position: UInt64, chunk: Int = 4096,
+                     _ body: (RecordedEvent) throws -> Void) throws -> UInt64 {
+        var last = position
+        while true {
+            let batch = try read(after: last, limit: chunk)
+            for event in batch { try body(event) }
+            guard let tail = batch.last else { return last }
+            last = tail.position
+            if batch.count < chunk { return last }
+        }
+    }
+
+    /// The event at `position`, or `nil`.
+    public func event(at position: UInt64) throws -> RecordedEvent? {
+        try withRead { txn in
+            try txn.get(databases.events, key: Keys.position(position)).map { value in
+                try databases.decode(value, position: position)
+            }
+        }
+    }
+
+    /// The event with `id`, or `nil`.
+    public func event(id: UUID) throws -> RecordedEvent? {
+        let position: UInt64? = try withRead { txn in
+            try txn.get(databases.ids, key: Keys.id(id)).map { $0.readBigEndian(UInt64.self, at: 0) }
+        }
+        return try position.flatMap { try event(at: $0) }
+    }
+
+    /// The events of `stream` with a version above `version`, in order, up to `limit`.
+    public func read(stream: String, afterVersion version: UInt64 = 0, limit: Int = .max) throws -> [RecordedEvent] {
+        try withRead { txn in
+            var events: [RecordedEvent] = []
+            let prefix = Keys.streamPrefix(stream)
+            try txn.withCursor(databases.streams) { cursor in
+                var entry = try cursor.seek(atLeast: prefix)
+                while let current = entry, events.count < limit, current.key.starts(with: prefix) {
+                    if current.value.readBigEndian(UInt64.self, at: 0) > version {
+                        let position = current.key.readBigEndian(UInt64.self, at: prefix.count)
+                        guard let value = try txn.get(databases.events, key: Keys.position(position)) else {
+                            throw EventLogError.corruptRecord(position: position, reason: "stream index points to a missing event")
+                        }
+                        events.append(try databases.decode(value, position: position))
+                    }
+                    entry = try cursor.next()
+                }
+            }
+            return events
+        }
+    }
+
+    /// The last version of `stream` (0 when it does not exist).
+    public func version(of stream: String) throws -> UInt64 {
+        try withRead { txn in try databases.streamVersion(stream, txn) }
+    }
+
+    /// Up to `limit` events of type `type` after `position`, scanning forward in chunks.
+    public func read(type: String, after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
+        var found: [RecordedEvent] = []
+        var cursorPosition = position
+        while found.count < limit {
+            let (matches, last, exhausted) = try withRead { txn -> ([RecordedEvent], UInt64, Bool) in
+                var matches: [RecordedEvent] = []
+                var last = cursorPosition
+                var seen = 0
+                var exhausted = true
+                try txn.withCursor(databases.events) { cursor in
+                    var entry = try cursor.seek(atLeast: Keys.position(cursorPosition &+ 1))
+                    while let current = entry {
+                        last = current.key.readBigEndian(UInt64.self, at: 0)
+                        if (try? RecordCodec.decodeType(current.value)) == type {
+                            matches.append(try databases.decode(current))
+                            if found.count + matches.count >= limit { exhausted = false; break }
+                        }
+                        seen += 1
+                        if seen >= 50_000 { exhausted = false; break }
+                        entry = try cursor.next()
+                    }
+                }
+                return (matches, last, exhausted)
+            }
+            found += matches
+            cursorPosition = last
+            if exhausted { break }
+        }
+        return found
+    }
+
+    // MARK: - Live
+
+    /// Every event after `position`, then each new one as it lands. See ``LogTail``.
+    public func subscribe(after position: UInt64 = 0, batchSize: Int = 512) -> LogTail {
+        LogTail(log: self, start: position, batchSize: batchSize)
+    }
+
+    /// Like ``subscribe(after:batchSize:)``, in batches of up to `batchSize` events.
+    public func subscribeBatches(after position: UInt64 = 0, batchSize: Int = 1000) -> LogBatchTail {
+        LogBatchTail(log: self, start: position, batchSize: batchSize)
+    }
+
+    /// Returns once the head is past `position` or `timeout` elapsed (whichever first); returns the head.
+    public func waitForHead(beyond position: UInt64, timeout: Duration) async throws -> UInt64 {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let generation = headSignal.generation
+            let current = try head()
+            if current > position || ContinuousClock.now >= deadline || Task.isCancelled { return current }
+            await headSignal.wait(after: generation, timeout: min(options.pollInterval, deadline - ContinuousClock.now))
+        }
+    }
+}

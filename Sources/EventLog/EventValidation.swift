@@ -1,0 +1,32 @@
+import Foundation
+
+/// The shape rules every stored event obeys, checked before anything is written.
+enum EventValidation {
+    static let maxStreamBytes = 512
+    static let maxTypeBytes = 256
+    static let maxDataBytes = 8 << 20
+
+    static func check(stream: String) throws(EventLogError) {
+        let bytes = stream.utf8.count
+        guard bytes > 0 else { throw .invalidEvent("stream name must not be empty") }
+        guard bytes <= maxStreamBytes else { throw .invalidEvent("stream name is longer than \(maxStreamBytes) bytes") }
+        guard !stream.utf8.contains(0) else { throw .invalidEvent("stream name must not contain NUL") }
+    }
+
+    static func check(type: String, data: Data) throws(EventLogError) {
+        let bytes = type.utf8.count
+        guard bytes > 0 else { throw .invalidEvent("event type must not be empty") }
+        guard bytes <= maxTypeBytes else { throw .invalidEvent("event type is longer than \(maxTypeBytes) bytes") }
+        guard data.count <= maxDataBytes else { throw .invalidEvent("event data is larger than \(maxDataBytes) bytes") }
+        // A cheap shape check: the payload is one JSON object. Callers decode it properly.
+        let first = data.first { !isWhitespace($0) }
+        let last = data.last { !isWhitespace($0) }
+        guard first == UInt8(ascii: "{"), last == UInt8(ascii: "}") else {
+            throw .invalidEvent("event data must be a JSON object")
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import LMDB
+
+/// The named databases of a log and the small reads every part needs.
+///
+/// - `events`: position (u64 BE) → record (see ``RecordCodec``)
+/// - `ids`: event id (16 bytes) → position
+/// - `streams`: stream ‖ 0x00 ‖ position → stream version
+/// - `meta`: `format` → format byte, `device` → device id
+struct LogDatabases: Sendable {
+    let events: Database
+    let ids: Database
+    let streams: Database
+    let meta: Database
+
+    static let formatKey = Array("format".utf8)
+    static let deviceKey = Array("device".utf8)
+
+    /// Opens the databases, creating them (and the device id) for a new store.
+    static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
+        do {
+            // An existing store is opened without writing anything to it.
+            let existing = try? environment.read { txn -> (LogDatabases, String)? in
+                let meta = try txn.openDatabase(named: "meta", create: false)
+                guard let device = try txn.get(meta, key: deviceKey) else { return nil }
+                let format = try txn.get(meta, key: formatKey)?.first ?? 0
+                guard format <= RecordCodec.currentFormat else {
+                    throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
+                }
+                let databases = LogDatabases(events: try txn.openDatabase(named: "events", create: false),
+                                             ids: try txn.openDatabase(named: "ids", create: false),
+                                             streams: try txn.openDatabase(named: "streams", create: false),
+                                             meta: meta)
+                return (databases, String(decoding: device, as: UTF8.self))
+            }
+            if let existing = existing.flatMap({ $0 }) { return existing }
+            return try environment.write { txn in
+                let databases = LogDatabases(events: try txn.openDatabase(named: "events"),
+                                             ids: try txn.openDatabase(named: "ids"),
+                                             streams: try txn.openDatabase(named: "streams"),
+                                             meta: try txn.openDatabase(named: "meta"))
+                let format = try txn.get(databases.meta, key: formatKey)?.first
+                if let format, format > RecordCodec.currentFormat {
+                    throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
+                }
+                if format == nil { try txn.put(databases.meta, key: formatKey, value: [RecordCodec.currentFormat]) }
+                if let device = try txn.get(databases.meta, key: deviceKey) {
+                    return (databases, String(decoding: device, as: UTF8.self))
+                }
+                let device = UUID().uuidString.lowercased()
+                try txn.put(databases.meta, key: deviceKey, value: Array(device.utf8))
+                return (databases, device)
+            }
+        } catch let error as EventLogError {
+            throw error
+        } catch let error as LMDBError {
+            throw .cannotOpen(path: environment.path, reason: error.description)
+        } catch {
+            throw .cannotOpen(path: environment.path, reason: "\(error)")
+        }
+    }
+
+    /// The last position in the log.
+    func headPosition(_ txn: Transaction) throws -> UInt64 {
+        try txn.withCursor(events) { cursor in
+            try cursor.last().map { $0.key.readBigEndian(UInt64.self, at: 0) } ?? 0
+        }
+    }
+
+    /// The last record's position and hash (genesis for an empty log).
+    func headLink(_ txn: Transaction) throws -> (position: UInt64, hash: [UInt8]) {
+        try txn.withCursor(events) { cursor in
+            guard let last = try cursor.last() else { return (0, RecordCodec.genesisHash) }
+            let position = last.key.readBigEndian(UInt64.self, at: 0)
+            guard let hash = RecordCodec.storedHash(last.value) else {
+                throw EventLogError.corruptRecord(position: position, reason: "record is truncated")
+            }
+            return (position, hash)
+        }
+    }
+
+    /// The last version of `stream` (0 when absent).
+    func streamVersion(_ stream: String, _ txn: Transaction) throws -> UInt64 {
+        let prefix = Keys.streamPrefix(stream)
+        var after = Array(stream.utf8)
+        after.append(1)
+        return try txn.withCursor(streams) { cursor in
+            let entry = try cursor.seek(atLeast: after) != nil ? try cursor.previous() : try cursor.last()
+            guard let entry, entry.key.starts(with: prefix) else { return 0 }
+            return entry.value.readBigEndian(UInt64.self, at: 0)
+        }
+    }
+
+    /// Decodes a record read under `entry.key`, mapping damage to a positioned error.
+    func decode(_ entry: Entry) throws -> RecordedEvent {
+        try decode(entry.value, position: entry.key.count == 8 ? entry.key.readBigEndian(UInt64.self, at: 0) : 0)
+    }
+
+    /// Decodes the record stored at `position`.
+    func decode(_ value: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
+        do {
+            return try RecordCodec.decode(value)
+        } catch .unsupportedFormat(let format) {
+            throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
+        } catch {
+            throw EventLogError.corruptRecord(position: position, reason: error.description)
+        }
+    }
+}

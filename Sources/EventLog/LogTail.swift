@@ -1,0 +1,77 @@
+import Foundation
+
+/// Every event after a position, then each new event as it is appended (catch-up, then live).
+///
+/// ```swift
+/// for try await event in log.subscribe(after: checkpoint) {
+///     apply(event)
+/// }
+/// ```
+/// Events arrive in position order, each once. The sequence reads the log in small
+/// batches (it never loads the whole log) and ends only when its task is cancelled.
+/// It also sees appends made by other processes, within ``EventLog/Options/pollInterval``.
+public struct LogTail: AsyncSequence, Sendable {
+    public typealias Element = RecordedEvent
+    let log: EventLog
+    let start: UInt64
+    let batchSize: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(log: log, position: start, batchSize: batchSize)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let log: EventLog
+        var position: UInt64
+        let batchSize: Int
+        var buffer: [RecordedEvent] = []
+        var index = 0
+
+        public mutating func next() async throws -> RecordedEvent? {
+            while index == buffer.count {
+                if Task.isCancelled { return nil }
+                let generation = log.headSignal.generation
+                buffer = try log.read(after: position, limit: batchSize)
+                index = 0
+                if buffer.isEmpty {
+                    await log.headSignal.wait(after: generation, timeout: log.options.pollInterval)
+                }
+            }
+            let event = buffer[index]
+            index += 1
+            position = event.position
+            return event
+        }
+    }
+}
+
+/// The same as ``LogTail``, delivered in batches (what projections and sync consume).
+public struct LogBatchTail: AsyncSequence, Sendable {
+    public typealias Element = [RecordedEvent]
+    let log: EventLog
+    let start: UInt64
+    let batchSize: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(log: log, position: start, batchSize: batchSize)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let log: EventLog
+        var position: UInt64
+        let batchSize: Int
+
+        public mutating func next() async throws -> [RecordedEvent]? {
+            while true {
+                if Task.isCancelled { return nil }
+                let generation = log.headSignal.generation
+                let batch = try log.read(after: position, limit: batchSize)
+                if let last = batch.last {
+                    position = last.position
+                    return batch
+                }
+                await log.headSignal.wait(after: generation, timeout: log.options.pollInterval)
+            }
+        }
+    }
+}

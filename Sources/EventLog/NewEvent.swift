@@ -1,0 +1,43 @@
+import Foundation
+
+/// An event about to be appended: the log adds position, version, origin and hash.
+public struct NewEvent: Sendable, Hashable {
+    /// Unique in the log; appending an id twice is a no-op. Defaults to a fresh UUIDv7.
+    public var id: UUID
+    /// The event's type name, for example `"TodoCreated"`.
+    public var type: String
+    /// The payload: the UTF-8 bytes of one JSON object.
+    public var data: Data
+    /// When it happened; defaults to now (stored with millisecond precision).
+    public var timestamp: Date
+
+    public init(id: UUID = UUIDv7.make(), type: String, data: Data, timestamp: Date = Date()) {
+        self.id = id
+        self.type = type
+        self.data = data
+        self.timestamp = timestamp
+    }
+}
+
+/// The events to append to one stream, with the version that stream must be at.
+public struct StreamAppend: Sendable, Hashable {
+    public var stream: String
+    public var expected: ExpectedVersion
+    public var events: [NewEvent]
+
+    public init(stream: String, expected: ExpectedVersion = .any, events: [NewEvent]) {
+        self.stream = stream
+        self.expected = expected
+        self.events = events
+    }
+}
+
+/// What an append did.
+public struct AppendResult: Sendable, Hashable {
+    /// The position of each event, in the order given; the original position for an id already stored.
+    public var positions: [UInt64]
+    /// How many events were new (the rest were already stored).
+    public var appended: Int
+    /// The log's last position after the append.
+    public var head: UInt64
+}

@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+
+/// The binary layout of one stored event (see `docs/FORMAT.md`).
+///
+/// ```
+/// 0      u8   format (1)
+/// 1      u8   flags (0)
+/// 2..5   u32  CRC-32C of bytes 6..<end
+/// 6..13  u64  position
+/// 14..21 u64  stream version
+/// 22..29 i64  timestamp, Unix milliseconds
+/// 30..45      event id (16 bytes)
+/// 46..77      SHA-256(previous hash ‖ bytes 6..<46 ‖ bytes 78..<end)
+/// 78...  u16 stream length, stream ‖ u16 type length, type ‖ u16 origin length, origin ‖ u32 data length, data
+/// ```
+/// Integers are big-endian.
+enum RecordCodec {
+    /// The format this code writes; stores written by a newer one are refused.
+    static let currentFormat: UInt8 = 1
+    static let headerSize = 78
+    static let hashRange = 46..<78
+    static let genesisHash = [UInt8](repeating: 0, count: 32)
+
+    /// Encodes an event; returns the record bytes and its chain hash.
+    static func encode(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+                       timestampMilliseconds: Int64, origin: String, data: Data,
+                       previousHash: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
+        let streamBytes = Array(stream.utf8), typeBytes = Array(type.utf8), originBytes = Array(origin.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(headerSize + 10 + streamBytes.count + typeBytes.count + originBytes.count + data.count)
+        out.append(currentFormat)
+        out.append(0)
+        out.append(contentsOf: [0, 0, 0, 0])
+        out.appendBigEndian(position)
+        out.appendBigEndian(version)
+        out.appendBigEndian(UInt64(bitPattern: timestampMilliseconds))
+        withUnsafeBytes(of: id.uuid) { out.append(contentsOf: $0) }
+        out.append(contentsOf: genesisHash)
+        out.appendBigEndian(UInt16(streamBytes.count)); out.append(contentsOf: streamBytes)
+        out.appendBigEndian(UInt16(typeBytes.count)); out.append(contentsOf: typeBytes)
+        out.appendBigEndian(UInt16(originBytes.count)); out.append(contentsOf: originBytes)
+        out.appendBigEndian(UInt32(data.count)); out.append(contentsOf: data)
+        let hash = out.withUnsafeBytes { chainHash(of: $0, previousHash: previousHash) }
+        out.replaceSubrange(hashRange, with: hash)
+        let crc = out.withUnsafeBytes { CRC32C.update(0, UnsafeRawBufferPointer(rebasing: $0[6...])) }
+        out[2] = UInt8(truncatingIfNeeded: crc >> 24); out[3] = UInt8(truncatingIfNeeded: crc >> 16)
+        out[4] = UInt8(truncatingIfNeeded: crc >> 8); out[5] = UInt8(truncatingIfNeeded: crc)
+        return (out, hash)
+    }
+
+    /// The chain hash a record should carry, given its predecessor's hash.
+    static func chainHash(of record: UnsafeRawBufferPointer, previousHash: [UInt8]) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data: previousHash)
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: record[6..<46]))
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: record[78...]))
+        return Array(hasher.finalize())
+    }
+
+    /// Whether the stored CRC matches the bytes.
+    static func checksumMatches(_ record: UnsafeRawBufferPointer) -> Bool {
+        guard record.count >= headerSize else { return false }
+        let stored = record.readBigEndian(UInt32.self, at: 2)
+        return stored == CRC32C.update(0, UnsafeRawBufferPointer(rebasing: record[6...]))
+    }
+
+    /// The hash stored in a record (no other decoding).
+    static func storedHash(_ record: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard record.count >= headerSize else { return nil }
+        return Array(record[hashRange])
+    }
+
+    /// Decodes a record. Every length is bounds-checked: damaged bytes give an error, never a crash.
+    static func decode(_ record: UnsafeRawBufferPointer, verifyChecksum: Bool = false) throws(RecordError) -> RecordedEvent {
+        guard record.count >= headerSize else { throw .truncated }
+        let format = record[0]
+        guard format <= currentFormat, format > 0 else { throw .unsupportedFormat(format) }
+        if verifyChecksum, !checksumMatches(record) { throw .checksum }
+        var reader = ByteReader(buffer: record, offset: 6)
+        let position = try reader.u64()
+        let version = try reader.u64()
+        let timestamp = Int64(bitPattern: try reader.u64())
+        let id = try reader.uuid()
+        reader.offset = headerSize
+        let stream = try reader.string(length: Int(try reader.u16()))
+        let type = try reader.string(length: Int(try reader.u16()))
+        let origin = try reader.string(length: Int(try reader.u16()))
+        let data = try reader.bytes(length: Int(try reader.u32()))
+        guard reader.offset == record.count else { throw .trailingBytes }
+        return RecordedEvent(position: position, id: id, stream: stream, version: version, type: type,
+                             timestampMilliseconds: timestamp, origin: origin, data: Data(data),
+                             hash: Array(record[hashRange]))
+    }
+
+    /// Reads only the type name (for filtered scans that skip most records).
+    static func decodeType(_ record: UnsafeRawBufferPointer) throws(RecordError) -> String {
+        var reader = ByteReader(buffer: record, offset: headerSize)
+        let streamLength = Int(try reader.u16())
+        reader.offset += streamLength
+        return try reader.string(length: Int(try reader.u16()))
+    }
+}
+
+/// Why a stored record could not be read.
+enum RecordError: Error, Equatable, CustomStringConvertible {
+    case truncated, checksum, trailingBytes, badText
+    case unsupportedFormat(UInt8)
+
+    var description: String {
+        switch self {
+        case .truncated: "record is truncated"
+        case .checksum: "checksum mismatch"
+        case .trailingBytes: "record has trailing bytes"
+        case .badText: "record holds invalid UTF-8"
+        case .unsupportedFormat(let format):
+            "record format \(format) is not supported by this version (it reads up to \(RecordCodec.currentFormat))"
+        }
+    }
+}
+
+/// A bounds-checked reader over raw bytes.
+struct ByteReader {
+    let buffer: UnsafeRawBufferPointer
+    var offset: Int
+
+    mutating func take(_ count: Int) throws(RecordError) -> UnsafeRawBufferPointer {
+        guard count >= 0, offset <= buffer.count, count <= buffer.count - offset else { throw .truncated }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
+    }
+    mutating func u16() throws(RecordError) -> UInt16 { try take(2).readBigEndian(UInt16.self, at: 0) }
+    mutating func u32() throws(RecordError) -> UInt32 { try take(4).readBigEndian(UInt32.self, at: 0) }
+    mutating func u64() throws(RecordError) -> UInt64 { try take(8).readBigEndian(UInt64.self, at: 0) }
+    mutating func uuid() throws(RecordError) -> UUID {
+        let b = try take(16)
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+    mutating func string(length: Int) throws(RecordError) -> String {
+        let bytes = try take(length)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .badText }
+        return text
+    }
+    mutating func bytes(length: Int) throws(RecordError) -> UnsafeRawBufferPointer { try take(length) }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// An event as stored in the log. A plain value: fully decoded, it never refers to LMDB memory.
+public struct RecordedEvent: Sendable, Hashable {
+    /// Global, gap-free, starting at 1.
+    public var position: UInt64
+    public var id: UUID
+    public var stream: String
+    /// Per stream, starting at 1.
+    public var version: UInt64
+    public var type: String
+    /// UTC milliseconds since 1970.
+    public var timestampMilliseconds: Int64
+    /// The device id of the replica that created it.
+    public var origin: String
+    /// The payload: UTF-8 bytes of one JSON object.
+    public var data: Data
+    /// SHA-256 over the previous event's hash and this event's content.
+    public var hash: [UInt8]
+
+    public init(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+                timestampMilliseconds: Int64, origin: String, data: Data, hash: [UInt8] = []) {
+        self.position = position
+        self.id = id
+        self.stream = stream
+        self.version = version
+        self.type = type
+        self.timestampMilliseconds = timestampMilliseconds
+        self.origin = origin
+        self.data = data
+        self.hash = hash
+    }
+
+    /// The timestamp as a `Date`.
+    public var timestamp: Date { Date(timeIntervalSince1970: Double(timestampMilliseconds) / 1000) }
+}

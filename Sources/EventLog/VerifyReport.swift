@@ -1,0 +1,29 @@
+/// The result of ``EventLog/verify(progress:)``: how much was checked and the first problem found.
+public struct VerifyReport: Sendable, Equatable {
+    /// What is wrong with a stored record.
+    public enum Cause: String, Sendable, Equatable {
+        case checksum, chain, gap, format, position, index
+    }
+
+    /// One problem, at the first position where it shows.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var position: UInt64
+        public var cause: Cause
+        public var detail: String
+        public var description: String { "position \(position): \(cause.rawValue): \(detail)" }
+    }
+
+    /// Events whose records were fully checked.
+    public var eventsChecked: Int
+    /// The log's last position.
+    public var head: UInt64
+    /// The hash of the last event (hex), the chain's summary.
+    public var headHash: String
+    /// The first problem found, if any (checking stops there: what follows is suspect).
+    public var problem: Problem?
+    /// Extra problems found by other checkers (projection checkpoints, models).
+    public var otherProblems: [String] = []
+
+    /// `true` when nothing is wrong.
+    public var isIntact: Bool { problem == nil && otherProblems.isEmpty }
+}

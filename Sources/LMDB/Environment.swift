@@ -1,0 +1,228 @@
+import CLMDB
+import Foundation
+
+/// An LMDB environment: one memory-mapped file holding any number of named databases.
+///
+/// ```swift
+/// let env = try Environment(path: "/tmp/store", options: .init(maxDatabases: 8))
+/// let db = try env.openDatabase(named: "events")
+/// try env.write { txn in try txn.put(db, key: [1], value: [2]) }
+/// let value = try env.read { txn in try txn.get(db, key: [1]).map(Array.init) }
+/// ```
+///
+/// ## Thread rules
+/// The `MDB_env` handle itself is thread-safe. The environment is opened with
+/// `MDB_NOTLS`, so a read transaction is not bound to the thread that began it.
+/// Transactions only exist inside the synchronous closures of ``read(_:)`` and
+/// ``write(_:)``: a write transaction therefore begins and ends on one thread (as
+/// LMDB requires) and no transaction can outlive an `await`. Values handed to a
+/// closure point into the map and are valid only inside it.
+///
+/// Every transaction holds `mapLock` shared; growing the map holds it exclusively,
+/// because `mdb_env_set_mapsize` must not run while this process has a transaction
+/// open. Do not begin a transaction from inside another one's closure.
+public final class Environment: @unchecked Sendable {
+    /// How to open an environment.
+    public struct Options: Sendable {
+        /// The initial map size in bytes. The map grows by itself when full.
+        public var mapSize: Int
+        /// The most named databases the environment may hold.
+        public var maxDatabases: UInt32
+        /// The size of the reader lock table (concurrent read transactions).
+        public var maxReaders: UInt32
+        /// Skip the fsync at commit (`MDB_NOSYNC`): faster, not durable. For scratch stores.
+        public var noSync: Bool
+        /// The upper bound the map may grow to.
+        public var maxMapSize: Int
+        /// `true` stores everything in one file `path` instead of a directory.
+        public var singleFile: Bool
+
+        public init(mapSize: Int = 64 << 20, maxDatabases: UInt32 = 32, maxReaders: UInt32 = 510,
+                    noSync: Bool = false, maxMapSize: Int = 1 << 40, singleFile: Bool = false) {
+            self.mapSize = mapSize
+            self.maxDatabases = maxDatabases
+            self.maxReaders = maxReaders
+            self.noSync = noSync
+            self.maxMapSize = maxMapSize
+            self.singleFile = singleFile
+        }
+    }
+
+    let handle: OpaquePointer
+    /// The folder (or file) the environment lives in.
+    public let path: String
+    private let options: Options
+    private let mapLock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    /// Opens (creating when needed) the environment at `path`.
+    ///
+    /// - parameters:
+    ///   - path: a directory, created if missing (or a file with `singleFile`).
+    ///   - options: sizes and flags.
+    /// - throws: ``LMDBError`` when LMDB refuses the file (damaged, incompatible, no access).
+    public init(path: String, options: Options = Options()) throws(LMDBError) {
+        if !options.singleFile {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw LMDBError.system(EACCES)
+            }
+        }
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env))
+        guard let env else { throw LMDBError.system(ENOMEM) }
+        var flags = UInt32(MDB_NOTLS)
+        if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+        if options.singleFile { flags |= UInt32(MDB_NOSUBDIR) }
+        do {
+            try check(mdb_env_set_maxdbs(env, options.maxDatabases))
+            try check(mdb_env_set_maxreaders(env, options.maxReaders))
+            try check(mdb_env_set_mapsize(env, options.mapSize))
+            try check(mdb_env_open(env, path, flags, 0o644))
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.handle = env
+        self.path = path
+        self.options = options
+        self.mapLock = .allocate(capacity: 1)
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        #if os(Linux)
+        // A resize waiting for readers must not starve behind a stream of new ones.
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        #endif
+        pthread_rwlock_init(mapLock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+        // A reader slot left by a process that died would pin old pages forever.
+        _ = try? readerCheck()
+    }
+
+    deinit {
+        mdb_env_close(handle)
+        pthread_rwlock_destroy(mapLock)
+        mapLock.deallocate()
+    }
+
+    // MARK: - Databases
+
+    /// Opens a named database (or the main one with `nil`), creating it when `create` is set.
+    public func openDatabase(named name: String?, create: Bool = true) throws -> Database {
+        try write { txn in try txn.openDatabase(named: name, create: create) }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a read-only transaction. Values it sees are valid only inside.
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        while true {
+            pthread_rwlock_rdlock(mapLock)
+            var txn: OpaquePointer?
+            let code = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            if code == MDB_MAP_RESIZED {
+                pthread_rwlock_unlock(mapLock)
+                adoptResizedMap()
+                continue
+            }
+            if code == MDB_READERS_FULL, (try? readerCheck()) ?? 0 > 0 {
+                pthread_rwlock_unlock(mapLock)
+                continue
+            }
+            defer { pthread_rwlock_unlock(mapLock) }
+            try check(code)
+            guard let txn else { throw LMDBError.badTransaction }
+            defer { mdb_txn_abort(txn) }
+            return try body(Transaction(handle: txn, isWritable: false))
+        }
+    }
+
+    /// Runs `body` in a write transaction and commits it when `body` returns.
+    ///
+    /// When the map is full the transaction is aborted, the map grows and `body` runs
+    /// again from the start, so `body` must only act through `txn`. A thrown error
+    /// aborts the transaction: nothing it wrote stays.
+    public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        while true {
+            pthread_rwlock_rdlock(mapLock)
+            var txn: OpaquePointer?
+            let code = mdb_txn_begin(handle, nil, 0, &txn)
+            if code == MDB_MAP_RESIZED {
+                pthread_rwlock_unlock(mapLock)
+                adoptResizedMap()
+                continue
+            }
+            guard code == MDB_SUCCESS, let txn else {
+                pthread_rwlock_unlock(mapLock)
+                throw LMDBError(code: code)
+            }
+            let result: T
+            do {
+                result = try body(Transaction(handle: txn, isWritable: true))
+            } catch LMDBError.mapFull {
+                mdb_txn_abort(txn)
+                pthread_rwlock_unlock(mapLock)
+                try grow()
+                continue
+            } catch {
+                mdb_txn_abort(txn)
+                pthread_rwlock_unlock(mapLock)
+                throw error
+            }
+            let commit = mdb_txn_commit(txn)
+            pthread_rwlock_unlock(mapLock)
+            if commit == MDB_MAP_FULL {
+                try grow()
+                continue
+            }
+            try check(commit)
+            return result
+        }
+    }
+
+    // MARK: - Map size
+
+    /// The map size this process uses now, in bytes.
+    public func currentMapSize() -> Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_mapsize
+    }
+
+    /// Doubles the map (up to `maxMapSize`), waiting for this process's transactions to end.
+    private func grow() throws(LMDBError) {
+        pthread_rwlock_wrlock(mapLock)
+        defer { pthread_rwlock_unlock(mapLock) }
+        let current = currentMapSize()
+        guard current < options.maxMapSize else { throw LMDBError.mapFull }
+        let step = min(current, 1 << 30)   // double, then grow by 1 GiB at a time
+        try check(mdb_env_set_mapsize(handle, min(current + step, options.maxMapSize)))
+    }
+
+    /// Another process grew the map: take its size (passing 0 adopts the file's).
+    private func adoptResizedMap() {
+        pthread_rwlock_wrlock(mapLock)
+        defer { pthread_rwlock_unlock(mapLock) }
+        _ = mdb_env_set_mapsize(handle, 0)
+    }
+
+    // MARK: - Maintenance
+
+    /// Clears reader slots left by dead processes; returns how many were cleared.
+    @discardableResult
+    public func readerCheck() throws(LMDBError) -> Int {
+        var dead: Int32 = 0
+        try check(mdb_reader_check(handle, &dead))
+        return Int(dead)
+    }
+
+    /// Flushes to disk (only needed with `noSync`).
+    public func sync() throws(LMDBError) {
+        try check(mdb_env_sync(handle, 1))
+    }
+
+    /// Writes a compacted copy of the environment to `path` (a directory that must exist and be empty).
+    public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
+        try check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0))
+    }
+}

@@ -1,0 +1,106 @@
+import CLMDB
+
+/// A read or write transaction, alive only inside an ``Environment/read(_:)`` or
+/// ``Environment/write(_:)`` closure.
+///
+/// Buffers returned by `get` and cursors point into the memory map: copy what you
+/// keep before the closure returns.
+public struct Transaction {
+    let handle: OpaquePointer
+    /// `true` inside ``Environment/write(_:)``.
+    public let isWritable: Bool
+
+    init(handle: OpaquePointer, isWritable: Bool) {
+        self.handle = handle
+        self.isWritable = isWritable
+    }
+
+    // MARK: - Databases
+
+    /// Opens a named database in this transaction (it stays open for the environment).
+    public func openDatabase(named name: String?, create: Bool = true) throws -> Database {
+        var dbi: MDB_dbi = 0
+        let flags = create ? UInt32(MDB_CREATE) : 0
+        if let name {
+            try check(mdb_dbi_open(handle, name, flags, &dbi))
+        } else {
+            try check(mdb_dbi_open(handle, nil, flags, &dbi))
+        }
+        return Database(dbi: dbi, name: name)
+    }
+
+    /// Removes every entry of `db` (the handle stays usable).
+    public func clear(_ db: Database) throws {
+        try check(mdb_drop(handle, db.dbi, 0))
+    }
+
+    /// Deletes `db` from the environment; its handle must not be used afterwards.
+    public func drop(_ db: Database) throws {
+        try check(mdb_drop(handle, db.dbi, 1))
+    }
+
+    /// The number of entries in `db`.
+    public func count(_ db: Database) throws -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(handle, db.dbi, &stat))
+        return stat.ms_entries
+    }
+
+    // MARK: - Reads
+
+    /// The value stored under `key`, or `nil`. Valid until the transaction ends.
+    public func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let code = mdb_get(handle, db.dbi, &k, &v)
+        if code == MDB_NOTFOUND { return nil }
+        try check(code)
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    /// The value stored under `key`, or `nil`. Valid until the transaction ends.
+    public func get(_ db: Database, key: [UInt8]) throws -> UnsafeRawBufferPointer? {
+        try key.withUnsafeBytes { (k) in try get(db, key: k) }
+    }
+
+    // MARK: - Writes
+
+    /// Stores `value` under `key`.
+    public func put(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                    flags: PutFlags = []) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try check(mdb_put(handle, db.dbi, &k, &v, flags.rawValue))
+    }
+
+    /// Stores `value` under `key`.
+    public func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws {
+        try key.withUnsafeBytes { (k) in
+            try value.withUnsafeBytes { (v) in try put(db, key: k, value: v, flags: flags) }
+        }
+    }
+
+    /// Removes `key`; returns `false` when it was not there.
+    @discardableResult
+    public func delete(_ db: Database, key: [UInt8]) throws -> Bool {
+        try key.withUnsafeBytes { (kb) -> Bool in
+            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            let code = mdb_del(handle, db.dbi, &k, nil)
+            if code == MDB_NOTFOUND { return false }
+            try check(code)
+            return true
+        }
+    }
+
+    // MARK: - Cursors
+
+    /// Runs `body` with a cursor over `db`, closed when `body` returns.
+    public func withCursor<T>(_ db: Database, _ body: (inout Cursor) throws -> T) throws -> T {
+        var pointer: OpaquePointer?
+        try check(mdb_cursor_open(handle, db.dbi, &pointer))
+        guard let pointer else { throw LMDBError.badTransaction }
+        defer { mdb_cursor_close(pointer) }
+        var cursor = Cursor(handle: pointer)
+        return try body(&cursor)
+    }
+}
