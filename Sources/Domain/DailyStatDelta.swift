@@ -29,17 +29,21 @@ extension DailyStatDelta {
     /// if completed); deleting a completed todo yields total -1, completed -1.
     /// Zero deltas are omitted. Result sorted by date.
     public static func between(before: Todo?, after: Todo?) -> [DailyStatDelta] {
-        var byDay: [CalendarDay: DailyStatDelta] = [:]
-        func add(_ todo: Todo, sign: Int) {
-            var delta = byDay[todo.deadline] ?? DailyStatDelta(date: todo.deadline, total: 0, completed: 0)
-            delta.total += sign
-            delta.completed += todo.isCompleted ? sign : 0
-            byDay[todo.deadline] = delta
+        let removed = before.map { DailyStatDelta(date: $0.deadline, total: -1, completed: $0.isCompleted ? -1 : 0) }
+        let added = after.map { DailyStatDelta(date: $0.deadline, total: 1, completed: $0.isCompleted ? 1 : 0) }
+        switch (removed, added) {
+        case let (removed?, added?) where removed.date == added.date:
+            let net = DailyStatDelta(
+                date: added.date, total: removed.total + added.total, completed: removed.completed + added.completed)
+            return net.total == 0 && net.completed == 0 ? [] : [net]
+        case let (removed?, added?):
+            return removed.date < added.date ? [removed, added] : [added, removed]
+        case let (removed?, nil):
+            return [removed]
+        case let (nil, added?):
+            return [added]
+        case (nil, nil):
+            return []
         }
-        if let before { add(before, sign: -1) }
-        if let after { add(after, sign: +1) }
-        return byDay.values
-            .filter { $0.total != 0 || $0.completed != 0 }
-            .sorted { $0.date < $1.date }
     }
 }

@@ -54,9 +54,11 @@ extension DomainEvent {
     ///
     /// Checks that the type is known, that the stream is the canonical
     /// `user-<lowercase uuid>` / `todo-<lowercase uuid>` for that type, and that
-    /// `data` is a JSON object with the required fields of the right JSON types.
-    /// Unknown keys are ignored (forward compatibility); `null` counts as absent
-    /// for optional fields. Business rules (name length, age range) are not
+    /// `data` is one strictly valid JSON object (RFC 8259, UTF-8, no duplicate
+    /// keys; see `JSONObjectReader`) with the required fields of the right JSON
+    /// types. Integers must be written as integers (`36`, not `36.0`). Unknown
+    /// keys are ignored (forward compatibility); `null` counts as absent for
+    /// optional fields. Business rules (name length, age range) are not
     /// re-checked: a stored event is a fact.
     ///
     /// ```swift
@@ -76,43 +78,36 @@ extension DomainEvent {
                 "\(knownType) stream \(Self.quoted(stream)) is not '\(prefix)<lowercase uuid>'")
         }
 
+        let fields: EventFields
         do {
-            switch knownType {
-            case "UserCreated":
-                let fields = try Self.decoder.decode(UserCreatedData.self, from: data)
-                self = .userCreated(id: id, name: fields.name, age: fields.age)
-            case "UserUpdated":
-                let fields = try Self.decoder.decode(UserUpdatedData.self, from: data)
-                self = .userUpdated(id: id, name: fields.name, age: fields.age)
-            case "UserDeleted":
-                _ = try Self.decoder.decode(EmptyData.self, from: data)
-                self = .userDeleted(id: id)
-            case "TodoCreated":
-                let fields = try Self.decoder.decode(TodoCreatedData.self, from: data)
-                self = .todoCreated(
-                    id: id, title: fields.title, deadline: fields.deadline,
-                    userId: fields.userId, memo: fields.memo)
-            case "TodoUpdated":
-                let fields = try Self.decoder.decode(TodoUpdatedData.self, from: data)
-                self = .todoUpdated(id: id, title: fields.title, deadline: fields.deadline, memo: fields.memo)
-            case "TodoCompleted":
-                _ = try Self.decoder.decode(EmptyData.self, from: data)
-                self = .todoCompleted(id: id)
-            case "TodoReopened":
-                _ = try Self.decoder.decode(EmptyData.self, from: data)
-                self = .todoReopened(id: id)
-            default:
-                _ = try Self.decoder.decode(EmptyData.self, from: data)
-                self = .todoDeleted(id: id)
-            }
-        } catch let error as DecodingError {
-            throw .invalidEvent("\(knownType) data \(Self.explain(error))")
+            fields = EventFields(type: knownType, members: try JSONObjectReader.members(of: data))
         } catch {
-            throw .invalidEvent("\(knownType) data could not be decoded: \(error)")
+            throw .invalidEvent("\(knownType) data \(error.message)")
+        }
+
+        switch knownType {
+        case "UserCreated":
+            self = .userCreated(id: id, name: try fields.string("name"), age: try fields.integer("age"))
+        case "UserUpdated":
+            self = .userUpdated(id: id, name: try fields.optionalString("name"), age: try fields.optionalInteger("age"))
+        case "UserDeleted":
+            self = .userDeleted(id: id)
+        case "TodoCreated":
+            self = .todoCreated(
+                id: id, title: try fields.string("title"), deadline: try fields.day("deadline"),
+                userId: try fields.optionalUUID("userId"), memo: try fields.optionalString("memo"))
+        case "TodoUpdated":
+            self = .todoUpdated(
+                id: id, title: try fields.optionalString("title"), deadline: try fields.optionalDay("deadline"),
+                memo: try fields.optionalString("memo"))
+        case "TodoCompleted":
+            self = .todoCompleted(id: id)
+        case "TodoReopened":
+            self = .todoReopened(id: id)
+        default:
+            self = .todoDeleted(id: id)
         }
     }
-
-    private static let decoder = JSONDecoder()
 
     /// The id in a canonical stream name, or nil if the name is not canonical.
     private static func entityID(inStream stream: String, prefix: String) -> UUID? {
@@ -123,103 +118,100 @@ extension DomainEvent {
         return id
     }
 
-    /// Turns a decoding error into the end of a one-line message.
-    private static func explain(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _):
-            return "is missing '\(key.stringValue)'"
-        case .valueNotFound(_, let context):
-            return "field '\(path(context))' must not be null"
-        case .typeMismatch(let expected, let context):
-            if context.codingPath.isEmpty { return "must be a JSON object" }
-            return "field '\(path(context))' must be \(jsonTypeName(expected))"
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "is not valid JSON" }
-            return "field '\(path(context))' is invalid: \(oneLine(context.debugDescription))"
-        @unknown default:
-            return "could not be decoded: \(oneLine(String(describing: error)))"
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        oneLine(context.codingPath.map(\.stringValue).joined(separator: "."))
-    }
-
-    private static func jsonTypeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Int.Type: "an integer"
-        case is Bool.Type: "a boolean"
-        default: "of type \(type)"
-        }
-    }
-
     /// Quotes untrusted text for a message: one line, bounded length.
     static func quoted(_ text: String) -> String {
         let limit = 80
         let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return "'\(oneLine(shown))'"
-    }
-
-    private static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+        let oneLine = String(String.UnicodeScalarView(shown.unicodeScalars.map { scalar in
             scalar.properties.generalCategory == .control
                 || scalar == "\u{2028}" || scalar == "\u{2029}" ? "?" : scalar
         }))
+        return "'\(oneLine)'"
     }
 }
 
-// MARK: - Data shapes
+// MARK: - Fields
 
-/// `{"name","age"}`, both required.
-private struct UserCreatedData: Decodable {
-    var name: String
-    var age: Int
-}
+/// Typed access to the members of an event's `data`, with messages that
+/// name the event type and the field. `null` counts as absent for optionals.
+private struct EventFields {
+    let type: String
+    let members: [String: JSONObjectReader.Value]
 
-/// Any of `{"name","age"}`.
-private struct UserUpdatedData: Decodable {
-    var name: String?
-    var age: Int?
-}
-
-/// `{"title","deadline"}` required, `"userId"` and `"memo"` optional.
-private struct TodoCreatedData: Decodable {
-    var title: String
-    var deadline: CalendarDay
-    var userId: UUID?
-    var memo: String?
-
-    private enum CodingKeys: String, CodingKey {
-        case title, deadline, userId, memo
+    func string(_ key: String) throws(DomainError) -> String {
+        guard let value = try optionalString(key) else { throw missing(key) }
+        return value
     }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decode(String.self, forKey: .title)
-        deadline = try container.decode(CalendarDay.self, forKey: .deadline)
-        userId = try container.decodeUUIDIfPresent(forKey: .userId)
-        memo = try container.decodeIfPresent(String.self, forKey: .memo)
-    }
-}
-
-/// Any of `{"title","deadline","memo"}`.
-private struct TodoUpdatedData: Decodable {
-    var title: String?
-    var deadline: CalendarDay?
-    var memo: String?
-}
-
-/// `{}`: must still be a JSON object; keys are ignored.
-private struct EmptyData: Decodable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    func optionalString(_ key: String) throws(DomainError) -> String? {
+        switch present(key) {
+        case nil: return nil
+        case .string(let text): return text
+        case let other?: throw wrongKind(key, expected: "a string", got: other)
+        }
     }
 
-    init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: AnyKey.self)
+    func integer(_ key: String) throws(DomainError) -> Int {
+        guard let value = try optionalInteger(key) else { throw missing(key) }
+        return value
+    }
+
+    func optionalInteger(_ key: String) throws(DomainError) -> Int? {
+        switch present(key) {
+        case nil:
+            return nil
+        case .number(let literal):
+            guard !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
+                throw invalid(key, "must be an integer (got \(DomainEvent.quoted(literal)))")
+            }
+            guard let value = Int(literal) else {
+                throw invalid(key, "is out of range for a 64-bit integer (got \(DomainEvent.quoted(literal)))")
+            }
+            return value
+        case let other?:
+            throw wrongKind(key, expected: "an integer", got: other)
+        }
+    }
+
+    func day(_ key: String) throws(DomainError) -> CalendarDay {
+        guard let value = try optionalDay(key) else { throw missing(key) }
+        return value
+    }
+
+    func optionalDay(_ key: String) throws(DomainError) -> CalendarDay? {
+        guard let text = try optionalString(key) else { return nil }
+        do {
+            return try CalendarDay(parsing: text)
+        } catch {
+            throw invalid(key, "must be a real calendar day as YYYY-MM-DD (got \(DomainEvent.quoted(text)))")
+        }
+    }
+
+    func optionalUUID(_ key: String) throws(DomainError) -> UUID? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let id = UUID(uuidString: text) else {
+            throw invalid(key, "must be a UUID (got \(DomainEvent.quoted(text)))")
+        }
+        return id
+    }
+
+    /// The member's value, or nil when absent or `null`.
+    private func present(_ key: String) -> JSONObjectReader.Value? {
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    private func missing(_ key: String) -> DomainError {
+        members[key] == .null
+            ? invalid(key, "must not be null")
+            : .invalidEvent("\(type) data is missing '\(key)'")
+    }
+
+    private func wrongKind(_ key: String, expected: String, got value: JSONObjectReader.Value) -> DomainError {
+        invalid(key, "must be \(expected) (got \(value.kind))")
+    }
+
+    private func invalid(_ key: String, _ problem: String) -> DomainError {
+        .invalidEvent("\(type) data field '\(key)' \(problem)")
     }
 }

@@ -67,14 +67,18 @@ public struct DomainSnapshot: Sendable, Equatable {
 
     /// Users sorted by name, then id (lowercase string).
     public var sortedUsers: [User] {
-        users.values.sorted { ($0.name, $0.id.lowercasedString) < ($1.name, $1.id.lowercasedString) }
+        users.values
+            .map { (user: $0, id: $0.id.lowercasedString) }
+            .sorted { ($0.user.name, $0.id) < ($1.user.name, $1.id) }
+            .map(\.user)
     }
 
     /// Todos sorted by deadline, then id (lowercase string).
     public var sortedTodos: [Todo] {
-        todos.values.sorted {
-            ($0.deadline, $0.id.lowercasedString) < ($1.deadline, $1.id.lowercasedString)
-        }
+        todos.values
+            .map { (todo: $0, id: $0.id.lowercasedString) }
+            .sorted { ($0.todo.deadline, $0.id) < ($1.todo.deadline, $1.id) }
+            .map(\.todo)
     }
 
     /// Stats sorted by date.

@@ -34,7 +34,7 @@ public struct User: Sendable, Equatable, Hashable, Codable, Identifiable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decodeUUID(forKey: .id)
         self.name = try container.decode(String.self, forKey: .name)
-        self.age = try container.decode(Int.self, forKey: .age)
+        self.age = try container.decodeInteger(forKey: .age)
     }
 
     /// Writes `{"id","name","age"}` with the id in lowercase.
@@ -47,6 +47,19 @@ public struct User: Sendable, Equatable, Hashable, Codable, Identifiable {
 }
 
 extension KeyedDecodingContainer {
+    /// Decodes an integer, reporting a fraction or an out-of-range number as
+    /// this key's problem (Foundation otherwise calls the whole document invalid JSON).
+    func decodeInteger(forKey key: Key) throws -> Int {
+        do {
+            return try decode(Int.self, forKey: key)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "expected an integer that fits in 64 bits")
+        }
+    }
+
     /// Decodes a UUID written as a string in either case.
     func decodeUUID(forKey key: Key) throws -> UUID {
         let text = try decode(String.self, forKey: key)

@@ -132,8 +132,16 @@ public final class Environment: @unchecked Sendable {
             defer { pthread_rwlock_unlock(mapLock) }
             try check(code)
             guard let txn else { throw LMDBError.badTransaction }
-            defer { mdb_txn_abort(txn) }
-            return try body(Transaction(handle: txn, isWritable: false))
+            let result: T
+            do {
+                result = try body(Transaction(handle: txn, isWritable: false))
+            } catch {
+                mdb_txn_abort(txn)
+                throw error
+            }
+            // Committing (not aborting) keeps database handles opened inside for later transactions.
+            try check(mdb_txn_commit(txn))
+            return result
         }
     }
 

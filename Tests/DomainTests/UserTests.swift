@@ -32,6 +32,16 @@ struct UserTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(User.self, from: Data(json.utf8)) }
     }
 
+    @Test func aFractionalAgeIsBlamedOnTheAgeField() throws {
+        let json = #"{"id":"1f0e5c2a-0000-4000-8000-00000000abcd","name":"Ada","age":36.5}"#
+        do {
+            _ = try JSONDecoder().decode(User.self, from: Data(json.utf8))
+            Issue.record("decoded a fractional age")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["age"])
+        }
+    }
+
     @Test func identifiedByItsId() {
         #expect(ada.id == UUID(uuidString: "1f0e5c2a-0000-4000-8000-00000000abcd"))
     }

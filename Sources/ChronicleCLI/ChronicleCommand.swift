@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// `chronicle`: the audit, replay and sync tool over a Chronicle store.
+@main
+struct ChronicleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chronicle",
+        abstract: "An event-sourced store for offline-first apps: audit, replay, rebuild and sync it.",
+        subcommands: [
+            UserCommand.self, TodoCommand.self, StatsCommand.self,
+            LogCommand.self, VerifyCommand.self, ReplayCommand.self, RebuildCommand.self,
+            SyncCommand.self, ServeCommand.self, DemoCommand.self,
+        ]
+    )
+
+    /// Parses and runs, printing every failure as one `error: …` line on stderr.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withFailure: error)
+        }
+    }
+
+    static func exit(withFailure error: any Error) -> Never {
+        let code = exitCode(for: error)
+        if code == .success {
+            print(fullMessage(for: error))   // --help, --version
+            Foundation.exit(0)
+        }
+        if let exitCode = error as? ExitCode { Foundation.exit(exitCode.rawValue) }
+        let message = CLIOutput.isArgumentParserError(error) ? Self.message(for: error) : String(describing: error)
+        let firstLine = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
+        CLIOutput.error(firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine)
+        Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
+    }
+}

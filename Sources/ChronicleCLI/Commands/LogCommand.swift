@@ -1,0 +1,75 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// `chronicle log`: the audit listing.
+struct LogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "List stored events in position order (the audit trail).")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "Only events after this position.") var after: UInt64 = 0
+    @Option(help: "At most this many events.") var limit: Int?
+    @Option(help: "Only this stream, e.g. todo-<id>.") var stream: String?
+    @Option(help: "Only this event type, e.g. TodoCreated.") var type: String?
+    @Flag(help: "Print one JSON array.") var json = false
+    @Flag(help: "Print one JSON event per line.") var ndjson = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if json && ndjson { throw ValidationError("--json and --ndjson exclude each other") }
+    }
+
+    func run() async throws {
+        let log = try StoreAccess.openLog(store)
+        var remaining = limit ?? Int.max
+        var position = after
+        var first = true
+        if json { FileHandle.standardOutput.write(Data("[".utf8)) }
+        if !json && !ndjson { CLIOutput.line(Self.header) }
+        // Stream in pages: the listing never holds the whole log in memory.
+        while remaining > 0 {
+            let page = try nextPage(log, after: position, limit: min(remaining, 1000))
+            guard let last = page.events.last ?? nil else {
+                if page.scannedTo > position { position = page.scannedTo; continue }
+                break
+            }
+            position = max(last.position, page.scannedTo)
+            for event in page.events {
+                remaining -= 1
+                if json {
+                    FileHandle.standardOutput.write(Data(((first ? "" : ",") + EventJSON.encode(event)).utf8))
+                } else if ndjson {
+                    CLIOutput.line(EventJSON.encode(event))
+                } else {
+                    CLIOutput.line(Self.row(event))
+                }
+                first = false
+            }
+        }
+        if json { FileHandle.standardOutput.write(Data("]\n".utf8)) }
+    }
+
+    private func nextPage(_ log: EventLog, after position: UInt64, limit: Int) throws -> (events: [RecordedEvent], scannedTo: UInt64) {
+        if let stream {
+            let events = try log.read(stream: stream).filter { $0.position > position && (type == nil || $0.type == type) }
+            return (Array(events.prefix(limit)), events.prefix(limit).last?.position ?? UInt64.max)
+        }
+        if let type {
+            let events = try log.read(type: type, after: position, limit: limit)
+            return (events, events.last?.position ?? UInt64.max)
+        }
+        let events = try log.read(after: position, limit: limit)
+        return (events, events.last?.position ?? UInt64.max)
+    }
+
+    static let header = "POSITION  TIMESTAMP                 TYPE            STREAM                                     V  DATA"
+
+    static func row(_ event: RecordedEvent) -> String {
+        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+        return pad(String(event.position), 8) + "  " + pad(Timestamp.format(milliseconds: event.timestampMilliseconds), 24) + "  "
+            + pad(event.type, 14) + "  " + pad(event.stream, 41) + "  " + pad(String(event.version), 1) + "  "
+            + String(decoding: event.data, as: UTF8.self)
+    }
+}
