@@ -1,0 +1,20 @@
+import Domain
+import EventLog
+
+/// Why a `ChronicleStore` call failed. Every message is one line a person can act on.
+public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The command broke a domain rule (validation, unknown or deleted entity, …). Nothing was appended.
+    case rejected(DomainError)
+    /// Another writer changed the entity at the same moment, twice in a row. Nothing was appended.
+    case conflict(String)
+    /// A stored event could not be decoded.
+    case corruptEvent(position: UInt64, reason: String)
+
+    public var description: String {
+        switch self {
+        case .rejected(let error): error.description
+        case .conflict(let detail): "the entity changed concurrently, try again (\(detail))"
+        case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
+        }
+    }
+}

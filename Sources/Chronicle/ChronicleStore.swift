@@ -1,0 +1,96 @@
+import Domain
+import EventLog
+import Foundation
+import Projections
+import Synchronization
+
+/// The backing store of an offline-first app: users and todos, kept as an event log on
+/// disk, with read models that follow the log in the background.
+///
+/// ```swift
+/// let store = try ChronicleStore(directory: appSupport.appending(path: "chronicle").path)
+/// let ada = try await store.createUser(name: "Ada", age: 36)
+/// let todo = try await store.createTodo(title: "Write notes", deadline: "2026-12-01", userId: ada.id)
+/// try await store.completeTodo(todo.id)
+/// let today = try await store.stats(from: "2026-12-01", to: "2026-12-01")
+/// ```
+///
+/// Every method returns plain `Sendable` values, fully decoded before any storage
+/// transaction ends. Calls from many tasks at once are safe: each command reads its
+/// entity's stream, decides, and appends with the stream's expected version; on a
+/// conflict it reads again and decides once more. Reads see this store's own writes.
+public final class ChronicleStore: Sendable {
+    /// The append-only log (audit, replay, sync build on it).
+    public let log: EventLog
+    /// The read models (users, todos, daily stats).
+    public let models: ReadModels
+    /// Applies the log to the read models in the background.
+    public let projections: ProjectionRunner
+    /// The store's folder.
+    public let directory: String
+    let loader: EntityLoader
+    private let lastAppended = Mutex<UInt64>(0)
+
+    /// Opens (creating when missing) the store in `directory` and starts its projections.
+    ///
+    /// - parameters:
+    ///   - directory: the store folder; it holds `log/` and `models/`.
+    ///   - backgroundProjections: `false` leaves projections to explicit ``refresh()`` calls
+    ///     (short-lived processes such as the CLI).
+    /// - throws: when the store cannot be opened (damaged, newer format, no access).
+    public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init()) throws {
+        self.directory = directory
+        self.log = try EventLog(path: directory + "/log", options: logOptions)
+        self.models = try ReadModels(path: directory + "/models")
+        self.projections = ProjectionRunner(log: log, models: models)
+        self.loader = EntityLoader(log: log)
+        if backgroundProjections { projections.start() }
+    }
+
+    /// Stops the background projections and the log's writer.
+    public func close() async {
+        await projections.stop()
+        log.close()
+    }
+
+    /// Brings the read models up to the log's head now (including other processes' appends).
+    @discardableResult
+    public func refresh() async throws -> UInt64 {
+        try await projections.catchUp()
+    }
+
+    /// Observes read-model changes (what a view model subscribes to).
+    public func changes() -> AsyncStream<ReadModelChange> {
+        projections.changes()
+    }
+
+    // MARK: - Appending
+
+    /// Decides and appends, retrying the decision once after a version conflict.
+    func execute(_ decide: () throws -> [StreamAppend]) async throws {
+        var attempt = 0
+        while true {
+            let batch: [StreamAppend]
+            do {
+                batch = try decide()
+            } catch let error as DomainError {
+                throw ChronicleError.rejected(error)
+            }
+            do {
+                let result = try await log.append(batch)
+                lastAppended.withLock { $0 = max($0, result.head) }
+                return
+            } catch let error as EventLogError {
+                guard case .conflict = error else { throw error }
+                attempt += 1
+                if attempt > 1 { throw ChronicleError.conflict(error.description) }
+            }
+        }
+    }
+
+    /// Waits until the read models include everything this store appended.
+    func readYourWrites() async throws {
+        let position = lastAppended.withLock { $0 }
+        if position > 0 { try await projections.wait(until: position) }
+    }
+}

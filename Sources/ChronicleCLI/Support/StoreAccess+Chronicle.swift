@@ -1,0 +1,9 @@
+import Chronicle
+import Foundation
+
+extension StoreAccess {
+    /// The app-level store; projections are applied on demand (a CLI process is short-lived).
+    static func openStore(_ options: StoreOptions) throws -> ChronicleStore {
+        try ChronicleStore(directory: options.path, backgroundProjections: false)
+    }
+}

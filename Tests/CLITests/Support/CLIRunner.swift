@@ -1,0 +1,51 @@
+import Foundation
+
+/// Runs the built `chronicle` executable (it sits next to the test binary in the products folder).
+struct CLIRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var trimmed: String { stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    let store: String
+
+    init() {
+        store = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-cli-\(UUID().uuidString)").path
+    }
+
+    static var executable: URL {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chronicle")
+    }
+
+    /// Runs `chronicle ARGS --store <store>` and waits for it.
+    func run(_ arguments: [String], useStore: Bool = true) throws -> Output {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments + (useStore ? ["--store", store] : [])
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Drain stdout on another thread while stderr is read here, so neither pipe can fill up and block the child.
+        let stdoutBox = DataBox()
+        let reader = Thread { stdoutBox.data = (try? out.fileHandleForReading.readToEnd()) ?? Data(); stdoutBox.done.signal() }
+        reader.start()
+        let stderrData = (try? err.fileHandleForReading.readToEnd()) ?? Data()
+        stdoutBox.done.wait()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: String(decoding: stdoutBox.data, as: UTF8.self),
+                      stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    func cleanup() { try? FileManager.default.removeItem(atPath: store) }
+}
+
+/// Hands the stdout bytes from the reader thread to the caller (the semaphore orders the accesses).
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
+}

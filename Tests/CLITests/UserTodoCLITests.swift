@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@Suite("chronicle user/todo end to end")
+struct UserTodoCLITests {
+    @Test("add, update, complete, list, show and delete through the executable")
+    func lifecycle() throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        let add = try cli.run(["user", "add", "--name", "Ada", "--age", "36"])
+        #expect(add.status == 0, "\(add.stderr)")
+        let userID = add.trimmed
+        #expect(UUID(uuidString: userID) != nil, "add prints the id alone: \(add.stdout)")
+
+        let todo = try cli.run(["todo", "add", "--title", "Write", "--deadline", "2026-12-01", "--user", userID, "--memo", "notes"])
+        #expect(todo.status == 0, "\(todo.stderr)")
+        let todoID = todo.trimmed
+        #expect(try cli.run(["user", "update", userID, "--age", "37"]).status == 0)
+        #expect(try cli.run(["todo", "update", todoID, "--deadline", "2026-12-03"]).status == 0)
+        #expect(try cli.run(["todo", "complete", todoID]).status == 0)
+
+        let users = try cli.run(["user", "list", "--json"])
+        let userList = try #require(try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [[String: Any]])
+        #expect(userList.count == 1)
+        #expect(userList.first?["age"] as? Int == 37)
+        #expect(userList.first?["id"] as? String == userID)
+
+        let shown = try cli.run(["todo", "show", todoID, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["id", "title", "deadline", "userId", "memo", "isCompleted"])
+        #expect(object["deadline"] as? String == "2026-12-03")
+        #expect(object["isCompleted"] as? Bool == true)
+
+        let listed = try cli.run(["todo", "list", "--date", "2026-12-03"])
+        #expect(listed.stdout.contains(todoID))
+        let stats = try cli.run(["stats", "--json"])
+        #expect(stats.trimmed == #"[{"date":"2026-12-03","total":1,"completed":1}]"#)
+
+        #expect(try cli.run(["user", "delete", userID]).status == 0)
+        let after = try cli.run(["todo", "list", "--json"])
+        #expect(after.trimmed == "[]")
+        let log = try cli.run(["log", "--json"])
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]])
+        #expect(events.compactMap { $0["type"] as? String } ==
+                ["UserCreated", "TodoCreated", "UserUpdated", "TodoUpdated", "TodoCompleted", "UserDeleted", "TodoDeleted"])
+        #expect(try cli.run(["verify"]).status == 0)
+    }
+
+    @Test("bad input: one error line, non-zero exit, nothing appended",
+          arguments: [
+              (["user", "add", "--name", "", "--age", "3"], "name must not be empty"),
+              (["user", "add", "--name", "Bob", "--age=-1"], "age must be between 0 and 150"),
+              (["todo", "add", "--title", "T", "--deadline", "2026-02-30"], "2026-02-30"),
+              (["todo", "complete", "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b"], "unknown todo"),
+              (["user", "update", "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", "--age", "3"], "unknown user"),
+              (["todo", "show", "not-a-uuid"], "invalid todo id"),
+          ])
+    func badInput(arguments: [String], expected: String) throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        #expect(try cli.run(["user", "add", "--name", "Seed", "--age", "1"]).status == 0)
+        let before = try cli.run(["log", "--json"]).stdout
+        let result = try cli.run(arguments)
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("error: ") == true)
+        #expect(result.stderr.contains(expected), "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try cli.run(["log", "--json"]).stdout == before)
+    }
+
+    @Test("--help works on every command")
+    func help() throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        for command in [[], ["user"], ["user", "add"], ["todo", "list"], ["log"], ["verify"], ["stats"], ["replay"],
+                        ["rebuild"], ["sync", "push"], ["serve"], ["demo"]] {
+            let result = try cli.run(command + ["--help"], useStore: false)
+            #expect(result.status == 0, "\(command)")
+            #expect(result.stdout.contains("USAGE"), "\(command)")
+        }
+    }
+}
