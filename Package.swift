@@ -43,6 +43,7 @@ let package = Package(
         .target(name: "Chronicle", dependencies: ["Domain", "EventLog", "Projections", "ChronicleSync"]),
         .target(name: "SyncServer", dependencies: [
             "EventLog",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

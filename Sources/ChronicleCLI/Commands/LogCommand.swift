@@ -30,14 +30,10 @@ struct LogCommand: AsyncParsableCommand {
         if !json && !ndjson { CLIOutput.line(Self.header) }
         // Stream in pages: the listing never holds the whole log in memory.
         while remaining > 0 {
-            let page = try nextPage(log, after: position, limit: min(remaining, 1000))
-            guard let last = page.events.last ?? nil else {
-                if page.scannedTo > position { position = page.scannedTo; continue }
-                break
-            }
-            position = max(last.position, page.scannedTo)
-            for event in page.events {
+            let (events, exhausted) = try nextPage(log, after: position, limit: min(remaining, 1000))
+            for event in events {
                 remaining -= 1
+                position = event.position
                 if json {
                     FileHandle.standardOutput.write(Data(((first ? "" : ",") + EventJSON.encode(event)).utf8))
                 } else if ndjson {
@@ -47,21 +43,23 @@ struct LogCommand: AsyncParsableCommand {
                 }
                 first = false
             }
+            if exhausted || events.isEmpty { break }
         }
         if json { FileHandle.standardOutput.write(Data("]\n".utf8)) }
     }
 
-    private func nextPage(_ log: EventLog, after position: UInt64, limit: Int) throws -> (events: [RecordedEvent], scannedTo: UInt64) {
+    /// The next page of matching events, and whether the log has nothing after it.
+    private func nextPage(_ log: EventLog, after position: UInt64, limit: Int) throws -> (events: [RecordedEvent], exhausted: Bool) {
         if let stream {
             let events = try log.read(stream: stream).filter { $0.position > position && (type == nil || $0.type == type) }
-            return (Array(events.prefix(limit)), events.prefix(limit).last?.position ?? UInt64.max)
+            return (Array(events.prefix(limit)), events.count <= limit)
         }
         if let type {
             let events = try log.read(type: type, after: position, limit: limit)
-            return (events, events.last?.position ?? UInt64.max)
+            return (events, events.count < limit)
         }
         let events = try log.read(after: position, limit: limit)
-        return (events, events.last?.position ?? UInt64.max)
+        return (events, events.count < limit)
     }
 
     static let header = "POSITION  TIMESTAMP                 TYPE            STREAM                                     V  DATA"

@@ -1,7 +1,129 @@
 import ArgumentParser
+import Foundation
+import Projections
+import Synchronization
 
-// Replaced by the issue that delivers `chronicle rebuild`.
+/// `chronicle rebuild`: replays the log into fresh read models and swaps them in.
 struct RebuildCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rebuild", abstract: "Not available yet.")
-    func run() async throws { throw ValidationError("'rebuild' is not available yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild",
+        abstract: "Rebuild read models from the log; readers keep the old models until the atomic swap.",
+        discussion: "Progress (events done/total, events/s, time left) goes to stderr, the summary to stdout. "
+            + "An interrupted rebuild leaves the old models in place; run it again.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "users, todos, daily-stats or all.") var projection = "all"
+    @Flag(help: "Print the summary as JSON.") var json = false
+    @Option(help: ArgumentHelp("Events per write transaction.", visibility: .hidden)) var batchSize = 20_000
+
+    func validate() throws {
+        _ = try projections()
+        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+    }
+
+    private func projections() throws -> [ProjectionName] {
+        if projection == "all" { return ProjectionName.allCases }
+        guard let name = ProjectionName(rawValue: projection) else {
+            throw ValidationError("unknown projection '\(projection)': expected users, todos, daily-stats or all")
+        }
+        return [name]
+    }
+
+    func run() async throws {
+        let names = try projections()
+        let (log, models, _) = try StoreAccess.openModels(store)
+        let bar = ProgressBar(pauseAfter: ProcessInfo.processInfo.environment["CHRONICLE_REBUILD_PAUSE_AFTER"].flatMap { UInt64($0) })
+        let summary = try await Rebuild.run(log: log, models: models, projections: names, batchSize: batchSize) { progress in
+            bar.show(progress)
+        }
+        bar.finish()
+        let seconds = Double(summary.elapsed.components.seconds) + Double(summary.elapsed.components.attoseconds) / 1e18
+        if json {
+            var entries: [String: Int] = [:]
+            for (name, count) in summary.entries { entries[name.rawValue] = count }
+            let object: [String: Any] = [
+                "projections": summary.projections.map(\.rawValue), "position": summary.position,
+                "events": summary.eventsRead, "skipped": summary.skippedEvents,
+                "seconds": (seconds * 1000).rounded() / 1000, "eventsPerSecond": summary.eventsPerSecond.rounded(),
+                "entries": entries,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            CLIOutput.line(String(decoding: data, as: UTF8.self))
+            return
+        }
+        CLIOutput.line("rebuilt \(summary.projections.map(\.rawValue).joined(separator: ", ")) from \(grouped(summary.eventsRead)) events "
+                       + "in \(String(format: "%.2f", seconds)) s (\(grouped(UInt64(summary.eventsPerSecond))) events/s); "
+                       + "the models are at position \(summary.position)")
+        let sizes = summary.projections.compactMap { name -> String? in
+            summary.entries[name].map { count in
+                switch name {
+                case .users: "\(grouped(UInt64(count))) users"
+                case .todos: "\(grouped(UInt64(count))) todos"
+                case .dailyStats: "\(grouped(UInt64(count))) days with todos"
+                }
+            }
+        }
+        CLIOutput.line(sizes.joined(separator: ", "))
+        if summary.skippedEvents > 0 {
+            CLIOutput.line("\(grouped(summary.skippedEvents)) events skipped (unknown type or unreadable data)")
+        }
+    }
+}
+
+/// The stderr progress bar of `rebuild`, redrawn at most ten times a second.
+private final class ProgressBar: Sendable {
+    private struct State {
+        var lastDraw: ContinuousClock.Instant?
+        var drawn = false
+    }
+    private let state = Mutex(State())
+    /// Test hook (CHRONICLE_REBUILD_PAUSE_AFTER): stop for good once this many events are
+    /// applied, so a test can kill the process mid-rebuild at a known point.
+    private let pauseAfter: UInt64?
+
+    init(pauseAfter: UInt64?) { self.pauseAfter = pauseAfter }
+
+    func show(_ progress: RebuildProgress) {
+        let now = ContinuousClock.now
+        let draw = state.withLock { s -> Bool in
+            if let last = s.lastDraw, now - last < .milliseconds(100), progress.done < progress.total { return false }
+            s.lastDraw = now
+            s.drawn = true
+            return true
+        }
+        if draw { CLIOutput.progress(Self.render(progress)) }
+        if let pauseAfter, progress.done >= pauseAfter {
+            CLIOutput.note("\nrebuild: paused after \(progress.done) events (CHRONICLE_REBUILD_PAUSE_AFTER)")
+            while true { sleep(3600) }
+        }
+    }
+
+    func finish() {
+        if state.withLock({ $0.drawn }) { CLIOutput.note("") }
+    }
+
+    static func render(_ progress: RebuildProgress) -> String {
+        let width = 24
+        let fraction = progress.total == 0 ? 1 : min(1, Double(progress.done) / Double(progress.total))
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        var text = "rebuild [\(bar)] \(Int(fraction * 100))%  \(grouped(progress.done))/\(grouped(progress.total)) events"
+        text += "  \(grouped(UInt64(progress.eventsPerSecond))) events/s"
+        if let remaining = progress.remaining {
+            let seconds = remaining.components.seconds
+            text += "  \(seconds / 60):\(String(format: "%02d", seconds % 60)) left"
+        }
+        return text
+    }
+}
+
+/// `1234567` → `1,234,567`.
+private func grouped(_ value: UInt64) -> String {
+    let digits = String(value)
+    var out = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+        out.append(digit)
+    }
+    return out
 }

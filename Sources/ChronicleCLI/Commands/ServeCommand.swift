@@ -1,7 +1,46 @@
 import ArgumentParser
+import Foundation
+import SyncServer
 
-// Replaced by the issue that delivers `chronicle serve`.
+/// `chronicle serve`: the reference sync server (SPEC §5).
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Not available yet.")
-    func run() async throws { throw ValidationError("'serve' is not available yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the reference sync server: one event log per tenant, stops gracefully on SIGINT/SIGTERM.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on; 0 picks a free one (printed when listening).") var port = 8080
+    @Option(help: "Where the tenants' logs live (default: <store>/server).") var data: String?
+    @Option(help: "A bearer token; each one is its own tenant. Repeatable.") var token: [String] = []
+    @Option(help: "A file of 'tenant token' lines (# comments allowed).") var tokensFile: String?
+    @Option(help: "The largest request body accepted, in bytes.") var maxBodyBytes = 8 << 20
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        var tokens = TokenTable()
+        for token in self.token { try tokens.add(token: token) }
+        if let tokensFile { try tokens.load(file: tokensFile) }
+        let dataDirectory = data ?? (store.path as NSString).appendingPathComponent("server")
+        let configuration = SyncServer.Configuration(
+            host: host, port: port, dataDirectory: dataDirectory, tokens: tokens,
+            limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes),
+            logLevel: .init(rawValue: logLevel) ?? .info)
+        let server = try SyncServer(configuration: configuration)
+        let announcer = Task {
+            guard let port = try? await server.listeningPort() else { return }
+            let shown = host.contains(":") ? "[\(host)]" : host
+            CLIOutput.line("listening on http://\(shown):\(port) (data: \(dataDirectory), tenants: \(tokens.tenants.joined(separator: ", ")))")
+        }
+        defer { announcer.cancel() }
+        try await server.runUntilSignalled()
+    }
 }

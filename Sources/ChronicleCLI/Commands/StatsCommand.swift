@@ -1,7 +1,42 @@
 import ArgumentParser
+import Domain
+import Foundation
+import Projections
 
-// Replaced by the issue that delivers `chronicle stats`.
+/// `chronicle stats`: live and completed todos per day.
 struct StatsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Not available yet.")
-    func run() async throws { throw ValidationError("'stats' is not available yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show the daily stats: todos due each day and how many are completed (days with at least one todo).")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The first day to show, YYYY-MM-DD.") var from: String?
+    @Option(help: "The last day to show, YYYY-MM-DD.") var to: String?
+    @Flag(help: "Print a JSON array of {\"date\",\"total\",\"completed\"}.") var json = false
+
+    func validate() throws {
+        let first = try from.map { try parseDay($0, option: "--from") }
+        let last = try to.map { try parseDay($0, option: "--to") }
+        if let first, let last, last < first { throw ValidationError("--to \(last) is before --from \(first)") }
+    }
+
+    func run() async throws {
+        let first = try from.map { try parseDay($0, option: "--from") }
+        let last = try to.map { try parseDay($0, option: "--to") }
+        let (_, models, runner) = try StoreAccess.openModels(store)
+        try await runner.catchUp()
+        let stats = try models.stats(from: first, to: last)
+        if json { CLIOutput.line(ModelJSON.array(stats, ModelJSON.stat)); return }
+        CLIOutput.line(CLIOutput.table(["DATE", "TOTAL", "COMPLETED"],
+                                       stats.map { [$0.date.description, String($0.total), String($0.completed)] }))
+    }
+}
+
+/// Parses a calendar day option, with a one-line error naming the option.
+func parseDay(_ text: String, option: String) throws -> CalendarDay {
+    do {
+        return try CalendarDay(parsing: text)
+    } catch {
+        throw ValidationError("\(option): \(error.description)")
+    }
 }

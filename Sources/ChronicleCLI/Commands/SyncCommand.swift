@@ -1,7 +1,275 @@
 import ArgumentParser
+import ChronicleSync
+import Dispatch
+import EventLog
+import Foundation
 
-// Replaced by the issue that delivers `chronicle sync`.
+/// `chronicle sync push|status|run`: send the store's events to its remote.
 struct SyncCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Not available yet.")
-    func run() async throws { throw ValidationError("'sync' is not available yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Push the store's unacknowledged events to a sync server, retrying with backoff.",
+        subcommands: [Push.self, Status.self, Run.self])
+
+    /// `sync push`: one pass until everything is acknowledged or it gives up.
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "push",
+            abstract: "Push every unacknowledged event; exit 0 when all are acknowledged, non-zero when it gives up.")
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var remote: RemoteOptions
+        @Option(help: "Give up after this many consecutive failed tries.") var maxAttempts: Int = 10
+        @Flag(help: "Print the summary as JSON.") var json = false
+
+        func validate() throws {
+            try remote.validate()
+            guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+        }
+
+        func run() async throws {
+            let log = try StoreAccess.openLog(store)
+            let engine = try SyncEngine(log: log, configuration: remote.configuration(maxAttempts: maxAttempts))
+            let summary = try await engine.push()
+            if json {
+                try printJSON(SummaryJSON(summary))
+            } else {
+                CLIOutput.line(Self.describe(summary))
+            }
+            if let failure = summary.failure {
+                switch summary.outcome {
+                case .gaveUp(_, let attempts):
+                    throw SyncCommandError("gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure); \(summary.pending) events still pending")
+                default:
+                    throw SyncCommandError("\(failure); \(summary.pending) events still pending")
+                }
+            }
+        }
+
+        static func describe(_ summary: PushSummary) -> String {
+            var text = "pushed \(summary.eventsAcknowledged) events in \(summary.batches) \(summary.batches == 1 ? "batch" : "batches")"
+            if summary.eventsAcknowledged > 0 {
+                text += " (\(summary.accepted) new on the server, \(summary.duplicates) already there)"
+            }
+            let failed = summary.requests - summary.batches
+            if failed > 0 { text += ", \(failed) failed \(failed == 1 ? "try" : "tries")" }
+            text += "; acknowledged up to position \(summary.lastAckedPosition), \(summary.pending) pending"
+            return text
+        }
+    }
+
+    /// `sync status`: the stored state, no network.
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Show how many events wait to be pushed and why the last push failed.")
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let log = try StoreAccess.openLog(store)
+            let status = try SyncEngine.status(of: log)
+            if output.json {
+                try printJSON(StatusJSON(pending: status.pending, lastAckedPosition: status.lastAckedPosition,
+                                         attempts: status.attempts, lastError: status.lastError))
+                return
+            }
+            CLIOutput.line("pending: \(status.pending) events (log head \(status.head), acknowledged up to \(status.lastAckedPosition))")
+            if let success = status.lastSuccessAt {
+                CLIOutput.line("last acknowledged batch: \(Timestamp.format(milliseconds: Int64(success.timeIntervalSince1970 * 1000)))")
+            }
+            if let error = status.lastError {
+                CLIOutput.line("last error: \(error) (\(status.attempts) failed \(status.attempts == 1 ? "try" : "tries") in a row)")
+            }
+            switch status.phase {
+            case .stopped:
+                CLIOutput.line("state: stopped on a permanent error; fix it, then run 'chronicle sync push'")
+            case .backingOff(let until):
+                CLIOutput.line("state: backing off until \(Timestamp.format(milliseconds: Int64(until.timeIntervalSince1970 * 1000)))")
+            case .idle, .pushing:
+                CLIOutput.line(status.pending == 0 ? "state: up to date" : "state: waiting for the next push")
+            }
+        }
+    }
+
+    /// `sync run`: long-running, until SIGINT or SIGTERM.
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Push events as they are appended, back off on failure, stop cleanly on SIGINT/SIGTERM.")
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var remote: RemoteOptions
+        @Option(help: "Also push at least this often, in seconds, even without new events.") var interval: Int = 60
+
+        func validate() throws {
+            try remote.validate()
+            guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
+        }
+
+        func run() async throws {
+            let log = try StoreAccess.openLog(store)
+            var configuration = try remote.configuration(maxAttempts: nil)
+            configuration.pollInterval = .seconds(interval)
+            let engine = try SyncEngine(log: log, configuration: configuration)
+            let updates = await engine.statusUpdates()
+            let printer = Task {
+                var previous: SyncStatus?
+                for await status in updates {
+                    if let line = Self.describe(status, previous: previous) { CLIOutput.line(line) }
+                    previous = status
+                }
+            }
+            let task = Task { try await engine.run(stopOnPermanentError: true) }
+            let signals = SignalTrap([SIGINT, SIGTERM]) { signal in
+                CLIOutput.note("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping")
+                task.cancel()
+            }
+            defer { signals.cancel() }
+            CLIOutput.line("sync run: pushing \(log.path) to \(configuration.remote.absoluteString) (Ctrl-C to stop)")
+            do {
+                try await task.value
+            } catch let error as SyncError {
+                printer.cancel()
+                throw SyncCommandError("stopped: \(error); \((try? SyncEngine.status(of: log).pending) ?? 0) events pending")
+            }
+            printer.cancel()
+            let status = try SyncEngine.status(of: log)
+            CLIOutput.line("stopped; \(status.pending) events pending")
+        }
+
+        static func describe(_ status: SyncStatus, previous: SyncStatus?) -> String? {
+            switch status.phase {
+            case .pushing:
+                return nil
+            case .idle:
+                if let previous, previous.lastAckedPosition == status.lastAckedPosition, previous.phase == .idle { return nil }
+                return "acknowledged up to position \(status.lastAckedPosition), \(status.pending) pending"
+            case .backingOff(let until):
+                if case .backingOff(let before) = previous?.phase, before == until { return nil }
+                let seconds = max(0, until.timeIntervalSinceNow)
+                return "try \(status.attempts) failed: \(status.lastError ?? "unknown error"); retrying in \(String(format: "%.1f", seconds)) s"
+            case .stopped:
+                if previous?.phase == .stopped { return nil }
+                return "stopped: \(status.lastError ?? "unknown error")"
+            }
+        }
+    }
+}
+
+/// The options every pushing subcommand shares (SPEC §4).
+struct RemoteOptions: ParsableArguments {
+    @Option(help: "The sync server's base URL, e.g. http://127.0.0.1:8080.") var remote: String
+    @Option(help: "The bearer token (default: $CHRONICLE_TOKEN).") var token: String?
+    @Option(help: "The most events per request.") var batchSize: Int = 500
+    @Option(help: "The wait after the first failure, in milliseconds; it doubles per failure.") var retryBaseMs: Int = 500
+    @Option(help: "The longest wait between tries, in milliseconds (also caps Retry-After).") var retryMaxMs: Int = 60_000
+    @Option(help: "full: a random wait up to the backoff bound; none: exactly the bound.") var jitter: RetryPolicy.Jitter = .full
+    @Option(help: "How long one request may take, in milliseconds.") var timeoutMs: Int = 30_000
+
+    func validate() throws {
+        guard URL(string: remote)?.host != nil else { throw ValidationError("--remote must be a URL like http://127.0.0.1:8080") }
+        guard (1...10_000).contains(batchSize) else { throw ValidationError("--batch-size must be from 1 to 10000") }
+        guard retryBaseMs >= 1 else { throw ValidationError("--retry-base-ms must be at least 1") }
+        guard retryMaxMs >= retryBaseMs else { throw ValidationError("--retry-max-ms must be at least --retry-base-ms") }
+        guard timeoutMs >= 1 else { throw ValidationError("--timeout-ms must be at least 1") }
+    }
+
+    func configuration(maxAttempts: Int?) throws -> SyncConfiguration {
+        guard let url = URL(string: remote) else { throw ValidationError("--remote must be a URL") }
+        let environment = ProcessInfo.processInfo.environment["CHRONICLE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        return SyncConfiguration(
+            remote: url, token: token ?? environment, batchSize: batchSize,
+            retry: RetryPolicy(base: .milliseconds(retryBaseMs), maximum: .milliseconds(retryMaxMs), jitter: jitter,
+                               maxAttempts: maxAttempts),
+            requestTimeout: .milliseconds(timeoutMs))
+    }
+}
+
+extension RetryPolicy.Jitter: ExpressibleByArgument {}
+
+/// A sync failure, printed by the root as one `error: …` line.
+struct SyncCommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `sync status --json`.
+private struct StatusJSON: Encodable {
+    let pending: UInt64
+    let lastAckedPosition: UInt64
+    let attempts: Int
+    let lastError: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(lastAckedPosition, forKey: .lastAckedPosition)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(lastError, forKey: .lastError)   // null, not absent
+    }
+
+    enum CodingKeys: String, CodingKey { case pending, lastAckedPosition, attempts, lastError }
+}
+
+/// `sync push --json`.
+private struct SummaryJSON: Encodable {
+    let complete: Bool
+    let eventsAcknowledged: Int
+    let accepted: Int
+    let duplicates: Int
+    let batches: Int
+    let requests: Int
+    let lastAckedPosition: UInt64
+    let pending: UInt64
+    let error: String?
+
+    init(_ summary: PushSummary) {
+        complete = summary.isComplete
+        eventsAcknowledged = summary.eventsAcknowledged
+        accepted = summary.accepted
+        duplicates = summary.duplicates
+        batches = summary.batches
+        requests = summary.requests
+        lastAckedPosition = summary.lastAckedPosition
+        pending = summary.pending
+        error = summary.failure?.description
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(complete, forKey: .complete)
+        try container.encode(eventsAcknowledged, forKey: .eventsAcknowledged)
+        try container.encode(accepted, forKey: .accepted)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(batches, forKey: .batches)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(lastAckedPosition, forKey: .lastAckedPosition)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(error, forKey: .error)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case complete, eventsAcknowledged, accepted, duplicates, batches, requests, lastAckedPosition, pending, error
+    }
+}
+
+/// Turns SIGINT/SIGTERM into a callback instead of killing the process.
+final class SignalTrap {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
 }

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Projections
 
 /// Opens the parts of a store the commands need.
 enum StoreAccess {
@@ -8,8 +9,20 @@ enum StoreAccess {
         try EventLog(path: options.logPath)
     }
 
-    /// Projection checks for `verify` (filled in by the projections issue).
+    /// The log, the read models (`<store>/models`) and a runner that applies on demand
+    /// (a CLI process is short-lived: read commands call `runner.catchUp()` first).
+    static func openModels(_ options: StoreOptions) throws -> (log: EventLog, models: ReadModels, runner: ProjectionRunner) {
+        let log = try openLog(options)
+        let models = try ReadModels(path: options.path + "/models")
+        return (log, models, ProjectionRunner(log: log, models: models))
+    }
+
+    /// Projection checks for `verify`: checkpoints within the log, and with `deep` the stored
+    /// models against the log folded in memory.
     static func verifyModels(_ options: StoreOptions, log: EventLog, deep: Bool) async throws -> [String] {
-        []
+        // Models never opened have nothing to check, and verify must not create them.
+        guard FileManager.default.fileExists(atPath: options.path + "/models/data.mdb") else { return [] }
+        let models = try ReadModels(path: options.path + "/models")
+        return try ModelVerifier.problems(log: log, models: models, deep: deep)
     }
 }

@@ -1,0 +1,204 @@
+import EventLog
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one batch to `POST /v1/events` and says what came back, in the terms of the retry rules.
+///
+/// It uses `URLSession` (FoundationNetworking on Linux): what an iOS app already has, and it
+/// can run in the background there.
+struct PushClient: Sendable {
+    /// What the server said about a batch.
+    struct Acknowledgement: Sendable, Hashable {
+        var accepted: Int
+        var duplicates: Int
+        var lastPosition: UInt64?
+    }
+
+    enum Outcome: Sendable {
+        case acknowledged(Acknowledgement)
+        /// The request failed; `retryAfter` is the server's `Retry-After`, when it sent one.
+        case failed(SyncError, retryAfter: Duration?)
+    }
+
+    let endpoint: URL
+    let token: String?
+    let requestTimeout: Duration
+    let session: URLSession
+
+    init(remote: URL, token: String?, requestTimeout: Duration) throws(SyncError) {
+        guard let scheme = remote.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidRemote("\(remote.absoluteString) is not an http:// or https:// URL")
+        }
+        guard let host = remote.host, !host.isEmpty else { throw .invalidRemote("\(remote.absoluteString) has no host") }
+        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw .invalidRemote("the token must not be empty or contain whitespace")
+        }
+        self.endpoint = remote.appendingPathComponent("v1").appendingPathComponent("events")
+        self.token = token
+        self.requestTimeout = requestTimeout
+        let configuration = URLSessionConfiguration.ephemeral
+        // A backstop only: `withDeadline` enforces `requestTimeout` to the millisecond.
+        // (FoundationNetworking truncates these to whole seconds; 0.3 s would time out at once.)
+        configuration.timeoutIntervalForRequest = Self.backstop(requestTimeout)
+        configuration.timeoutIntervalForResource = Self.backstop(requestTimeout)
+        configuration.httpMaximumConnectionsPerHost = 2
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        self.session = URLSession(configuration: configuration)
+    }
+
+    /// Posts `body` (a ``WirePush`` of `count` events).
+    func push(_ body: Data, count: Int) async -> Outcome {
+        var request = URLRequest(url: endpoint, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
+                                 timeoutInterval: Self.backstop(requestTimeout))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = body
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking (libcurl) hangs until the timeout when a reused keep-alive
+        // connection dies after the body was sent: curl retries on a fresh connection but
+        // never re-sends the body. A fresh connection per batch avoids it.
+        if ProcessInfo.processInfo.environment["EXPERIMENT_KEEPALIVE"] == nil { request.setValue("close", forHTTPHeaderField: "Connection") }
+        #endif
+
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await withDeadline(requestTimeout) { [session, request] in
+                try await session.data(for: request)
+            }
+        } catch let error as URLError {
+            return .failed(Self.transportError(error), retryAfter: nil)
+        } catch is DeadlineExceeded {
+            return .failed(.transport(code: URLError.timedOut.rawValue,
+                                      message: "no answer from \(hostDescription) within \(requestTimeout.formatted)"),
+                           retryAfter: nil)
+        } catch is CancellationError {
+            return .failed(.transport(code: URLError.cancelled.rawValue, message: "cancelled"), retryAfter: nil)
+        } catch {
+            return .failed(.transport(code: URLError.unknown.rawValue, message: "request to \(hostDescription) failed: \(error)"),
+                           retryAfter: nil)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            return .failed(.invalidResponse("not an HTTP response"), retryAfter: nil)
+        }
+        let status = http.statusCode
+        guard (200..<300).contains(status) else {
+            let retryAfter = RetryAfter.parse(http.value(forHTTPHeaderField: "Retry-After"))
+            return .failed(.http(status: status, message: Self.errorMessage(in: data)), retryAfter: retryAfter)
+        }
+        do {
+            return .acknowledged(try Self.acknowledgement(in: data, count: count))
+        } catch {
+            return .failed(error, retryAfter: nil)
+        }
+    }
+
+    /// URLSession's own timeouts: whole seconds, a second past the deadline.
+    static func backstop(_ timeout: Duration) -> TimeInterval {
+        timeout.seconds.rounded(.up) + 1
+    }
+
+    var hostDescription: String {
+        (endpoint.host ?? "the server") + (endpoint.port.map { ":\($0)" } ?? "")
+    }
+
+    // MARK: - Reading responses
+
+    /// A 2xx must acknowledge every event of the batch: a proxy's HTML page or another
+    /// service's 200 must never advance the acknowledged position.
+    static func acknowledgement(in data: Data, count: Int) throws(SyncError) -> Acknowledgement {
+        struct Body: Decodable {
+            var accepted: Int
+            var duplicates: Int
+            var lastPosition: UInt64?
+        }
+        guard let body = try? JSONDecoder().decode(Body.self, from: data), body.accepted >= 0, body.duplicates >= 0 else {
+            throw .invalidResponse("the body does not acknowledge the batch with \"accepted\" and \"duplicates\" counts: \(snippet(data))")
+        }
+        guard body.accepted + body.duplicates == count else {
+            throw .invalidResponse("\(count) events sent, \(body.accepted) accepted and \(body.duplicates) duplicates acknowledged")
+        }
+        return Acknowledgement(accepted: body.accepted, duplicates: body.duplicates, lastPosition: body.lastPosition)
+    }
+
+    /// The server's `{"error": …}` text, else the start of whatever it sent.
+    static func errorMessage(in data: Data) -> String {
+        if let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
+            if let message = object["error"] as? String { return oneLine(message) }
+            if let nested = object["error"] as? [String: Any], let message = nested["message"] as? String {
+                return oneLine(message)
+            }
+        }
+        return snippet(data)
+    }
+
+    static func snippet(_ data: Data) -> String {
+        let text = oneLine(String(decoding: data.prefix(200), as: UTF8.self))
+        return data.count > 200 ? text + "…" : text
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Maps a `URLError` to the retry rules, with a message that says what happened.
+    static func transportError(_ error: URLError) -> SyncError {
+        let host = error.failingURL.map { ($0.host ?? "?") + ($0.port.map { ":\($0)" } ?? "") } ?? "the server"
+        let message: String
+        switch error.code {
+        case .timedOut: message = "request to \(host) timed out"
+        case .cannotConnectToHost: message = "cannot connect to \(host)"
+        case .cannotFindHost, .dnsLookupFailed: message = "cannot resolve \(host)"
+        case .networkConnectionLost: message = "the connection to \(host) was lost before the answer"
+        case .notConnectedToInternet: message = "not connected to the internet"
+        case .badServerResponse: message = "\(host) sent a malformed or incomplete answer"
+        default: message = "request to \(host) failed: \(error.localizedDescription) (URLError \(error.code.rawValue))"
+        }
+        return .transport(code: error.code.rawValue, message: message)
+    }
+}
+
+// MARK: - Deadline
+
+struct DeadlineExceeded: Error {}
+
+/// Runs `body`, cancelling it after `timeout`: a whole-request deadline on top of
+/// URLSession's idle timeout, so a server that trickles bytes cannot hold a push forever.
+func withDeadline<T: Sendable>(_ timeout: Duration,
+                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw CancellationError() }
+        guard let value = first else { throw DeadlineExceeded() }
+        return value
+    }
+}
+
+extension Duration {
+    /// In seconds, as `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
+    /// `250 ms`, `1.5 s`, `2 min`.
+    var formatted: String {
+        let ms = seconds * 1000
+        if ms < 1000 { return "\(Int(ms.rounded())) ms" }
+        if ms < 120_000 {
+            let value = (ms / 100).rounded() / 10
+            return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        }
+        return "\(Int((ms / 60_000).rounded())) min"
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where and how a store pushes its events.
+///
+/// ```swift
+/// var configuration = SyncConfiguration(remote: URL(string: "https://sync.example.com")!, token: token)
+/// configuration.retry = RetryPolicy(base: .milliseconds(500), maximum: .seconds(60), maxAttempts: nil)
+/// ```
+public struct SyncConfiguration: Sendable, Hashable {
+    /// The server's base URL; batches go to `<remote>/v1/events`.
+    public var remote: URL
+    /// The bearer token naming this store's tenant on the server.
+    public var token: String?
+    /// The most events in one request.
+    public var batchSize: Int
+    /// The most bytes of payload in one request (a batch stops short of it; one event always goes).
+    public var maxBatchBytes: Int
+    public var retry: RetryPolicy
+    /// How long one request may take, connecting included, before it counts as a timeout.
+    public var requestTimeout: Duration
+    /// ``SyncEngine/run(stopOnPermanentError:)``: after an append, wait this long for more
+    /// before pushing, so a burst of appends goes in one batch.
+    public var debounce: Duration
+    /// ``SyncEngine/run(stopOnPermanentError:)``: check for unsent events at least this often.
+    public var pollInterval: Duration
+
+    public init(remote: URL, token: String? = nil, batchSize: Int = 500, maxBatchBytes: Int = 4 << 20,
+                retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
+                debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60)) {
+        self.remote = remote
+        self.token = token
+        self.batchSize = batchSize
+        self.maxBatchBytes = maxBatchBytes
+        self.retry = retry
+        self.requestTimeout = requestTimeout
+        self.debounce = debounce
+        self.pollInterval = pollInterval
+    }
+
+    func validate() throws(SyncError) {
+        guard batchSize >= 1 else { throw .invalidRemote("the batch size must be at least 1") }
+        guard maxBatchBytes >= 1 else { throw .invalidRemote("the batch byte limit must be at least 1") }
+        guard retry.base >= .zero, retry.maximum >= retry.base else {
+            throw .invalidRemote("the retry maximum must be at least the retry base")
+        }
+        if let attempts = retry.maxAttempts, attempts < 1 { throw .invalidRemote("max attempts must be at least 1") }
+        guard requestTimeout > .zero else { throw .invalidRemote("the request timeout must be positive") }
+    }
+}

@@ -1,0 +1,405 @@
+import EventLog
+import Foundation
+import Logging
+
+/// Pushes a store's events to its one remote, in order, in batches, retrying per SPEC §5.
+///
+/// One actor owns the sync state; the state itself lives in the log's LMDB environment
+/// (named database `sync`), so a restarted process resumes where the last one stopped.
+/// The engine only reads the log: it never blocks an append.
+///
+/// A command-line push, until everything is acknowledged or it gives up:
+/// ```swift
+/// let engine = try SyncEngine(log: log, configuration: SyncConfiguration(remote: url, token: token))
+/// let summary = try await engine.push()
+/// if let failure = summary.failure { print("gave up: \(failure); \(summary.pending) pending") }
+/// ```
+///
+/// An app, pushing as events are appended, with its UI following along:
+/// ```swift
+/// let task = Task { try await engine.run() }
+/// for await status in await engine.statusUpdates() { render(status) }
+/// engine.networkIsBack()   // from the app's reachability callback
+/// task.cancel()            // stops it
+/// ```
+public actor SyncEngine {
+    /// Waits for a duration. Tests pass one that records the waits instead of sleeping.
+    public typealias Sleep = @Sendable (Duration) async throws -> Void
+
+    /// The log this engine pushes.
+    public nonisolated let log: EventLog
+    public nonisolated let configuration: SyncConfiguration
+
+    private let client: PushClient
+    private let store: SyncStateStore
+    private let sleep: Sleep
+    private let logger: Logger
+    private nonisolated let waker = SyncWaker()
+
+    private var state: SyncState
+    private var phase: SyncStatus.Phase = .idle
+    private var batchLimit: Int
+    private var running = false
+    private var busy = false
+    private var queue: [CheckedContinuation<Void, Never>] = []
+    private var observers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
+    private var nextObserver = 0
+    private var lastPublished: SyncStatus?
+
+    /// Prepares to sync `log` to `configuration.remote`; nothing is sent yet.
+    ///
+    /// - parameters:
+    ///   - sleep: how the engine waits between tries (the default really sleeps).
+    /// - throws: ``SyncError/invalidRemote(_:)`` for an unusable URL or setting,
+    ///   ``SyncError/storage(_:)`` when the sync state cannot be opened.
+    public init(log: EventLog, configuration: SyncConfiguration,
+                logger: Logger = Logger(label: "chronicle.sync"),
+                sleep: @escaping Sleep = { try await Task.sleep(for: $0) }) throws(SyncError) {
+        try configuration.validate()
+        self.log = log
+        self.configuration = configuration
+        self.client = try PushClient(remote: configuration.remote, token: configuration.token,
+                                     requestTimeout: configuration.requestTimeout)
+        self.store = try SyncStateStore(log: log)
+        self.state = try store.load()
+        self.sleep = sleep
+        self.logger = logger
+        self.batchLimit = configuration.batchSize
+        self.phase = SyncStatus.restingPhase(state)
+    }
+
+    deinit {
+        for observer in observers.values { observer.finish() }
+        client.session.finishTasksAndInvalidate()
+    }
+
+    // MARK: - Status
+
+    /// The stored sync status of `log`, without a remote (what `chronicle sync status` shows).
+    public static func status(of log: EventLog) throws(SyncError) -> SyncStatus {
+        let state = try SyncStateStore(log: log).load()
+        return SyncStatus(state: state, head: try head(of: log), phase: SyncStatus.restingPhase(state))
+    }
+
+    /// The status now (re-read from the store: another process may have pushed).
+    public func status() throws(SyncError) -> SyncStatus {
+        state = try store.load()
+        return currentStatus()
+    }
+
+    /// The current status, then each change: pending count, errors, phase. The newest value
+    /// is kept when the reader is slow, which is what a UI wants.
+    public func statusUpdates() -> AsyncStream<SyncStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(1))
+        let id = nextObserver
+        nextObserver += 1
+        observers[id] = continuation
+        continuation.yield(currentStatus())
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    // MARK: - Triggers
+
+    /// Asks a running ``run(stopOnPermanentError:)`` to push now: it skips a pending
+    /// backoff wait and resumes after a permanent error (say, once the token was fixed).
+    public nonisolated func syncNow() {
+        waker.wake(.manual)
+    }
+
+    /// Tells a running ``run(stopOnPermanentError:)`` that the network is back: a pending
+    /// backoff wait ends and the next try starts at once.
+    public nonisolated func networkIsBack() {
+        waker.wake(.network)
+    }
+
+    // MARK: - Push once
+
+    /// Pushes every unacknowledged event, batch after batch, until all are acknowledged,
+    /// a permanent error stops it, or `configuration.retry.maxAttempts` consecutive tries failed.
+    ///
+    /// A retried batch carries the same events (ids) again. Sync failures are reported in the
+    /// summary, not thrown: the events stay pending.
+    ///
+    /// - throws: ``SyncError/storage(_:)`` when the log or the sync state cannot be read or
+    ///   written; `CancellationError` when the task is cancelled.
+    public func push() async throws -> PushSummary {
+        await acquire()
+        defer { release() }
+        var summary = PushSummary(outcome: .complete)
+        var failures = 0
+        defer {
+            phase = SyncStatus.restingPhase(state)
+            publish()
+        }
+        while true {
+            try Task.checkCancellation()
+            switch try await pushNextBatch() {
+            case .upToDate:
+                return finish(summary)
+            case let .acknowledged(ack, count):
+                failures = 0
+                summary.batches += 1
+                summary.requests += 1
+                summary.eventsAcknowledged += count
+                summary.accepted += ack.accepted
+                summary.duplicates += ack.duplicates
+            case .resized:
+                summary.requests += 1
+            case let .failed(error, retryAfter):
+                summary.requests += 1
+                summary.failures.append(error)
+                failures += 1
+                guard error.isRetryable else {
+                    summary.outcome = .stopped(error)
+                    return finish(summary)
+                }
+                if let limit = configuration.retry.maxAttempts, failures >= limit {
+                    summary.outcome = .gaveUp(error, attempts: failures)
+                    return finish(summary)
+                }
+                let delay = configuration.retry.delay(forAttempt: failures, retryAfter: retryAfter)
+                summary.waits.append(delay)
+                try scheduleRetry(after: delay, because: error)
+                try await sleep(delay)
+            }
+        }
+    }
+
+    private func finish(_ summary: PushSummary) -> PushSummary {
+        var summary = summary
+        let status = currentStatus()
+        summary.lastAckedPosition = status.lastAckedPosition
+        summary.pending = status.pending
+        return summary
+    }
+
+    // MARK: - Run
+
+    /// Pushes as events arrive until the task is cancelled: after appends (debounced by
+    /// `configuration.debounce`), every `configuration.pollInterval`, on ``syncNow()`` and
+    /// on ``networkIsBack()``. Retryable failures back off per the policy, without an
+    /// attempt limit; the backoff survives a restart (the next try time is stored).
+    ///
+    /// After a permanent failure (a 4xx such as 400 or 401) nothing is retried until
+    /// ``syncNow()``; with `stopOnPermanentError` the error is thrown instead.
+    ///
+    /// - throws: ``SyncError/alreadyRunning`` when called twice; ``SyncError/storage(_:)``.
+    ///   Cancellation ends it normally.
+    public func run(stopOnPermanentError: Bool = false) async throws {
+        guard !running else { throw SyncError.alreadyRunning }
+        running = true
+        defer {
+            running = false
+            phase = SyncStatus.restingPhase(state)
+            publish()
+        }
+        let watcher = Task { [log, waker, weak self] in
+            var seen = (try? log.head()) ?? 0
+            while !Task.isCancelled {
+                guard let head = try? await log.waitForHead(beyond: seen, timeout: .seconds(10)) else { return }
+                if head > seen {
+                    seen = head
+                    waker.wake(.append)
+                    await self?.publish()
+                }
+            }
+        }
+        defer { watcher.cancel() }
+
+        state = try store.load()
+        // A backoff a previous process started still holds.
+        if !state.lastErrorIsPermanent, let next = state.nextTryAt {
+            let wait = Duration.milliseconds(next - Self.nowMilliseconds())
+            if wait > .zero {
+                phase = .backingOff(until: Date(timeIntervalSince1970: Double(next) / 1000))
+                publish()
+                _ = await waker.wait(accepting: [.manual, .network], timeout: wait, sleep: sleep)
+            }
+        }
+        while !Task.isCancelled {
+            waker.clear([.append])
+            let outcome: DrainOutcome
+            do {
+                outcome = try await drain()
+            } catch is CancellationError {
+                return
+            }
+            switch outcome {
+            case .upToDate:
+                phase = .idle
+                publish()
+                let reason = await waker.wait(accepting: [.append, .manual, .network],
+                                              timeout: configuration.pollInterval) { try await Task.sleep(for: $0) }
+                if reason == .append, configuration.debounce > .zero {
+                    try? await Task.sleep(for: configuration.debounce)
+                }
+            case let .failed(error, retryAfter) where error.isRetryable:
+                let delay = configuration.retry.delay(forAttempt: max(1, state.attempts), retryAfter: retryAfter)
+                try scheduleRetry(after: delay, because: error)
+                _ = await waker.wait(accepting: [.manual, .network], timeout: delay, sleep: sleep)
+            case let .failed(error, _):
+                phase = .stopped
+                publish()
+                logger.error("sync stopped", metadata: ["error": "\(error)"])
+                if stopOnPermanentError { throw error }
+                _ = await waker.wait(accepting: [.manual], timeout: nil, sleep: sleep)
+            }
+        }
+    }
+
+    private enum DrainOutcome {
+        case upToDate
+        case failed(SyncError, retryAfter: Duration?)
+    }
+
+    /// Pushes batches until the log is acknowledged or one try fails.
+    private func drain() async throws -> DrainOutcome {
+        await acquire()
+        defer { release() }
+        while true {
+            try Task.checkCancellation()
+            switch try await pushNextBatch() {
+            case .upToDate: return .upToDate
+            case .acknowledged, .resized: continue
+            case let .failed(error, retryAfter): return .failed(error, retryAfter: retryAfter)
+            }
+        }
+    }
+
+    // MARK: - One batch
+
+    private enum Step {
+        case upToDate
+        case acknowledged(PushClient.Acknowledgement, count: Int)
+        /// The server found the batch too large (413): the next one is smaller.
+        case resized
+        case failed(SyncError, retryAfter: Duration?)
+    }
+
+    /// Sends the events after the acknowledged position (one batch) and records the answer.
+    private func pushNextBatch() async throws -> Step {
+        state = try store.load()   // another process may have pushed meanwhile
+        let events = try readBatch(after: state.ackedPosition)
+        guard let last = events.last else { return .upToDate }
+        let body = WirePush.encode(device: log.deviceID, events: events)
+        phase = .pushing
+        publish()
+        let outcome = await client.push(body, count: events.count)
+        try Task.checkCancellation()   // a cancelled request proves nothing about the server
+        switch outcome {
+        case .acknowledged(let ack):
+            let now = Self.nowMilliseconds()
+            state = try store.update { state in
+                state.ackedPosition = max(state.ackedPosition, last.position)
+                state.attempts = 0
+                state.lastError = nil
+                state.lastErrorIsPermanent = false
+                state.nextTryAt = nil
+                state.lastSuccessAt = now
+                state.remote = configuration.remote.absoluteString
+            }
+            logger.debug("batch acknowledged", metadata: [
+                "events": "\(events.count)", "accepted": "\(ack.accepted)", "duplicates": "\(ack.duplicates)",
+                "ackedPosition": "\(state.ackedPosition)",
+            ])
+            publish()
+            return .acknowledged(ack, count: events.count)
+        case let .failed(error, retryAfter):
+            if error.status == 413, events.count > 1 {
+                batchLimit = max(1, events.count / 2)
+                logger.notice("the server refused a batch as too large; sending smaller batches",
+                              metadata: ["events": "\(events.count)", "next": "\(batchLimit)"])
+                return .resized
+            }
+            state = try store.update { state in
+                state.attempts += 1
+                state.lastError = error.description
+                state.lastErrorIsPermanent = !error.isRetryable
+                state.nextTryAt = nil
+                state.remote = configuration.remote.absoluteString
+            }
+            logger.warning("push failed", metadata: [
+                "error": "\(error)", "attempt": "\(state.attempts)", "retryable": "\(error.isRetryable)",
+            ])
+            if !error.isRetryable { phase = .stopped }
+            publish()
+            return .failed(error, retryAfter: retryAfter)
+        }
+    }
+
+    /// Up to `batchLimit` events after `position`, stopping short of `maxBatchBytes` of payload.
+    private func readBatch(after position: UInt64) throws(SyncError) -> [RecordedEvent] {
+        var events: [RecordedEvent]
+        do {
+            events = try log.read(after: position, limit: batchLimit)
+        } catch {
+            throw .storage("cannot read the log: \(error)")
+        }
+        var bytes = 0
+        for (index, event) in events.enumerated() {
+            bytes += event.data.count + event.stream.utf8.count + event.type.utf8.count + event.origin.utf8.count + 160
+            if bytes > configuration.maxBatchBytes, index > 0 {
+                events.removeSubrange(index...)
+                break
+            }
+        }
+        return events
+    }
+
+    private func scheduleRetry(after delay: Duration, because error: SyncError) throws(SyncError) {
+        let next = Self.nowMilliseconds() + Int64(delay.seconds * 1000)
+        state = try store.update { $0.nextTryAt = next }
+        phase = .backingOff(until: Date(timeIntervalSince1970: Double(next) / 1000))
+        logger.info("retrying later", metadata: ["in": "\(delay.formatted)", "error": "\(error)"])
+        publish()
+    }
+
+    // MARK: - Helpers
+
+    private func currentStatus() -> SyncStatus {
+        SyncStatus(state: state, head: (try? Self.head(of: log)) ?? state.ackedPosition, phase: phase)
+    }
+
+    private func publish() {
+        let status = currentStatus()
+        guard status != lastPublished else { return }
+        lastPublished = status
+        for observer in observers.values { observer.yield(status) }
+    }
+
+    private func removeObserver(_ id: Int) {
+        observers[id] = nil
+    }
+
+    /// Serializes pushes: ``push()`` and ``run(stopOnPermanentError:)`` never send the same batch twice at once.
+    private func acquire() async {
+        if !busy {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { queue.append($0) }
+    }
+
+    private func release() {
+        if queue.isEmpty {
+            busy = false
+        } else {
+            queue.removeFirst().resume()
+        }
+    }
+
+    private static func head(of log: EventLog) throws(SyncError) -> UInt64 {
+        do {
+            return try log.head()
+        } catch {
+            throw .storage("cannot read the log: \(error)")
+        }
+    }
+
+    static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

@@ -1,0 +1,83 @@
+import EventLog
+import Foundation
+import LMDB
+
+/// The sync state a store keeps about its one upstream, in the named database `sync` of the
+/// log's LMDB environment, so a restarted process resumes where the last one stopped.
+///
+/// The acknowledged position belongs to the store, whatever URL the next push names:
+/// the server's idempotency makes a re-push to a new URL harmless.
+struct SyncState: Codable, Sendable, Hashable {
+    /// Every event up to here is acknowledged by the remote.
+    var ackedPosition: UInt64 = 0
+    /// Failed tries since the last acknowledged batch.
+    var attempts: Int = 0
+    /// Why the last try failed; `nil` after a success.
+    var lastError: String?
+    /// The last failure will not heal by waiting (a 4xx other than 408/429).
+    var lastErrorIsPermanent = false
+    /// When the next try is due after a retryable failure (Unix milliseconds).
+    var nextTryAt: Int64?
+    /// When the last batch was acknowledged (Unix milliseconds).
+    var lastSuccessAt: Int64?
+    /// The URL of the last push (for people reading the status; it does not key the state).
+    var remote: String?
+}
+
+/// Reads and writes ``SyncState`` in its own LMDB transactions.
+///
+/// Several processes may sync one store (an app and `chronicle sync push`): updates are
+/// read-modify-write in one write transaction, and the acknowledged position only moves forward.
+struct SyncStateStore: Sendable {
+    let environment: Environment
+    let database: Database
+    static let key = Array("state".utf8)
+
+    init(log: EventLog) throws(SyncError) {
+        do {
+            environment = log.environment
+            database = try log.environment.openDatabase(named: "sync")
+        } catch {
+            throw .storage("cannot open the sync database: \(error)")
+        }
+    }
+
+    func load() throws(SyncError) -> SyncState {
+        do {
+            return try environment.read { txn in try Self.decode(txn.get(database, key: Self.key)) }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .storage("cannot read: \(error)")
+        }
+    }
+
+    /// Applies `change` to the stored state atomically and returns the result.
+    @discardableResult
+    func update(_ change: (inout SyncState) -> Void) throws(SyncError) -> SyncState {
+        do {
+            return try environment.write { txn in
+                let stored = try Self.decode(txn.get(database, key: Self.key))
+                var state = stored
+                change(&state)
+                state.ackedPosition = max(state.ackedPosition, stored.ackedPosition)
+                let bytes = try JSONEncoder().encode(state)
+                try txn.put(database, key: Self.key, value: Array(bytes))
+                return state
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .storage("cannot write: \(error)")
+        }
+    }
+
+    private static func decode(_ value: UnsafeRawBufferPointer?) throws -> SyncState {
+        guard let value else { return SyncState() }
+        do {
+            return try JSONDecoder().decode(SyncState.self, from: Data(value))
+        } catch {
+            throw SyncError.storage("the stored sync state is unreadable (\(error)); delete the 'sync' database to start over")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Domain
+import Foundation
+import LMDB
+
+/// Per-day counts (`daily-stats`: day → total, completed; only days with a live todo),
+/// and the projection's own view of each live todo (`daily-stats.todos`: id → day, completed),
+/// so it can be rebuilt on its own.
+struct DailyStatsProjection: Projection {
+    static let name = ProjectionName.dailyStats
+    static let version: UInt32 = 1
+    static let databaseNames = ["daily-stats", "daily-stats.todos"]
+
+    /// The fold: what counts of the todo after `event`, given what counted before (nil: not live).
+    ///
+    /// The same rules as the todos projection; the days move by ``DailyStatDelta``.
+    static func fold(_ event: DomainEvent, _ mark: TodoMark?) -> TodoMark? {
+        switch event {
+        case .todoCreated(_, _, let deadline, _, _):
+            return mark ?? TodoMark(deadline: deadline, isCompleted: false)
+        case .todoUpdated(_, _, let deadline, _):
+            guard var mark else { return nil }
+            if let deadline { mark.deadline = deadline }
+            return mark
+        case .todoCompleted:
+            guard var mark else { return nil }
+            mark.isCompleted = true
+            return mark
+        case .todoReopened:
+            guard var mark else { return nil }
+            mark.isCompleted = false
+            return mark
+        case .todoDeleted:
+            return nil
+        case .userCreated, .userUpdated, .userDeleted:
+            return mark
+        }
+    }
+
+    /// The day changes between two states of todo `id` (the one rule shared with replay and verify).
+    static func deltas(_ id: UUID, before: TodoMark?, after: TodoMark?) -> [DailyStatDelta] {
+        func todo(_ mark: TodoMark?) -> Todo? {
+            mark.map { Todo(id: id, title: "", deadline: $0.deadline, isCompleted: $0.isCompleted) }
+        }
+        return DailyStatDelta.between(before: todo(before), after: todo(after))
+    }
+
+    private struct TouchedTodo {
+        var original: TodoMark?
+        var current: TodoMark?
+        var position: UInt64
+    }
+
+    private struct TouchedDay {
+        var original: (total: Int, completed: Int)
+        var current: (total: Int, completed: Int)
+        var position: UInt64
+    }
+
+    private let txn: Transaction
+    private let stats: Database
+    private let marks: Database
+    private var touched: [UUID: TouchedTodo] = [:]
+
+    init(txn: Transaction, databases: [Database]) {
+        self.txn = txn
+        stats = databases[0]
+        marks = databases[1]
+    }
+
+    mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
+        switch event {
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
+        case .userCreated, .userUpdated, .userDeleted: return
+        }
+        let id = event.entityID
+        var entry: TouchedTodo
+        if let known = touched[id] {
+            entry = known
+        } else {
+            let stored = try withUnsafeBytes(of: id.uuid) { key in
+                try txn.get(marks, key: key).map { bytes in try ModelCodec.decodeMark(bytes) }
+            }
+            entry = TouchedTodo(original: stored, current: stored, position: position)
+        }
+        entry.current = Self.fold(event, entry.current)
+        entry.position = position
+        touched[id] = entry
+    }
+
+    mutating func finish(changes: inout [ReadModelChange]?) throws {
+        var key = [UInt8](), value = [UInt8]()
+        key.reserveCapacity(16)
+        value.reserveCapacity(16)
+        // Counts are sums over the live todos, so each todo's net change is all that matters.
+        var days: [UInt32: TouchedDay] = [:]
+        for (id, entry) in touched.sorted(by: { IDOrder($0.key) < IDOrder($1.key) }) where entry.original != entry.current {
+            if let mark = entry.current {
+                ModelCodec.encode(mark, into: &value)
+                try withUnsafeBytes(of: id.uuid) { k in
+                    try value.withUnsafeBytes { v in try txn.put(marks, key: k, value: v) }
+                }
+            } else {
+                try txn.delete(marks, key: withUnsafeBytes(of: id.uuid) { Array($0) })
+            }
+            for delta in Self.deltas(id, before: entry.original, after: entry.current) {
+                let dayKey = ModelCodec.dayKey(delta.date)
+                var day: TouchedDay
+                if let known = days[dayKey] {
+                    day = known
+                } else {
+                    let stored = try loadStat(dayKey) ?? (0, 0)
+                    day = TouchedDay(original: stored, current: stored, position: entry.position)
+                }
+                day.current.total += delta.total
+                day.current.completed += delta.completed
+                day.position = max(day.position, entry.position)
+                days[dayKey] = day
+            }
+        }
+        for (dayKey, day) in days.sorted(by: { $0.key < $1.key }) where day.original != day.current {
+            key.removeAll(keepingCapacity: true)
+            key.appendBigEndian(dayKey)
+            let date = try ModelCodec.day(fromKey: dayKey)
+            if day.current.total > 0 {
+                ModelCodec.encodeStat(total: day.current.total, completed: day.current.completed, into: &value)
+                try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.put(stats, key: k, value: v) } }
+                changes?.append(.stat(DailyStat(date: date, total: day.current.total, completed: day.current.completed),
+                                      position: day.position))
+            } else {
+                try txn.delete(stats, key: key)
+                changes?.append(.statRemoved(date, position: day.position))
+            }
+        }
+    }
+
+    private func loadStat(_ dayKey: UInt32) throws -> (total: Int, completed: Int)? {
+        try withUnsafeBytes(of: dayKey.bigEndian) { key in
+            try txn.get(stats, key: key).map { bytes in try ModelCodec.decodeStat(bytes) }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Domain
+import EventLog
+import Foundation
+import LMDB
+
+/// Checks the stored read models against the log (`chronicle verify`).
+///
+/// ```swift
+/// for problem in try ModelVerifier.problems(log: log, models: models, deep: true) { print(problem) }
+/// ```
+public enum ModelVerifier {
+    /// What is wrong with the models, one line each (empty when intact).
+    ///
+    /// Always: every projection's checkpoint is at most the log's head. With `deep`, the
+    /// log is also folded in memory (by ``DomainSnapshot``) up to each projection's
+    /// checkpoint and compared with the stored model and its indexes. A model built by
+    /// an older projection version (awaiting its rebuild) is not compared.
+    public static func problems(log: EventLog, models: ReadModels, deep: Bool) throws -> [String] {
+        let head = try log.head()
+        // One read transaction: the checkpoints and the models it compares belong together.
+        return try models.read { txn in
+            var problems: [String] = []
+            var compare: [(ProjectionName, ProjectionState)] = []
+            for name in ProjectionName.allCases {
+                let state = try models.databases.state(name, txn)
+                if state.checkpoint > head {
+                    problems.append("projection '\(name)' is at position \(state.checkpoint) but the log ends at \(head); run 'chronicle rebuild'")
+                } else if deep && models.isCurrent(name, state) {
+                    compare.append((name, state))
+                }
+            }
+            guard !compare.isEmpty else { return problems }
+            compare.sort { $0.1.checkpoint < $1.1.checkpoint }
+            var snapshot = DomainSnapshot()
+            var position: UInt64 = 0
+            for (name, state) in compare {
+                while position < state.checkpoint {
+                    let events = try log.read(after: position, limit: Int(min(state.checkpoint - position, 4096)))
+                    guard let last = events.last?.position else { break }
+                    for recorded in events {
+                        if let event = try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data) {
+                            snapshot.apply(event)
+                        }
+                    }
+                    position = last
+                }
+                let dbs = models.databases.databases(name, state.slot)
+                let found: String?
+                do {
+                    switch name {
+                    case .users: found = try usersDifference(snapshot, txn, dbs)
+                    case .todos: found = try todosDifference(snapshot, txn, dbs)
+                    case .dailyStats: found = try statsDifference(snapshot, txn, dbs)
+                    }
+                } catch let error as Found {
+                    found = error.description
+                } catch let error as ProjectionError {
+                    found = error.description
+                }
+                if let found {
+                    problems.append("projection '\(name)' differs from the log replayed to position \(state.checkpoint): \(found); run 'chronicle rebuild'")
+                }
+            }
+            return problems
+        }
+    }
+
+    // MARK: - Comparisons
+
+    private static func usersDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+        var stored: [User] = []
+        try scan(txn, dbs[1]) { key, _ in
+            let id = try ModelCodec.id(in: key, at: key.count - 16)
+            guard let user = try UsersProjection.load(id, txn: txn, byID: dbs[0]) else {
+                throw Found("the name index lists user \(id.lowercasedString), which is missing")
+            }
+            stored.append(user)
+        }
+        if let difference = firstDifference(stored, snapshot.sortedUsers, "user") { return difference }
+        let count = try txn.count(dbs[0])
+        return count == stored.count ? nil : "\(count) users stored but \(stored.count) in the name index"
+    }
+
+    private static func todosDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+        var stored: [Todo] = []
+        try scan(txn, dbs[1]) { key, _ in
+            let id = try ModelCodec.id(in: key, at: key.count - 16)
+            guard let todo = try TodosProjection.load(id, txn: txn, byID: dbs[0]) else {
+                throw Found("the deadline index lists todo \(id.lowercasedString), which is missing")
+            }
+            stored.append(todo)
+        }
+        let expected = snapshot.sortedTodos
+        if let difference = firstDifference(stored, expected, "todo") { return difference }
+        let count = try txn.count(dbs[0])
+        if count != stored.count { return "\(count) todos stored but \(stored.count) in the deadline index" }
+        var ownerKeys: [[UInt8]] = []
+        var key: [UInt8] = []
+        for todo in expected {
+            guard let owner = todo.userId else { continue }
+            ModelCodec.userKey(todo, owner: owner, into: &key)
+            ownerKeys.append(key)
+        }
+        ownerKeys.sort { $0.lexicographicallyPrecedes($1) }
+        var index = 0
+        var mismatch: String?
+        try scan(txn, dbs[2]) { key, _ in
+            guard mismatch == nil else { return }
+            if index >= ownerKeys.count || !key.elementsEqual(ownerKeys[index]) {
+                let id = (try? ModelCodec.id(in: key, at: key.count - 16).lowercasedString) ?? "?"
+                mismatch = "the user index entry of todo \(id) does not match the todos"
+            }
+            index += 1
+        }
+        if let mismatch { return mismatch }
+        return index == ownerKeys.count ? nil : "the user index has \(index) entries, \(ownerKeys.count) expected"
+    }
+
+    private static func statsDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+        var stored: [DailyStat] = []
+        try scan(txn, dbs[0]) { key, value in
+            var reader = ModelReader(key)
+            let counts = try ModelCodec.decodeStat(value)
+            stored.append(DailyStat(date: try ModelCodec.day(fromKey: try reader.integer(UInt32.self)),
+                                    total: counts.total, completed: counts.completed))
+        }
+        if let difference = firstDifference(stored, snapshot.sortedStats, "stat") { return difference }
+        var marks = 0
+        var mismatch: String?
+        try scan(txn, dbs[1]) { key, value in
+            marks += 1
+            let id = try ModelCodec.id(in: key, at: 0)
+            let mark = try ModelCodec.decodeMark(value)
+            if mismatch == nil, snapshot.todos[id].map({ TodoMark(deadline: $0.deadline, isCompleted: $0.isCompleted) }) != mark {
+                mismatch = "the day of todo \(id.lowercasedString) does not match the todos"
+            }
+        }
+        if let mismatch { return mismatch }
+        return marks == snapshot.todos.count ? nil : "\(marks) todos counted but \(snapshot.todos.count) live"
+    }
+
+    private struct Found: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    private static func scan(_ txn: Transaction, _ db: Database,
+                             _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try txn.withCursor(db) { cursor in
+            var entry = try cursor.first()
+            while let current = entry {
+                try body(current.key, current.value)
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    private static func firstDifference<T: Equatable>(_ stored: [T], _ expected: [T], _ what: String) -> String? {
+        for (index, (found, wanted)) in zip(stored, expected).enumerated() where found != wanted {
+            return "\(what) #\(index + 1) is \(describe(found)), expected \(describe(wanted))"
+        }
+        if stored.count != expected.count {
+            let extra = stored.count > expected.count ? stored[expected.count] : expected[stored.count]
+            return "\(stored.count) \(what)s stored, \(expected.count) expected (first \(stored.count > expected.count ? "extra" : "missing"): \(describe(extra)))"
+        }
+        return nil
+    }
+
+    private static func describe(_ value: some Equatable) -> String {
+        switch value {
+        case let user as User: "\(user.id.lowercasedString) \(DomainText.quoted(user.name)) age \(user.age)"
+        case let todo as Todo:
+            "\(todo.id.lowercasedString) \(DomainText.quoted(todo.title)) due \(todo.deadline)\(todo.isCompleted ? " completed" : "")"
+        case let stat as DailyStat: "\(stat.date) total \(stat.total) completed \(stat.completed)"
+        default: "\(value)"
+        }
+    }
+}
+
+/// Untrusted text in a one-line message.
+enum DomainText {
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "'" + String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 })) + "'"
+    }
+}

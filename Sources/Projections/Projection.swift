@@ -1,0 +1,67 @@
+import Domain
+import EventLog
+import LMDB
+
+/// A read model kept from the log: a name, a version, and a deterministic fold of
+/// events into changes of its databases.
+///
+/// A batch of events is applied inside one write transaction: ``apply(_:at:)`` folds
+/// each event into an in-memory overlay (reading every entity it touches from the
+/// database once), and ``finish(changes:)`` writes the net result, keys in order.
+/// What is stored depends only on the folded state, never on where batches begin
+/// and end, so a rebuilt model is byte-identical to the incrementally built one.
+///
+/// Bump ``version`` whenever the fold or a stored layout changes: a store whose
+/// model was built by another version is rebuilt (blue/green) when it is opened.
+protocol Projection {
+    /// Which read model this is.
+    static var name: ProjectionName { get }
+    /// The version of the fold and of the stored layout.
+    static var version: UInt32 { get }
+    /// The databases the projection owns, without the slot suffix (the first holds the entities).
+    static var databaseNames: [String] { get }
+
+    /// Starts a batch writing to `databases` (one per ``databaseNames`` entry, same order).
+    init(txn: Transaction, databases: [Database])
+    /// Folds one event in; events that are not about this model change nothing.
+    mutating func apply(_ event: DomainEvent, at position: UInt64) throws
+    /// Writes the batch's net changes and, when `changes` is not nil, describes them there.
+    mutating func finish(changes: inout [ReadModelChange]?) throws
+}
+
+/// A batch of log events, each decoded once for every projection.
+struct DecodedEvents: Sendable {
+    /// Position and event; `nil` for an event of an unknown type or with undecodable data.
+    var items: [(position: UInt64, event: DomainEvent?)]
+
+    init(_ events: [RecordedEvent]) {
+        items = events.map { recorded in
+            (recorded.position, try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data))
+        }
+    }
+
+    var first: UInt64? { items.first?.position }
+    var last: UInt64? { items.last?.position }
+}
+
+extension Projection {
+    /// Applies the events after `checkpoint` in one batch; returns how many of them were skipped.
+    static func apply(_ events: DecodedEvents, after checkpoint: UInt64, txn: Transaction, databases: [Database],
+                      changes: inout [ReadModelChange]?) throws -> UInt64 {
+        guard let first = events.first, let last = events.last, last > checkpoint else { return 0 }
+        guard first <= checkpoint &+ 1 else {
+            throw ProjectionError.outOfOrder(projection: name, checkpoint: checkpoint, next: first)
+        }
+        var batch = Self(txn: txn, databases: databases)
+        var skipped: UInt64 = 0
+        for item in events.items where item.position > checkpoint {
+            if let event = item.event {
+                try batch.apply(event, at: item.position)
+            } else {
+                skipped += 1
+            }
+        }
+        try batch.finish(changes: &changes)
+        return skipped
+    }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import Domain
+import EventLog
+import Foundation
+import Synchronization
+
+/// What a ``ProjectionRunner`` does, held by its background task (so dropping the runner ends the task).
+///
+/// Every LMDB write of this process's projections runs on one serial queue, off Swift's
+/// cooperative threads; that also orders the changes delivered to observers.
+final class ProjectionWorker: Sendable {
+    let log: EventLog
+    let models: ReadModels
+    let batchSize: Int
+    let observers = ChangeObservers()
+    private let queue = DispatchQueue(label: "chronicle.projections")
+    /// The generation and checkpoint of each projection after this worker last applied to it.
+    private let seen: Mutex<[ProjectionName: Seen]>
+    /// The version upgrade rebuild in progress in this process, shared by every caller.
+    private let upgrade = Mutex<(id: Int, task: Task<Void, any Error>)?>(nil)
+    private let upgradeCount = Mutex(0)
+    /// The last error of the background task, if it is retrying.
+    let lastError = Mutex<String?>(nil)
+
+    struct Seen: Sendable, Equatable {
+        var generation: UInt64
+        var checkpoint: UInt64
+    }
+
+    init(log: EventLog, models: ReadModels, batchSize: Int) {
+        self.log = log
+        self.models = models
+        self.batchSize = batchSize
+        let initial = (try? models.read { txn in
+            try ProjectionName.allCases.map { name -> (ProjectionName, Seen) in
+                let state = try models.databases.state(name, txn)
+                return (name, Seen(generation: state.generation, checkpoint: state.checkpoint))
+            }
+        }) ?? []
+        seen = Mutex(Dictionary(uniqueKeysWithValues: initial))
+    }
+
+    // MARK: - Applying
+
+    /// Applies everything in the log now, batch by batch; returns the models' checkpoint.
+    func catchUp() async throws -> UInt64 {
+        try await upgradeIfNeeded()
+        let head = try log.head()
+        while try await queue.perform({ [self] in try applyNextBatch(upTo: head) }) {}
+        return try models.checkpoint()
+    }
+
+    /// Reads and applies the next batch after the lowest checkpoint; false when there is nothing before `head`.
+    private func applyNextBatch(upTo head: UInt64) throws -> Bool {
+        let from = try pendingFrom()
+        guard from < head else { return false }
+        let events = try log.read(after: from, limit: batchSize)
+        guard !events.isEmpty else { return false }
+        try apply(events)
+        return true
+    }
+
+    /// The lowest checkpoint of the projections this code applies (`UInt64.max` when none).
+    private func pendingFrom() throws -> UInt64 {
+        try models.read { txn in
+            try ProjectionName.allCases.compactMap { name -> UInt64? in
+                let state = try models.databases.state(name, txn)
+                return models.isCurrent(name, state) ? state.checkpoint : nil
+            }.min() ?? .max
+        }
+    }
+
+    /// Applies `events` (consecutive positions) to every projection's live model in one
+    /// write transaction, together with the checkpoints. Runs on `queue`.
+    ///
+    /// Each checkpoint is read inside the transaction and only later events are applied,
+    /// so an event applies exactly once even when several processes apply at once.
+    func apply(_ events: [RecordedEvent]) throws {
+        guard let last = events.last?.position else { return }
+        let decoded = DecodedEvents(events)
+        let describe = observers.isActive
+        let before = seen.withLock { $0 }
+        let (changes, after) = try models.write { txn -> ([ReadModelChange], [ProjectionName: Seen]) in
+            var changes: [ReadModelChange]? = describe ? [] : nil
+            var after = before
+            for name in ProjectionName.allCases {
+                var state = try models.databases.state(name, txn)
+                // A model built by an older version waits for its rebuild; a newer one is not ours to touch.
+                guard models.isCurrent(name, state) else { continue }
+                if let known = before[name], known.generation != state.generation || known.checkpoint < state.checkpoint {
+                    changes?.append(.invalidated(name, position: state.checkpoint))
+                }
+                if state.checkpoint < last {
+                    state.skipped += try name.projection.apply(
+                        decoded, after: state.checkpoint, txn: txn,
+                        databases: models.databases.databases(name, state.slot), changes: &changes)
+                    state.checkpoint = last
+                    try models.databases.putState(state, of: name, txn)
+                }
+                after[name] = Seen(generation: state.generation, checkpoint: state.checkpoint)
+            }
+            return (changes ?? [], after)
+        }
+        seen.withLock { $0 = after }
+        observers.yield(changes)
+    }
+
+    // MARK: - Version upgrades
+
+    /// Rebuilds (blue/green) the models built by an older version of their projection,
+    /// joining a rebuild another caller or process already runs.
+    func upgradeIfNeeded() async throws {
+        while true {
+            let stale = try models.staleProjections()
+            if stale.isEmpty { return }
+            let (id, task) = upgrade.withLock { running -> (Int, Task<Void, any Error>) in
+                if let running { return running }
+                let id = upgradeCount.withLock { count -> Int in count += 1; return count }
+                let task = Task { [self] in
+                    _ = try await Rebuild.run(log: log, models: models, projections: stale, batchSize: batchSize,
+                                              mode: .join, progress: { _ in })
+                    try await queue.perform { [self] in try announceRebuilt(stale) }
+                }
+                running = (id, task)
+                return (id, task)
+            }
+            defer { upgrade.withLock { running in if running?.id == id { running = nil } } }
+            do {
+                try await task.value
+            } catch ProjectionError.superseded {
+                continue   // an explicit rebuild took over; look again
+            }
+        }
+    }
+
+    /// Tells observers that rebuilt models replaced what they showed.
+    private func announceRebuilt(_ names: [ProjectionName]) throws {
+        let states = try models.read { txn in try names.map { ($0, try models.databases.state($0, txn)) } }
+        seen.withLock { seen in
+            for (name, state) in states { seen[name] = Seen(generation: state.generation, checkpoint: state.checkpoint) }
+        }
+        observers.yield(states.map { .invalidated($0.0, position: $0.1.checkpoint) })
+    }
+
+    // MARK: - Background
+
+    /// Tails the log and applies each batch as it lands, until cancelled; retries after errors.
+    func runInBackground() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await upgradeIfNeeded()
+                let from = try pendingFrom()
+                for try await batch in log.subscribeBatches(after: from == .max ? try log.head() : from, batchSize: batchSize) {
+                    try await queue.perform { [self] in try apply(batch) }
+                    failures = 0
+                    lastError.withLock { $0 = nil }
+                }
+                return
+            } catch {
+                if Task.isCancelled { return }
+                failures += 1
+                lastError.withLock { $0 = String(describing: error) }
+                try? await Task.sleep(for: .milliseconds(min(5_000, 50 << min(failures, 7))))
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Domain
+import Foundation
+import LMDB
+
+/// The read models' LMDB environment: users, todos and daily stats, each a projection
+/// of the log with its own checkpoint.
+///
+/// It is a separate environment from the log, so projection writes never contend with
+/// appends. Every query is a point lookup or a range scan over an index, and returns
+/// plain values decoded before the read transaction ends.
+///
+/// ```swift
+/// let models = try ReadModels(path: store + "/models")
+/// let runner = ProjectionRunner(log: log, models: models)
+/// try await runner.catchUp()
+/// let due = try models.todos(on: try CalendarDay(parsing: "2026-12-01"))
+/// let week = try models.stats(from: monday, to: sunday)
+/// ```
+///
+/// Several processes may open the same models folder; each event is still applied once.
+public final class ReadModels: Sendable {
+    /// How to open the models.
+    public struct Options: Sendable {
+        /// Skip the fsync at commit: faster, not durable (a crash may lose the last batches,
+        /// which are then applied again from the log). For tests and scratch stores.
+        public var noSync: Bool
+        /// The initial LMDB map size; it grows by itself.
+        public var initialMapSize: Int
+
+        public init(noSync: Bool = false, initialMapSize: Int = 64 << 20) {
+            self.noSync = noSync
+            self.initialMapSize = initialMapSize
+        }
+    }
+
+    /// The folder the models live in.
+    public let path: String
+    let environment: Environment
+    let databases: ModelDatabases
+    /// The version of each projection's code (tests may pretend another).
+    let codeVersions: [ProjectionName: UInt32]
+
+    /// Opens (creating when missing) the read models in the folder `path`.
+    ///
+    /// A model built by an older version of its projection stays readable; the
+    /// ``ProjectionRunner`` rebuilds it in the background.
+    /// - throws: ``ProjectionError/cannotOpen(path:reason:)`` when LMDB refuses the folder.
+    public convenience init(path: String, options: Options = Options()) throws {
+        try self.init(path: path, options: options,
+                      versions: Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, $0.projection.version) }))
+    }
+
+    init(path: String, options: Options, versions: [ProjectionName: UInt32]) throws {
+        self.path = path
+        self.codeVersions = versions
+        do {
+            environment = try Environment(path: path, options: .init(mapSize: options.initialMapSize, maxDatabases: 32,
+                                                                     noSync: options.noSync))
+            databases = try ModelDatabases.open(in: environment, versions: versions)
+        } catch let error as LMDBError {
+            throw ProjectionError.cannotOpen(path: path, reason: error.description)
+        }
+    }
+
+    // MARK: - Users
+
+    /// The live user `id`, or nil.
+    public func user(_ id: UUID) throws -> User? {
+        try read { txn in
+            try UsersProjection.load(id, txn: txn, byID: try active(.users, txn)[0])
+        }
+    }
+
+    /// Every live user, by name (as Swift orders strings), then id: a scan of the name index.
+    public func users() throws -> [User] {
+        try read { txn in
+            let dbs = try active(.users, txn)
+            var users: [User] = []
+            try txn.withCursor(dbs[1]) { cursor in
+                var entry = try cursor.first()
+                while let current = entry {
+                    let id = try ModelCodec.id(in: current.key, at: current.key.count - 16)
+                    guard let user = try UsersProjection.load(id, txn: txn, byID: dbs[0]) else {
+                        throw ProjectionError.corruptModel("the name index lists user \(id.lowercasedString), which is missing")
+                    }
+                    users.append(user)
+                    entry = try cursor.next()
+                }
+            }
+            return users
+        }
+    }
+
+    // MARK: - Todos
+
+    /// The live todo `id`, or nil.
+    public func todo(_ id: UUID) throws -> Todo? {
+        try read { txn in
+            try TodosProjection.load(id, txn: txn, byID: try active(.todos, txn)[0])
+        }
+    }
+
+    /// Live todos by deadline, then id; only those due `day` and/or owned by `user` when given.
+    ///
+    /// A range scan of `todos.by-deadline`, or of `todos.by-user` when a user is given.
+    public func todos(on day: CalendarDay? = nil, user: UUID? = nil) throws -> [Todo] {
+        var prefix: [UInt8] = []
+        if let user { prefix.appendID(user) }
+        if let day { prefix.appendBigEndian(ModelCodec.dayKey(day)) }
+        return try read { txn in
+            let dbs = try active(.todos, txn)
+            let index = user == nil ? dbs[1] : dbs[2]
+            var todos: [Todo] = []
+            try txn.withCursor(index) { cursor in
+                var entry = prefix.isEmpty ? try cursor.first() : try cursor.seek(atLeast: prefix)
+                while let current = entry, current.key.starts(with: prefix) {
+                    let id = try ModelCodec.id(in: current.key, at: current.key.count - 16)
+                    guard let todo = try TodosProjection.load(id, txn: txn, byID: dbs[0]) else {
+                        throw ProjectionError.corruptModel("a todo index lists todo \(id.lowercasedString), which is missing")
+                    }
+                    todos.append(todo)
+                    entry = try cursor.next()
+                }
+            }
+            return todos
+        }
+    }
+
+    // MARK: - Daily stats
+
+    /// The days from `from` through `to` (both included, either open) with at least one live todo, by date.
+    public func stats(from: CalendarDay? = nil, to: CalendarDay? = nil) throws -> [DailyStat] {
+        let low = from.map(ModelCodec.dayKey) ?? 0
+        let high = to.map(ModelCodec.dayKey) ?? .max
+        guard low <= high else { return [] }
+        return try read { txn in
+            let db = try active(.dailyStats, txn)[0]
+            var stats: [DailyStat] = []
+            var start: [UInt8] = []
+            start.appendBigEndian(low)
+            try txn.withCursor(db) { cursor in
+                var entry = try cursor.seek(atLeast: start)
+                while let current = entry {
+                    var reader = ModelReader(current.key)
+                    let key = try reader.integer(UInt32.self)
+                    if key > high { break }
+                    let counts = try ModelCodec.decodeStat(current.value)
+                    stats.append(DailyStat(date: try ModelCodec.day(fromKey: key), total: counts.total,
+                                           completed: counts.completed))
+                    entry = try cursor.next()
+                }
+            }
+            return stats
+        }
+    }
+
+    // MARK: - Checkpoints
+
+    /// The last log position applied to `projection`'s model.
+    public func checkpoint(of projection: ProjectionName) throws -> UInt64 {
+        try read { txn in try databases.state(projection, txn).checkpoint }
+    }
+
+    /// The last log position every model includes (the minimum over the projections).
+    public func checkpoint() throws -> UInt64 {
+        try read { txn in
+            try ProjectionName.allCases.map { name in try databases.state(name, txn).checkpoint }.min() ?? 0
+        }
+    }
+
+    /// Where each projection stands, for operators (`chronicle rebuild`, `verify`).
+    public func status() throws -> [ProjectionStatus] {
+        try read { txn in
+            try ProjectionName.allCases.map { name in
+                let state = try databases.state(name, txn)
+                let build = try databases.build(name, txn)
+                return ProjectionStatus(name: name, checkpoint: state.checkpoint, builtByVersion: state.version,
+                                        codeVersion: codeVersions[name]!, generation: state.generation,
+                                        skippedEvents: state.skipped, rebuildCheckpoint: build?.checkpoint,
+                                        entries: try txn.count(databases.databases(name, state.slot)[0]))
+            }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// The projections whose model was built by an older version of their code.
+    func staleProjections() throws -> [ProjectionName] {
+        try read { txn in
+            try ProjectionName.allCases.filter { name in try databases.state(name, txn).version < codeVersions[name]! }
+        }
+    }
+
+    /// Whether `state` was built by this code (an older model is rebuilt; a newer one is left alone).
+    func isCurrent(_ name: ProjectionName, _ state: ProjectionState) -> Bool {
+        state.version == codeVersions[name]!
+    }
+
+    /// The databases readers use for `name`.
+    func active(_ name: ProjectionName, _ txn: Transaction) throws -> [Database] {
+        databases.databases(name, try databases.state(name, txn).slot)
+    }
+
+    /// A read transaction, LMDB errors mapped.
+    func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        do {
+            return try environment.read(body)
+        } catch let error as LMDBError {
+            throw ProjectionError.storage(error)
+        }
+    }
+
+    /// A write transaction, LMDB errors mapped. `body` may run more than once (map growth).
+    func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        do {
+            return try environment.write(body)
+        } catch let error as LMDBError {
+            throw ProjectionError.storage(error)
+        }
+    }
+
+    /// Every key and value of the active databases of `name`, by database name without the slot.
+    ///
+    /// What "byte-identical" is measured on: two models with equal contents answer every query alike.
+    func contents(of name: ProjectionName) throws -> [String: [[UInt8]]] {
+        try read { txn in
+            let dbs = try active(name, txn)
+            var result: [String: [[UInt8]]] = [:]
+            for (base, db) in zip(name.projection.databaseNames, dbs) {
+                var entries: [[UInt8]] = []
+                try txn.withCursor(db) { cursor in
+                    var entry = try cursor.first()
+                    while let current = entry {
+                        entries.append(Array(current.key))
+                        entries.append(Array(current.value))
+                        entry = try cursor.next()
+                    }
+                }
+                result[base] = entries
+            }
+            return result
+        }
+    }
+}
+
+/// Where one projection stands.
+public struct ProjectionStatus: Sendable, Equatable {
+    public var name: ProjectionName
+    /// The last log position applied.
+    public var checkpoint: UInt64
+    /// The projection version that built the stored model.
+    public var builtByVersion: UInt32
+    /// The projection version of this code.
+    public var codeVersion: UInt32
+    /// How many times the model was swapped in by a rebuild, plus one.
+    public var generation: UInt64
+    /// Events the projection skipped (unknown type or undecodable data).
+    public var skippedEvents: UInt64
+    /// The position a rebuild in progress (or one that was interrupted) has reached.
+    public var rebuildCheckpoint: UInt64?
+    /// Entities (users, todos or days) in the model.
+    public var entries: Int
+
+    /// The model was built by an older version and will be rebuilt.
+    public var needsRebuild: Bool { builtByVersion < codeVersion }
+}

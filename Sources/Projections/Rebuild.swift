@@ -1,0 +1,244 @@
+import Dispatch
+import Domain
+import EventLog
+import Foundation
+import LMDB
+
+/// Rebuilds read models from the log, blue/green.
+///
+/// ```swift
+/// let summary = try await Rebuild.run(log: log, models: models, projections: [.todos]) { progress in
+///     print("\(progress.done)/\(progress.total) events, \(Int(progress.eventsPerSecond))/s")
+/// }
+/// ```
+///
+/// Each projection has two sets of databases (slots). The rebuild empties the slot
+/// readers are not using, replays the whole log into it in large batches (one write
+/// transaction each, recording how far it got), and then, in one write transaction,
+/// brings it level with the live model, makes it the active slot and empties the old
+/// one. Readers and the incremental runner keep using the old model until that
+/// transaction commits, and appends never wait for any of it.
+///
+/// A rebuild that dies halfway (even by SIGKILL) leaves the old model active and a
+/// half-filled slot behind; the next rebuild empties that slot and starts over.
+/// A rebuild started while another one runs replaces it: the older one stops with
+/// ``ProjectionError/superseded(_:)``.
+public enum Rebuild {
+    /// Replays the log into fresh databases for `projections` and swaps them in atomically.
+    ///
+    /// - parameters:
+    ///   - projections: which models to rebuild (all by default); they share one pass over the log.
+    ///   - batchSize: events per write transaction.
+    ///   - progress: called after every batch, for a progress bar.
+    /// - returns: what was rebuilt, from how many events, how fast.
+    /// - throws: ``ProjectionError``, ``EventLogError``, or `CancellationError` (the old models stay active).
+    public static func run(log: EventLog, models: ReadModels, projections: [ProjectionName] = ProjectionName.allCases,
+                           batchSize: Int = 20_000,
+                           progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
+        try await run(log: log, models: models, projections: projections, batchSize: batchSize, mode: .fresh,
+                      progress: progress)
+    }
+
+    /// How a rebuild treats a build already in progress.
+    enum Mode {
+        /// Start over (an operator asked for a rebuild).
+        case fresh
+        /// Continue a build of the current version if there is one (version upgrades; several
+        /// processes opening the same store cooperate on one build), else start one;
+        /// only projections built by an older version.
+        case join
+    }
+
+    static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], batchSize: Int, mode: Mode,
+                    progress: @Sendable (RebuildProgress) -> Void) async throws -> RebuildSummary {
+        let names = ProjectionName.allCases.filter(projections.contains)
+        let queue = DispatchQueue(label: "chronicle.rebuild")
+        let clock = ContinuousClock()
+        let started = clock.now
+        var plan = try await queue.perform { try begin(models, names, mode) }
+        let startPosition = plan.values.map(\.checkpoint).min() ?? 0
+        var position = startPosition
+        var eventsRead: UInt64 = 0
+        while !plan.isEmpty {
+            try Task.checkCancellation()
+            let current = plan, from = position
+            let step = try await queue.perform { () -> (last: UInt64, count: Int, head: UInt64, finished: [ProjectionName])? in
+                let events = try log.read(after: from, limit: batchSize)
+                guard let last = events.last?.position else { return nil }
+                let head = try log.head()
+                let finished = try applyBuild(models, current, DecodedEvents(events))
+                return (last, events.count, head, finished)
+            }
+            guard let step else { break }
+            for name in step.finished { plan[name] = nil }
+            position = step.last
+            eventsRead += UInt64(step.count)
+            let elapsed = clock.now - started
+            let done = position - startPosition
+            progress(RebuildProgress(done: done, total: max(step.head, position) - startPosition,
+                                     eventsPerSecond: rate(done, elapsed), elapsed: elapsed))
+        }
+        let final = plan
+        let outcome = try await queue.perform { try swap(log, models, final, batchSize: batchSize) }
+        let elapsed = clock.now - started
+        return RebuildSummary(projections: names, position: max(position, outcome.position), eventsRead: eventsRead,
+                              skippedEvents: outcome.skipped, elapsed: elapsed,
+                              eventsPerSecond: rate(position - startPosition, elapsed), entries: outcome.entries)
+    }
+
+    private static func rate(_ events: UInt64, _ elapsed: Duration) -> Double {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(events) / seconds : 0
+    }
+
+    // MARK: - Steps (each one write transaction)
+
+    /// Empties the inactive slots and records the builds (or adopts running ones in join mode).
+    static func begin(_ models: ReadModels, _ names: [ProjectionName], _ mode: Mode) throws -> [ProjectionName: BuildState] {
+        try models.write { txn in
+            var plan: [ProjectionName: BuildState] = [:]
+            for name in names {
+                let state = try models.databases.state(name, txn)
+                let version = models.codeVersions[name]!
+                if mode == .join {
+                    guard state.version < version else { continue }
+                    if let running = try models.databases.build(name, txn), running.version == version,
+                       running.slot != state.slot {
+                        plan[name] = running
+                        continue
+                    }
+                }
+                let slot = state.slot.other
+                try models.databases.clear(name, slot, txn)
+                var id: UInt64 = 0
+                while id == 0 || id == state.buildID { id = UInt64.random(in: 1...UInt64.max) }
+                let build = BuildState(slot: slot, version: version, id: id, checkpoint: 0, skipped: 0)
+                try models.databases.putBuild(build, of: name, txn)
+                plan[name] = build
+            }
+            return plan
+        }
+    }
+
+    /// Applies one batch to every planned build; returns the projections whose build
+    /// another process already finished and swapped in.
+    static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState],
+                                   _ events: DecodedEvents) throws -> [ProjectionName] {
+        guard let last = events.last else { return [] }
+        return try models.write { txn in
+            var finished: [ProjectionName] = []
+            for (name, planned) in plan.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                guard var build = try models.databases.build(name, txn), build.id == planned.id else {
+                    if try models.databases.state(name, txn).buildID == planned.id {
+                        finished.append(name)
+                        continue
+                    }
+                    throw ProjectionError.superseded(name)
+                }
+                guard build.checkpoint < last else { continue }
+                var none: [ReadModelChange]? = nil
+                build.skipped += try name.projection.apply(events, after: build.checkpoint, txn: txn,
+                                                           databases: models.databases.databases(name, build.slot),
+                                                           changes: &none)
+                build.checkpoint = last
+                try models.databases.putBuild(build, of: name, txn)
+            }
+            return finished
+        }
+    }
+
+    /// Brings each build level with its live model, swaps it in and empties the old slot.
+    static func swap(_ log: EventLog, _ models: ReadModels, _ plan: [ProjectionName: BuildState],
+                             batchSize: Int) throws -> (position: UInt64, skipped: UInt64, entries: [ProjectionName: Int]) {
+        try models.write { txn in
+            var position: UInt64 = 0, skipped: UInt64 = 0
+            var entries: [ProjectionName: Int] = [:]
+            for name in ProjectionName.allCases {
+                var state = try models.databases.state(name, txn)
+                if let planned = plan[name] {
+                    if var build = try models.databases.build(name, txn), build.id == planned.id {
+                        // The live model may have applied events appended since the build's last batch.
+                        while build.checkpoint < state.checkpoint {
+                            let limit = Int(min(UInt64(batchSize), state.checkpoint - build.checkpoint))
+                            let events = try log.read(after: build.checkpoint, limit: limit)
+                            guard let last = events.last?.position else {
+                                throw ProjectionError.beyondHead(position: state.checkpoint, head: build.checkpoint)
+                            }
+                            var none: [ReadModelChange]? = nil
+                            build.skipped += try name.projection.apply(
+                                DecodedEvents(events), after: build.checkpoint, txn: txn,
+                                databases: models.databases.databases(name, build.slot), changes: &none)
+                            build.checkpoint = last
+                        }
+                        let old = state.slot
+                        state = ProjectionState(slot: build.slot, version: build.version, generation: state.generation + 1,
+                                                checkpoint: build.checkpoint, skipped: build.skipped, buildID: build.id)
+                        try models.databases.putState(state, of: name, txn)
+                        try models.databases.deleteBuild(of: name, txn)
+                        try models.databases.clear(name, old, txn)
+                    } else if state.buildID != planned.id {
+                        throw ProjectionError.superseded(name)
+                    }
+                    skipped = max(skipped, state.skipped)
+                }
+                position = max(position, state.checkpoint)
+                if plan[name] != nil {
+                    entries[name] = try txn.count(models.databases.databases(name, state.slot)[0])
+                }
+            }
+            return (position, skipped, entries)
+        }
+    }
+}
+
+/// How far a rebuild is.
+public struct RebuildProgress: Sendable, Equatable {
+    /// Events replayed so far.
+    public var done: UInt64
+    /// Events to replay (it grows when events are appended meanwhile).
+    public var total: UInt64
+    /// The average speed so far.
+    public var eventsPerSecond: Double
+    /// Time since the rebuild started.
+    public var elapsed: Duration
+
+    public init(done: UInt64, total: UInt64, eventsPerSecond: Double, elapsed: Duration) {
+        self.done = done
+        self.total = total
+        self.eventsPerSecond = eventsPerSecond
+        self.elapsed = elapsed
+    }
+
+    /// The time left at the average speed so far, when it can be told.
+    public var remaining: Duration? {
+        guard eventsPerSecond > 0, total >= done else { return nil }
+        return .milliseconds(Int64(Double(total - done) / eventsPerSecond * 1000))
+    }
+}
+
+/// What a rebuild did.
+public struct RebuildSummary: Sendable, Equatable {
+    /// The rebuilt projections.
+    public var projections: [ProjectionName]
+    /// The log position the rebuilt models include.
+    public var position: UInt64
+    /// Events read from the log.
+    public var eventsRead: UInt64
+    /// Events the projections skipped (unknown type or undecodable data).
+    public var skippedEvents: UInt64
+    /// How long it took.
+    public var elapsed: Duration
+    /// The average speed.
+    public var eventsPerSecond: Double
+    /// Entities in each rebuilt model (users, todos, days).
+    public var entries: [ProjectionName: Int]
+}
+
+extension DispatchQueue {
+    /// Runs blocking LMDB work on this queue, off Swift's cooperative threads.
+    func perform<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            self.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Domain
+import Foundation
+import LMDB
+
+/// Todos by id (`todos`), with the indexes the lists are read from:
+/// `todos.by-deadline` (day ‖ id) and `todos.by-user` (user ‖ day ‖ id).
+struct TodosProjection: Projection {
+    static let name = ProjectionName.todos
+    static let version: UInt32 = 1
+    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user"]
+
+    /// The fold: the todo left after `event`, given the live todo before it (nil: none).
+    ///
+    /// The rules of ``DomainSnapshot``: a creation of a live id, and any change of an
+    /// id that is not live, change nothing; a deletion removes.
+    static func fold(_ event: DomainEvent, _ todo: Todo?) -> Todo? {
+        switch event {
+        case .todoCreated(let id, let title, let deadline, let userId, let memo):
+            return todo ?? Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo)
+        case .todoUpdated(_, let title, let deadline, let memo):
+            guard var todo else { return nil }
+            if let title { todo.title = title }
+            if let deadline { todo.deadline = deadline }
+            if let memo { todo.memo = memo }
+            return todo
+        case .todoCompleted:
+            guard var todo else { return nil }
+            todo.isCompleted = true
+            return todo
+        case .todoReopened:
+            guard var todo else { return nil }
+            todo.isCompleted = false
+            return todo
+        case .todoDeleted:
+            return nil
+        case .userCreated, .userUpdated, .userDeleted:
+            return todo
+        }
+    }
+
+    private struct Touched {
+        var original: Todo?
+        var current: Todo?
+        var position: UInt64
+    }
+
+    private let txn: Transaction
+    private let byID: Database
+    private let byDeadline: Database
+    private let byUser: Database
+    private var touched: [UUID: Touched] = [:]
+
+    init(txn: Transaction, databases: [Database]) {
+        self.txn = txn
+        byID = databases[0]
+        byDeadline = databases[1]
+        byUser = databases[2]
+    }
+
+    mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
+        switch event {
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
+        case .userCreated, .userUpdated, .userDeleted: return
+        }
+        let id = event.entityID
+        var entry: Touched
+        if let known = touched[id] {
+            entry = known
+        } else {
+            let stored = try Self.load(id, txn: txn, byID: byID)
+            entry = Touched(original: stored, current: stored, position: position)
+        }
+        entry.current = Self.fold(event, entry.current)
+        entry.position = position
+        touched[id] = entry
+    }
+
+    mutating func finish(changes: inout [ReadModelChange]?) throws {
+        var key = [UInt8](), value = [UInt8]()
+        key.reserveCapacity(64)
+        value.reserveCapacity(256)
+        for (id, entry) in touched.sorted(by: { IDOrder($0.key) < IDOrder($1.key) }) {
+            let old = entry.original, new = entry.current
+            if Self.same(old, new) { continue }
+            let moved = old?.deadline != new?.deadline
+            let reowned = moved || old?.userId != new?.userId
+            if let old, moved {
+                ModelCodec.deadlineKey(old, into: &key)
+                try txn.delete(byDeadline, key: key)
+            }
+            if let old, let owner = old.userId, reowned {
+                ModelCodec.userKey(old, owner: owner, into: &key)
+                try txn.delete(byUser, key: key)
+            }
+            guard let new else {
+                try txn.delete(byID, key: withUnsafeBytes(of: id.uuid) { Array($0) })
+                changes?.append(.todoRemoved(id, position: entry.position))
+                continue
+            }
+            if moved {
+                ModelCodec.deadlineKey(new, into: &key)
+                try txn.putIndexEntry(byDeadline, key: key)
+            }
+            if let owner = new.userId, reowned {
+                ModelCodec.userKey(new, owner: owner, into: &key)
+                try txn.putIndexEntry(byUser, key: key)
+            }
+            ModelCodec.encode(new, into: &value)
+            try withUnsafeBytes(of: id.uuid) { k in
+                try value.withUnsafeBytes { v in try txn.put(byID, key: k, value: v) }
+            }
+            changes?.append(.todo(new, position: entry.position))
+        }
+    }
+
+    static func load(_ id: UUID, txn: Transaction, byID: Database) throws -> Todo? {
+        try withUnsafeBytes(of: id.uuid) { key in
+            try txn.get(byID, key: key).map { bytes in try ModelCodec.decodeTodo(id: id, bytes) }
+        }
+    }
+
+    /// Equal as stored bytes.
+    private static func same(_ a: Todo?, _ b: Todo?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (a?, b?):
+            a.deadline == b.deadline && a.isCompleted == b.isCompleted && a.userId == b.userId
+                && a.title.sameBytes(as: b.title) && a.memo.sameBytes(as: b.memo)
+        default: false
+        }
+    }
+}

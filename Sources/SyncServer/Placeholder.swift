@@ -1,1 +1,0 @@
-// Placeholder until this module's issue lands.

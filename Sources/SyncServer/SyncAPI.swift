@@ -1,0 +1,152 @@
+import EventLog
+import Foundation
+import Hummingbird
+import Logging
+
+/// The HTTP endpoints of the sync protocol (SPEC §5, `docs/PROTOCOL.md`), ready to mount on
+/// any Hummingbird router.
+///
+/// ```swift
+/// let api = SyncAPI(tokens: tokens, tenants: TenantStore(dataDirectory: "/var/lib/chronicle"))
+/// let router = Router()
+/// api.install(on: router)
+/// ```
+///
+/// - `POST /v1/events`: stores a batch, each event id once per tenant, all or nothing.
+/// - `GET /v1/events?after=&limit=`: the tenant's events in server order.
+/// - `GET /healthz`: 200.
+public struct SyncAPI: Sendable {
+    /// Request limits.
+    public struct Limits: Sendable, Hashable {
+        /// The largest request body accepted (413 above).
+        public var maxBodyBytes: Int
+        /// The largest `limit` a pull may ask for.
+        public var maxPullLimit: Int
+        /// The `limit` of a pull that gives none.
+        public var defaultPullLimit: Int
+
+        public init(maxBodyBytes: Int = 8 << 20, maxPullLimit: Int = 10_000, defaultPullLimit: Int = 1000) {
+            self.maxBodyBytes = maxBodyBytes
+            self.maxPullLimit = maxPullLimit
+            self.defaultPullLimit = defaultPullLimit
+        }
+    }
+
+    public let tokens: TokenTable
+    public let tenants: TenantStore
+    public let limits: Limits
+
+    public init(tokens: TokenTable, tenants: TenantStore, limits: Limits = Limits()) {
+        self.tokens = tokens
+        self.tenants = tenants
+        self.limits = limits
+    }
+
+    /// Adds the request log, the error middleware (JSON errors) and the routes to `router`.
+    public func install<Context: RequestContext>(on router: Router<Context>) {
+        router.add(middleware: RequestLogMiddleware<Context>())
+        router.add(middleware: APIErrorMiddleware<Context>())
+        router.get("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
+        router.post("v1/events") { request, context in try await push(request, context: context) }
+        router.get("v1/events") { request, context in try await pull(request, context: context) }
+    }
+
+    // MARK: - Push
+
+    func push<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
+        let tenant = try authenticate(request)
+        guard Self.isJSON(request.headers[.contentType]) else {
+            throw APIError(.unsupportedMediaType, "Content-Type must be application/json")
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.maxBodyBytes {
+            throw tooLarge()
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limits.maxBodyBytes)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw tooLarge()
+        }
+        let batch: WirePush
+        do {
+            batch = try body.withUnsafeReadableBytes { bytes in try WireEvent.decodePush(bytes) }
+        } catch let error as WireEventError {
+            throw APIError(.badRequest, error.message)
+        }
+        let log = try await tenants.log(for: tenant)
+        let result: IngestResult
+        do {
+            result = try await log.ingest(batch.events)
+        } catch EventLogError.invalidEvent(let why) {
+            throw APIError(.badRequest, "invalid event: \(why)")
+        }
+        context.logger.info("batch stored", metadata: [
+            "tenant": "\(tenant)", "device": "\(batch.device)", "events": "\(batch.events.count)",
+            "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
+        ])
+        return Self.json("{\"accepted\":\(result.accepted),\"duplicates\":\(result.duplicates),\"lastPosition\":\(result.head)}")
+    }
+
+    private func tooLarge() -> APIError {
+        APIError(.contentTooLarge, "request body is larger than \(limits.maxBodyBytes) bytes: send smaller batches")
+    }
+
+    // MARK: - Pull
+
+    func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
+        let tenant = try authenticate(request)
+        let query = request.uri.queryParameters
+        var after: UInt64 = 0
+        if let text = query["after"] {
+            guard let value = UInt64(text), text.allSatisfy(\.isASCII) else {
+                throw APIError(.badRequest, "\"after\" must be a non-negative integer (a server position)")
+            }
+            after = value
+        }
+        var limit = limits.defaultPullLimit
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...limits.maxPullLimit).contains(value) else {
+                throw APIError(.badRequest, "\"limit\" must be an integer from 1 to \(limits.maxPullLimit)")
+            }
+            limit = value
+        }
+        let log = try await tenants.log(for: tenant)
+        let events = try log.read(after: after, limit: limit)
+        let lastPosition = try events.last?.position ?? log.head()
+        return Self.json(WirePage(events: events, lastPosition: lastPosition).encode())
+    }
+
+    // MARK: - Helpers
+
+    /// The tenant of the request's bearer token, or 401.
+    func authenticate(_ request: Request) throws -> String {
+        guard let header = request.headers[.authorization] else {
+            throw APIError.unauthorized("missing bearer token (send Authorization: Bearer <token>)")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError.unauthorized("the Authorization header must be 'Bearer <token>'")
+        }
+        guard let tenant = tokens.tenant(for: parts[1].trimmingCharacters(in: .whitespaces)) else {
+            throw APIError.unauthorized("unknown token")
+        }
+        return tenant
+    }
+
+    /// `application/json`, parameters such as `charset=utf-8` allowed.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func json(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

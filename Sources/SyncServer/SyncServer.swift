@@ -1,0 +1,159 @@
+import EventLog
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The reference sync server (`chronicle serve`): the sync protocol on Hummingbird 2, one
+/// event log per tenant under `<data>/tenants/<tenant>/`.
+///
+/// Run it as a process, stopping gracefully on SIGINT or SIGTERM:
+/// ```swift
+/// var tokens = TokenTable()
+/// try tokens.add(token: "s3cret")
+/// let server = try SyncServer(configuration: .init(port: 8080, dataDirectory: "/var/lib/chronicle", tokens: tokens))
+/// try await server.runUntilSignalled()
+/// ```
+///
+/// Or inside a `ServiceGroup` (it is a `Service`), on port 0 in tests:
+/// ```swift
+/// let group = ServiceGroup(services: [server], logger: logger)
+/// Task { try await group.run() }
+/// let port = try await server.listeningPort()
+/// …
+/// await group.triggerGracefulShutdown()
+/// ```
+public final class SyncServer: Service, Sendable {
+    public struct Configuration: Sendable {
+        /// The address to bind (`127.0.0.1` by default: put a TLS proxy in front to expose it).
+        public var host: String
+        /// The port; 0 picks a free one (see ``SyncServer/listeningPort()``).
+        public var port: Int
+        /// Where the tenants' logs live.
+        public var dataDirectory: String
+        public var tokens: TokenTable
+        public var limits: SyncAPI.Limits
+        /// How the tenants' logs are opened (`noSync` for throwaway servers only).
+        public var logOptions: EventLog.Options
+        /// The level of the default logger (standard error).
+        public var logLevel: Logger.Level
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, tokens: TokenTable,
+                    limits: SyncAPI.Limits = SyncAPI.Limits(), logOptions: EventLog.Options = EventLog.Options(),
+                    logLevel: Logger.Level = .info) {
+            self.host = host
+            self.port = port
+            self.dataDirectory = dataDirectory
+            self.tokens = tokens
+            self.limits = limits
+            self.logOptions = logOptions
+            self.logLevel = logLevel
+        }
+    }
+
+    public let configuration: Configuration
+    public let api: SyncAPI
+    let logger: Logger
+    private let listening = ListeningState()
+
+    /// - throws: ``SyncServerError`` when no token is configured or a setting is out of range.
+    public init(configuration: Configuration, logger: Logger? = nil) throws(SyncServerError) {
+        guard !configuration.tokens.isEmpty else { throw .noTokens }
+        guard (0...65_535).contains(configuration.port) else {
+            throw .invalidSetting("the port must be from 0 to 65535, not \(configuration.port)")
+        }
+        guard configuration.limits.maxBodyBytes > 0, configuration.limits.maxPullLimit > 0,
+              (1...configuration.limits.maxPullLimit).contains(configuration.limits.defaultPullLimit) else {
+            throw .invalidSetting("the request limits must be positive")
+        }
+        self.configuration = configuration
+        self.api = SyncAPI(tokens: configuration.tokens,
+                           tenants: TenantStore(dataDirectory: configuration.dataDirectory, options: configuration.logOptions),
+                           limits: configuration.limits)
+        if let logger {
+            self.logger = logger
+        } else {
+            var logger = Logger(label: "chronicle.serve") { label in StreamLogHandler.standardError(label: label) }
+            logger.logLevel = configuration.logLevel
+            self.logger = logger
+        }
+    }
+
+    /// Serves until the surrounding `ServiceGroup` shuts down gracefully or the task is
+    /// cancelled, then closes the tenants' logs.
+    public func run() async throws {
+        let router = Router(context: BasicRequestContext.self)
+        api.install(on: router)
+        let listening = self.listening
+        let logger = self.logger
+        let configuration = self.configuration
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chronicle"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let host = channel.localAddress?.ipAddress ?? configuration.host
+                listening.resolve(.success(port))
+                logger.info("listening", metadata: [
+                    "address": "http://\(host.contains(":") ? "[\(host)]" : host):\(port)",
+                    "data": "\(configuration.dataDirectory)", "tenants": "\(configuration.tokens.tenants.count)",
+                ])
+            },
+            logger: logger
+        )
+        do {
+            try await app.run()
+        } catch {
+            listening.resolve(.failure(error))
+            await api.tenants.closeAll()
+            throw error
+        }
+        listening.resolve(.failure(CancellationError()))
+        await api.tenants.closeAll()
+        logger.info("stopped")
+    }
+
+    /// Runs until SIGINT or SIGTERM, then shuts down gracefully: requests in flight finish.
+    public func runUntilSignalled() async throws {
+        let group = ServiceGroup(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+
+    /// The bound port, once the server listens (the chosen one for port 0).
+    ///
+    /// - throws: the error that stopped ``run()`` before it listened.
+    public func listeningPort() async throws -> Int {
+        try await listening.wait()
+    }
+}
+
+/// Hands the bound port to whoever waits for it.
+final class ListeningState: Sendable {
+    private struct State {
+        var result: Result<Int, any Error>?
+        var waiters: [CheckedContinuation<Int, any Error>] = []
+    }
+    private let state = Mutex(State())
+
+    func resolve(_ result: Result<Int, any Error>) {
+        let waiters = state.withLock { s -> [CheckedContinuation<Int, any Error>] in
+            guard s.result == nil else { return [] }
+            s.result = result
+            defer { s.waiters.removeAll() }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    func wait() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = state.withLock { s -> Result<Int, any Error>? in
+                if let result = s.result { return result }
+                s.waiters.append(continuation)
+                return nil
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import EventLog
+import Foundation
+import Testing
+
+struct ReadTests {
+    /// 30 events: streams `user-0…2` and `todo-0…4`, types `A`, `B`, `C` in turn.
+    private func fill(_ log: EventLog) async throws -> [NewEvent] {
+        var all: [NewEvent] = []
+        for n in 0..<30 {
+            let event = makeEvent(["A", "B", "C"][n % 3], #"{"n":\#(n)}"#)
+            let stream = n % 2 == 0 ? "user-\(n % 3)" : "todo-\(n % 5)"
+            try await log.append(to: stream, events: [event])
+            all.append(event)
+        }
+        return all
+    }
+
+    @Test func readsForwardFromAPositionWithALimit() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log in
+                let all = try await fill(log)
+                #expect(try log.read().map(\.id) == all.map(\.id))
+                #expect(try log.read(after: 0, limit: 5).map(\.position) == [1, 2, 3, 4, 5])
+                #expect(try log.read(after: 10, limit: 3).map(\.position) == [11, 12, 13])
+                #expect(try log.read(after: 28, limit: 10).map(\.position) == [29, 30])
+                #expect(try log.read(after: 30, limit: 10).isEmpty)
+                #expect(try log.read(after: 5, limit: 0).isEmpty)
+                #expect(try log.read(after: 1_000).isEmpty)
+                #expect(try log.read(after: .max).isEmpty)
+            }
+        }
+    }
+
+    @Test func scanVisitsEverythingAfterAPositionInChunks() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log in
+                _ = try await fill(log)
+                var seen: [UInt64] = []
+                let last = try log.scan(after: 4, chunk: 7) { seen.append($0.position) }
+                #expect(seen == Array(5...30))
+                #expect(last == 30)
+                var none = 0
+                #expect(try log.scan(after: 30, chunk: 7) { _ in none += 1 } == 30)
+                #expect(none == 0)
+            }
+        }
+    }
+
+    @Test func readsByStream() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log in
+                let all = try await fill(log)
+                let expected = all.enumerated().filter { $0.offset % 2 == 1 && $0.offset % 5 == 3 }.map(\.element.id)
+                let todo3 = try log.read(stream: "todo-3")
+                #expect(todo3.map(\.id) == expected)
+                #expect(todo3.map(\.version) == Array(1...UInt64(expected.count)))
+                #expect(todo3.allSatisfy { $0.stream == "todo-3" })
+                #expect(try log.read(stream: "todo-3", afterVersion: 1).map(\.version) == Array(2...UInt64(expected.count)))
+                #expect(try log.read(stream: "todo-3", afterVersion: 0, limit: 1).map(\.version) == [1])
+                #expect(try log.read(stream: "todo").isEmpty)
+                #expect(try log.read(stream: "todo-33").isEmpty)
+                #expect(try log.read(stream: "nobody").isEmpty)
+            }
+        }
+    }
+
+    @Test func readsByType() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log in
+                _ = try await fill(log)
+                let b = try log.read(type: "B")
+                #expect(b.map(\.position) == Array(stride(from: 2, through: 30, by: 3)))
+                #expect(b.allSatisfy { $0.type == "B" })
+                #expect(try log.read(type: "B", after: 10, limit: 2).map(\.position) == [11, 14])
+                #expect(try log.read(type: "B", after: 29).isEmpty)
+                #expect(try log.read(type: "B", after: .max).isEmpty)
+                #expect(try log.read(type: "Nope").isEmpty)
+                #expect(try log.read(type: "A", limit: 0).isEmpty)
+            }
+        }
+    }
+
+    @Test func readsByIdAndPosition() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log in
+                let all = try await fill(log)
+                for (index, event) in all.enumerated() {
+                    let stored = try #require(try log.event(id: event.id))
+                    #expect(stored.position == UInt64(index + 1))
+                    #expect(try log.event(at: stored.position) == stored)
+                }
+                #expect(try log.event(id: UUIDv7.make()) == nil)
+                #expect(try log.event(at: 0) == nil)
+                #expect(try log.event(at: 31) == nil)
+            }
+        }
+    }
+
+    @Test func anEmptyLogReadsAsEmpty() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log in
+                #expect(try log.head() == 0)
+                #expect(try log.read().isEmpty)
+                #expect(try log.read(type: "A").isEmpty)
+                #expect(try log.read(stream: "s").isEmpty)
+                let report = try log.verify()
+                #expect(report.isIntact)
+                #expect(report.eventsChecked == 0)
+                #expect(report.head == 0)
+                #expect(report.headHash == String(repeating: "0", count: 64))
+            }
+        }
+    }
+
+    @Test func typeReadsCrossItsInternalChunkBoundary() async throws {
+        try await TestStore.with { store in
+            try await store.withLog(.init(noSync: true)) { log in
+                // More than one 50,000-record scan chunk, with matches on both sides of the boundary.
+                for start in stride(from: 0, to: 60_000, by: 5_000) {
+                    let events = (start..<start + 5_000).map { n in makeEvent(n % 10_000 == 9_999 ? "Rare" : "Common", "{}") }
+                    try await log.append(to: "bulk-\(start)", events: events)
+                }
+                #expect(try log.read(type: "Rare").map(\.position) == stride(from: 10_000, through: 60_000, by: 10_000).map(UInt64.init))
+                #expect(try log.read(type: "Rare", after: 10_000, limit: 2).map(\.position) == [20_000, 30_000])
+            }
+        }
+    }
+}

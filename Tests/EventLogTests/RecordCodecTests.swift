@@ -1,0 +1,92 @@
+@testable import EventLog
+import Foundation
+import Testing
+
+struct RecordCodecTests {
+    @Test func crc32cMatchesTheStandardCheckValue() {
+        let check = Array("123456789".utf8)
+        #expect(check.withUnsafeBytes { CRC32C.update(0, $0) } == 0xE306_9283)
+        #expect(RecordLayout.crc32c(check) == 0xE306_9283)
+        #expect([UInt8]().withUnsafeBytes { CRC32C.update(0, $0) } == 0)
+        // Sliced (8 bytes at a time) and byte-wise paths agree at every length and split.
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for length in [1, 7, 8, 9, 15, 16, 17, 64, 299, 300] {
+            let slice = Array(bytes.prefix(length))
+            #expect(slice.withUnsafeBytes { CRC32C.update(0, $0) } == RecordLayout.crc32c(slice))
+            let split = length / 3
+            let continued = slice.withUnsafeBytes { all in
+                CRC32C.update(CRC32C.update(0, UnsafeRawBufferPointer(rebasing: all[..<split])),
+                              UnsafeRawBufferPointer(rebasing: all[split...]))
+            }
+            #expect(continued == RecordLayout.crc32c(slice))
+        }
+    }
+
+    @Test func recordLayoutMatchesFormatOneByteForByte() throws {
+        let id = try #require(UUID(uuidString: "01936B2E-1F2A-7B3C-8D4E-5F60718293A4"))
+        let previous = [UInt8](repeating: 0xAB, count: 32)
+        let (record, hash) = RecordCodec.encode(position: 0x0102_0304_0506_0708, id: id, stream: "todo-1", version: 3,
+                                                type: "TodoCreated", timestampMilliseconds: 1_795_314_600_123,
+                                                origin: "dev", data: Data(#"{"a":1}"#.utf8), previousHash: previous)
+        #expect(record[0] == 1)                                  // format
+        #expect(record[1] == 0)                                  // flags
+        #expect(Array(record[6..<14]) == [1, 2, 3, 4, 5, 6, 7, 8])   // position, big-endian
+        #expect(Array(record[14..<22]) == [0, 0, 0, 0, 0, 0, 0, 3])  // version
+        #expect(Array(record[22..<30]) == withUnsafeBytes(of: Int64(1_795_314_600_123).bigEndian) { Array($0) })
+        #expect(Array(record[30..<46]) == withUnsafeBytes(of: id.uuid) { Array($0) })
+        #expect(Array(record[46..<78]) == hash)
+        var tail: [UInt8] = [0, 6] + Array("todo-1".utf8) + [0, 11] + Array("TodoCreated".utf8) + [0, 3] + Array("dev".utf8)
+        tail += [0, 0, 0, 7] + Array(#"{"a":1}"#.utf8)
+        #expect(Array(record[78...]) == tail)
+        #expect(record.count == 78 + tail.count)
+        // The checksum: CRC-32C of bytes 6..<end, big-endian in bytes 2..<6.
+        let crc = RecordLayout.crc32c(record[6...])
+        #expect(Array(record[2..<6]) == [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        // The chain hash: SHA-256(previous hash ‖ bytes 6..<46 ‖ bytes 78..<end).
+        #expect(record.withUnsafeBytes { RecordCodec.chainHash(of: $0, previousHash: previous) } == hash)
+        #expect(record.withUnsafeBytes { RecordCodec.chainHash(of: $0, previousHash: RecordCodec.genesisHash) } != hash)
+    }
+
+    @Test func encodeThenDecodeRoundTrips() throws {
+        let id = UUIDv7.make()
+        let (record, hash) = RecordCodec.encode(position: 42, id: id, stream: "strøm-☃", version: 7, type: "Type",
+                                                timestampMilliseconds: -1, origin: "o", data: Data("{}".utf8),
+                                                previousHash: RecordCodec.genesisHash)
+        let decoded = try record.withUnsafeBytes { try RecordCodec.decode($0, verifyChecksum: true) }
+        #expect(decoded == RecordedEvent(position: 42, id: id, stream: "strøm-☃", version: 7, type: "Type",
+                                         timestampMilliseconds: -1, origin: "o", data: Data("{}".utf8), hash: hash))
+        #expect(record.withUnsafeBytes { RecordCodec.checksumMatches($0) })
+        #expect(try record.withUnsafeBytes { try RecordCodec.decodeType($0) } == "Type")
+    }
+
+    @Test func damagedRecordsThrowInsteadOfCrashing() {
+        let (record, _) = RecordCodec.encode(position: 1, id: UUIDv7.make(), stream: "s", version: 1, type: "T",
+                                             timestampMilliseconds: 0, origin: "o", data: Data(#"{"k":"v"}"#.utf8),
+                                             previousHash: RecordCodec.genesisHash)
+        func decode(_ bytes: [UInt8], verify: Bool = false) -> RecordError? {
+            do {
+                _ = try bytes.withUnsafeBytes { try RecordCodec.decode($0, verifyChecksum: verify) }
+                return nil
+            } catch {
+                return error as? RecordError
+            }
+        }
+        // Every truncation, and every extension, is an error.
+        for length in 0..<record.count { #expect(decode(Array(record.prefix(length))) != nil) }
+        #expect(decode(record + [0]) == .trailingBytes)
+        var newer = record
+        newer[0] = 2
+        #expect(decode(newer) == .unsupportedFormat(2))
+        var zero = record
+        zero[0] = 0
+        #expect(decode(zero) == .unsupportedFormat(0))
+        var flipped = record
+        flipped[record.count - 2] ^= 0x01
+        #expect(decode(flipped) == nil)                   // reads do not pay for the checksum …
+        #expect(decode(flipped, verify: true) == .checksum)   // … verification does
+        var badText = record
+        badText[80] = 0xFF                                // the stream name's only byte
+        #expect(decode(badText) == .badText)
+    }
+}

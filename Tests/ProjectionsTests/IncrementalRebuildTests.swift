@@ -1,0 +1,204 @@
+import Domain
+import EventLog
+import Foundation
+@testable import Projections
+import Testing
+
+@Suite("incremental models, rebuilds and an independent fold agree")
+struct IncrementalRebuildTests {
+    @Test("10,000 random valid and invalid commands: incremental == rebuild (byte for byte) == independent fold")
+    func randomCommands() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0x5EED_0004)
+            var reference = ReferenceModels()
+            var batches = SeededGenerator(seed: 7)
+            var nextCatchUp = 1
+            for command in 1...10_000 {
+                let events = workload.next()
+                if !events.isEmpty {
+                    try await store.append(events)
+                    for event in events { reference.apply(event) }
+                }
+                // Apply at irregular points, so batches begin and end everywhere.
+                if command == nextCatchUp {
+                    try await store.runner.catchUp()
+                    nextCatchUp += Int.random(in: 1...60, using: &batches)
+                }
+            }
+            try await store.runner.catchUp()
+            #expect(workload.rejected > 1_000, "the workload must exercise rejected commands")
+            #expect(workload.accepted > 5_000)
+            let head = try store.log.head()
+            #expect(try store.models.checkpoint() == head)
+
+            // The models equal the independent fold, through every index.
+            try expectEqual(store.models, reference)
+
+            // A rebuild from the log reproduces every key and value.
+            let incremental = try store.contents()
+            #expect(incremental.values.allSatisfy { !$0.isEmpty })
+            let summary = try await Rebuild.run(log: store.log, models: store.models)
+            #expect(summary.position == head)
+            #expect(summary.eventsRead == head)
+            let rebuilt = try store.contents()
+            #expect(rebuilt.keys.sorted() == incremental.keys.sorted())
+            for (name, entries) in incremental {
+                #expect(rebuilt[name] == entries, "database \(name) differs after the rebuild")
+            }
+            #expect(try store.models.status().allSatisfy { $0.generation == 2 && $0.rebuildCheckpoint == nil })
+            try expectEqual(store.models, reference)
+            #expect(try ModelVerifier.problems(log: store.log, models: store.models, deep: true).isEmpty)
+        }
+    }
+
+    @Test("a rebuild swaps in only at the end and brings itself level with events applied meanwhile")
+    func blueGreenSwap() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 42)
+            var reference = ReferenceModels()
+            func run(_ commands: Int) async throws {
+                for _ in 0..<commands {
+                    let events = workload.next()
+                    if events.isEmpty { continue }
+                    try await store.append(events)
+                    for event in events { reference.apply(event) }
+                }
+                try await store.runner.catchUp()
+            }
+            try await run(400)
+            let before = try store.contents()
+
+            // Start a rebuild and apply part of the log to the new slot.
+            let plan = try Rebuild.begin(store.models, ProjectionName.allCases, .fresh)
+            let firstPart = DecodedEvents(try store.log.read(after: 0, limit: 100))
+            #expect(try Rebuild.applyBuild(store.models, plan, firstPart).isEmpty)
+            #expect(try store.contents() == before, "readers keep the old models during the rebuild")
+            #expect(try store.models.status().allSatisfy { $0.rebuildCheckpoint == 100 })
+
+            // The live models move on meanwhile.
+            try await run(200)
+            let live = try store.contents()
+            let head = try store.log.head()
+            #expect(try store.models.checkpoint() == head)
+
+            // The swap applies what the rebuild had not seen yet, in the same transaction.
+            _ = try Rebuild.swap(store.log, store.models, plan, batchSize: 64)
+            #expect(try store.contents() == live)
+            #expect(try store.models.status().allSatisfy { $0.generation == 2 && $0.checkpoint == head && $0.rebuildCheckpoint == nil })
+            try expectEqual(store.models, reference)
+        }
+    }
+
+    @Test("a rebuild started later replaces a running one, which stops")
+    func supersededRebuild() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 9)
+            for _ in 0..<200 {
+                let events = workload.next()
+                if !events.isEmpty { try await store.append(events) }
+            }
+            try await store.runner.catchUp()
+            let live = try store.contents()
+            let events = DecodedEvents(try store.log.read(after: 0, limit: 10_000))
+            let first = try Rebuild.begin(store.models, [.todos], .fresh)
+            #expect(try Rebuild.applyBuild(store.models, first, events).isEmpty)
+            let second = try Rebuild.begin(store.models, [.todos], .fresh)
+            #expect(throws: ProjectionError.superseded(.todos)) { try Rebuild.applyBuild(store.models, first, events) }
+            #expect(throws: ProjectionError.superseded(.todos)) { try Rebuild.swap(store.log, store.models, first, batchSize: 100) }
+            #expect(try Rebuild.applyBuild(store.models, second, events).isEmpty)
+            _ = try Rebuild.swap(store.log, store.models, second, batchSize: 100)
+            #expect(try store.contents() == live)
+            #expect(try store.models.status().map(\.generation) == [1, 2, 1])
+        }
+    }
+
+    @Test("events of unknown types and undecodable events are skipped and counted, not fatal")
+    func unknownEvents() async throws {
+        try await withStore { store in
+            let id = UUID()
+            try await store.append([.todoCreated(id: id, title: "Known", deadline: day("2026-05-01"), userId: nil, memo: nil)])
+            try await store.appendRaw(type: "TodoArchived", stream: DomainEvent.todoStream(id), json: "{}")
+            try await store.appendRaw(type: "TodoUpdated", stream: DomainEvent.todoStream(id), json: #"{"deadline":"2026-02-30"}"#)
+            try await store.append([.todoCompleted(id: id)])
+            #expect(try await store.runner.catchUp() == 4)
+            #expect(try store.models.todo(id)?.isCompleted == true)
+            #expect(try store.models.stats() == [DailyStat(date: day("2026-05-01"), total: 1, completed: 1)])
+            #expect(try store.models.status().map(\.skippedEvents) == [2, 2, 2])
+            let incremental = try store.contents()
+            let summary = try await Rebuild.run(log: store.log, models: store.models, batchSize: 2)
+            #expect(summary.skippedEvents == 2)
+            #expect(try store.contents() == incremental)
+        }
+    }
+
+    @Test("a model built by an older projection version is rebuilt on open, old model readable until the swap")
+    func versionUpgrade() async throws {
+        let directory: String
+        let before: [String: [[UInt8]]]
+        let users: [User]
+        do {
+            let old = try TestStore()
+            directory = old.directory
+            var workload = Workload(seed: 3)
+            for _ in 0..<300 {
+                let events = workload.next()
+                if !events.isEmpty { try await old.append(events) }
+            }
+            try await old.runner.catchUp()
+            before = try old.contents()
+            users = try old.models.users()
+            await old.runner.stop()
+            old.log.close()
+        }
+        let store = try TestStore(directory: directory, versions: [.users: 2])
+        do {
+            #expect(try store.models.status().map(\.needsRebuild) == [true, false, false])
+            #expect(try store.models.users() == users, "the old model stays readable")
+            let changes = store.runner.changes()
+            let head = try await store.append([.userCreated(id: UUID(), name: "Newcomer", age: 1)])
+            store.runner.start()
+            try await store.runner.wait(until: head)
+            let status = try store.models.status()
+            #expect(status.map(\.builtByVersion) == [2, 1, 1])
+            #expect(status.map(\.generation) == [2, 1, 1])
+            #expect(try store.models.users().count == users.count + 1)
+            var sawRebuild = false
+            for await change in changes {
+                if case .invalidated(.users, _) = change { sawRebuild = true; break }
+            }
+            #expect(sawRebuild)
+            // Apart from the newcomer, the upgraded model holds the same bytes.
+            await store.runner.stop()
+            #expect(try store.contents()["todos"] == before["todos"])
+        } catch {
+            await store.cleanup()
+            throw error
+        }
+        await store.cleanup()
+    }
+}
+
+/// Checks every query of the models against the independent fold.
+func expectEqual(_ models: ReadModels, _ reference: ReferenceModels, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(try models.users() == reference.sortedUsers, sourceLocation: sourceLocation)
+    #expect(try models.todos() == reference.sortedTodos, sourceLocation: sourceLocation)
+    #expect(try models.stats() == reference.stats, sourceLocation: sourceLocation)
+    for user in reference.users.values {
+        #expect(try models.user(user.id) == user, sourceLocation: sourceLocation)
+    }
+    let owners = Set(reference.todos.values.compactMap(\.userId))
+    for owner in owners {
+        #expect(try models.todos(user: owner) == reference.todos(user: owner), sourceLocation: sourceLocation)
+    }
+    for stat in reference.stats {
+        #expect(try models.todos(on: stat.date) == reference.todos(on: stat.date), sourceLocation: sourceLocation)
+        #expect(try models.stats(from: stat.date, to: stat.date) == [stat], sourceLocation: sourceLocation)
+    }
+    if let owner = owners.first, let first = reference.stats.first {
+        #expect(try models.todos(on: first.date, user: owner) == reference.todos(on: first.date, user: owner),
+                sourceLocation: sourceLocation)
+    }
+    for todo in reference.todos.values.prefix(200) {
+        #expect(try models.todo(todo.id) == todo, sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,59 @@
+import Domain
+import EventLog
+import Foundation
+@testable import Projections
+import Testing
+
+@Suite("a rebuild killed halfway")
+struct KilledRebuildTests {
+    @Test("SIGKILL mid-rebuild leaves the old models readable and the next rebuild completes",
+          .timeLimit(.minutes(2)))
+    func killedRebuild() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0xDEAD)
+            var reference = ReferenceModels()
+            while try store.log.head() < 1_500 {
+                let events = workload.next()
+                if events.isEmpty { continue }
+                try await store.append(events)
+                for event in events { reference.apply(event) }
+            }
+            try await store.runner.catchUp()
+            let before = try store.contents()
+
+            // `chronicle rebuild` in another process, stopped for good after 600 events, then killed.
+            let child = try Chronicle.start(["rebuild", "--store", store.directory, "--batch-size", "100"],
+                                            environment: ["CHRONICLE_REBUILD_PAUSE_AFTER": "600"])
+            let stderr = await Chronicle.read(child.stderr, until: "paused")
+            #expect(stderr.contains("paused after 600 events"), "\(stderr)")
+            kill(child.process.processIdentifier, SIGKILL)
+            await child.wait()
+            #expect(child.process.terminationReason == .uncaughtSignal)
+
+            // The old models are still the active ones; the half-built slot is left behind.
+            #expect(try store.contents() == before)
+            try expectEqual(store.models, reference)
+            let halfway = try store.models.status()
+            #expect(halfway.allSatisfy { $0.rebuildCheckpoint == 600 && $0.generation == 1 })
+
+            // The models still take writes (no lock left behind by the killed writer).
+            let newcomer = UUID()
+            let head = try await store.append([.userCreated(id: newcomer, name: "After the crash", age: 9)])
+            reference.apply(.userCreated(id: newcomer, name: "After the crash", age: 9))
+            try await store.runner.wait(until: head)
+            let live = try store.contents()
+
+            // The next rebuild drops the leftover and completes.
+            let rerun = try await Chronicle.run(["rebuild", "--store", store.directory, "--batch-size", "250", "--json"])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any]
+            #expect(summary?["events"] as? Int == Int(head), "\(rerun.stdout)")
+            #expect(summary?["position"] as? Int == Int(head))
+            #expect(rerun.stderr.contains("100%"), "progress on stderr: \(rerun.stderr)")
+            #expect(rerun.stderr.contains("events/s"))
+            #expect(try store.contents() == live)
+            try expectEqual(store.models, reference)
+            #expect(try store.models.status().allSatisfy { $0.rebuildCheckpoint == nil && $0.generation == 2 })
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs the built `chronicle` executable (next to the test binary in the products folder).
+struct Chronicle {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var trimmed: String { stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    static var executable: URL {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chronicle")
+    }
+
+    /// Runs `chronicle ARGS` to completion, off the caller's thread.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        let process = try start(arguments, environment: environment)
+        async let out = readToEnd(process.stdout)
+        async let err = readToEnd(process.stderr)
+        let (stdout, stderr) = await (out, err)
+        await process.wait()
+        return Output(status: process.process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// A running child with its pipes.
+    struct Running: @unchecked Sendable {   // Process and FileHandle are thread-safe for these uses.
+        let process: Process
+        let stdout: FileHandle
+        let stderr: FileHandle
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    process.waitUntilExit()
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return Running(process: process, stdout: out.fileHandleForReading, stderr: err.fileHandleForReading)
+    }
+
+    /// Everything until end of file.
+    static func readToEnd(_ handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = (try? handle.readToEnd()) ?? Data()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Reads until the text seen so far contains `marker`, or end of file; returns the text.
+    static func read(_ handle: FileHandle, until marker: String) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var seen = Data()
+                while !String(decoding: seen, as: UTF8.self).contains(marker) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    seen.append(chunk)
+                }
+                continuation.resume(returning: String(decoding: seen, as: UTF8.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Domain
+import EventLog
+import Foundation
+@testable import Projections
+
+/// A log, read models and a runner in a fresh temporary folder (laid out like a store:
+/// `log/` and `models/`), removed by `cleanup()`. Durability is off: tests do not crash the machine.
+final class TestStore: Sendable {
+    let directory: String
+    let log: EventLog
+    let models: ReadModels
+    let runner: ProjectionRunner
+
+    init(directory: String? = nil, versions: [ProjectionName: UInt32]? = nil) throws {
+        self.directory = directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-projections-\(UUID().uuidString)").path
+        log = try EventLog(path: self.directory + "/log", options: .init(noSync: true))
+        var allVersions = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, $0.projection.version) })
+        for (name, version) in versions ?? [:] { allVersions[name] = version }
+        models = try ReadModels(path: self.directory + "/models", options: .init(noSync: true), versions: allVersions)
+        runner = ProjectionRunner(log: log, models: models)
+    }
+
+    /// Appends `events` in one atomic batch (one stream each, as a cascade delete does); returns the head.
+    @discardableResult
+    func append(_ events: [DomainEvent]) async throws -> UInt64 {
+        try await log.append(events.map { event in
+            StreamAppend(stream: event.stream, events: [NewEvent(type: event.type, data: event.encodedData())])
+        }).head
+    }
+
+    /// Appends a raw event (for types the domain does not know, or damaged data).
+    @discardableResult
+    func appendRaw(type: String, stream: String, json: String) async throws -> UInt64 {
+        try await log.append(to: stream, events: [NewEvent(type: type, data: Data(json.utf8))]).head
+    }
+
+    /// Every key and value of every model database, by database name: what "byte-identical" compares.
+    func contents() throws -> [String: [[UInt8]]] {
+        var all: [String: [[UInt8]]] = [:]
+        for name in ProjectionName.allCases {
+            all.merge(try models.contents(of: name)) { a, _ in a }
+        }
+        return all
+    }
+
+    func cleanup() async {
+        await runner.stop()
+        log.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+func day(_ text: String) -> CalendarDay {
+    try! CalendarDay(parsing: text)
+}

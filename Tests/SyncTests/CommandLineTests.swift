@@ -1,0 +1,128 @@
+import ChronicleSync
+import EventLog
+import Foundation
+import SyncServer
+import Testing
+
+/// `chronicle sync …` and `chronicle serve` as separate processes.
+@Suite("Command line sync", .timeLimit(.minutes(5)))
+struct CommandLineTests {
+    static func requireExecutable() throws -> String {
+        let path = Executables.chronicle
+        try #require(FileManager.default.isExecutableFile(atPath: path),
+                     "build the CLI first: swift build --scratch-path <scratch> (expected \(path))")
+        return path
+    }
+
+    static func statusJSON(_ chronicle: String, store: String, in folder: TemporaryDirectory) async throws -> [String: Any] {
+        let result = try await ChildProcess.run(chronicle, ["sync", "status", "--store", store, "--json"], in: folder)
+        #expect(result.status == 0, "sync status failed: \(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return try #require(object)
+    }
+
+    @Test("a push killed with SIGKILL mid-way resumes on restart: nothing lost, nothing stored twice")
+    func killedPushResumes() async throws {
+        let chronicle = try Self.requireExecutable()
+        // Three batches pass; the fourth is stored, then its answer is held while the push is killed.
+        try await withFaultServerAndStore(faults: [.pass, .pass, .pass, .holdUntilReleased]) { server, log, store in
+            let ids = try await TestLog.appendEvents(log, count: 2000)
+            let arguments = ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString,
+                             "--batch-size", "100", "--retry-base-ms", "1", "--retry-max-ms", "10", "--jitter", "none"]
+            let push = try ChildProcess(chronicle, arguments, environment: ["CHRONICLE_TOKEN": "token-f"], in: store)
+            await server.script.waitUntilHolding()
+            kill(push.pid, SIGKILL)
+            let killed = await push.result()
+            #expect(killed.killedBySignal)
+            server.script.releaseAll()
+
+            let interrupted = try await Self.statusJSON(chronicle, store: store.path, in: store)
+            #expect(interrupted["lastAckedPosition"] as? Int == 300)
+            #expect(interrupted["pending"] as? Int == 1700)
+            #expect(try await server.http.pullAll(token: "token-f").count == 400)   // the fourth batch was stored
+
+            let restarted = try await ChildProcess.run(chronicle, arguments + ["--json"],
+                                                       environment: ["CHRONICLE_TOKEN": "token-f"], in: store)
+            #expect(restarted.status == 0, "restarted push failed: \(restarted.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(restarted.stdout.utf8)) as? [String: Any])
+            #expect(summary["complete"] as? Bool == true)
+            #expect(summary["eventsAcknowledged"] as? Int == 1700)
+            #expect(summary["duplicates"] as? Int == 100)   // the batch whose answer was lost
+            #expect(summary["accepted"] as? Int == 1600)
+
+            let stored = try await server.http.pullAll(token: "token-f")
+            #expect(stored.map(\.id) == ids)
+            #expect(Set(stored.map(\.id)).count == 2000)
+            let done = try await Self.statusJSON(chronicle, store: store.path, in: store)
+            #expect(done["pending"] as? Int == 0)
+            #expect(done["lastAckedPosition"] as? Int == 2000)
+            #expect(done["attempts"] as? Int == 0)
+            #expect(done.keys.contains("lastError") && done["lastError"] is NSNull)
+        }
+    }
+
+    @Test("sync push exits non-zero with one error line on 401, and status shows the cause")
+    func pushUnauthorized() async throws {
+        let chronicle = try Self.requireExecutable()
+        try await withServerAndStore { server, log, store in
+            try await TestLog.appendEvents(log, count: 7)
+            let result = try await ChildProcess.run(
+                chronicle, ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString, "--token", "wrong"],
+                in: store)
+            #expect(result.status != 0)
+            let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+            #expect(lines == ["error: HTTP 401: unknown token; 7 events still pending"])
+            let status = try await Self.statusJSON(chronicle, store: store.path, in: store)
+            #expect(status["pending"] as? Int == 7)
+            #expect(status["attempts"] as? Int == 1)
+            #expect(status["lastError"] as? String == "HTTP 401: unknown token")
+        }
+    }
+
+    @Test("sync push gives up after --max-attempts and exits non-zero")
+    func pushGivesUp() async throws {
+        let chronicle = try Self.requireExecutable()
+        try await withFaultServerAndStore(faults: Array(repeating: .status(503), count: 5)) { server, log, store in
+            try await TestLog.appendEvents(log, count: 3)
+            let result = try await ChildProcess.run(
+                chronicle, ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString, "--token", "token-f",
+                            "--max-attempts", "3", "--retry-base-ms", "1", "--jitter", "none"],
+                in: store)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("error: gave up after 3 failed tries: HTTP 503: injected 503; 3 events still pending"))
+            #expect(server.script.pushes.count == 3)
+        }
+    }
+
+    @Test("serve on port 0 prints the bound address, accepts a push, and stops on SIGTERM")
+    func serve() async throws {
+        let chronicle = try Self.requireExecutable()
+        let folder = try TemporaryDirectory("serve")
+        defer { folder.remove() }
+        let serve = try ChildProcess(chronicle, ["serve", "--port", "0", "--data", folder.appending("data"),
+                                                 "--token", "serve-token", "--log-level", "warning"], in: folder,
+                                     pipeOutput: true)
+        // The address line is the first thing on stdout; read it as it arrives.
+        let url = try await Self.readListeningURL(serve)
+        let log = try TestLog.open(store: folder.appending("client"))
+        let ids = try await TestLog.appendEvents(log, count: 25)
+        let engine = try SyncEngine.quiet(log: log, configuration: .testing(url, token: "serve-token", batchSize: 10))
+        #expect(try await engine.push().isComplete)
+        #expect(try await HTTP(base: url).pullAll(token: "serve-token").map(\.id) == ids)
+        log.close()
+
+        kill(serve.pid, SIGTERM)
+        let result = await serve.result()
+        #expect(result.status == 0, "serve exited with \(result.status): \(result.stderr)")
+        #expect(!result.killedBySignal)
+        let tenant = TokenTable.tenantName(forToken: "serve-token")
+        #expect(FileManager.default.fileExists(atPath: folder.appending("data/tenants/\(tenant)")))
+    }
+
+    /// The address of the `listening on …` line serve prints once it listens.
+    static func readListeningURL(_ child: ChildProcess) async throws -> URL {
+        let line = try #require(await child.firstLine(startingWith: "listening on "), "serve printed no address")
+        let address = line.dropFirst("listening on ".count).split(separator: " ").first ?? ""
+        return try #require(URL(string: String(address)))
+    }
+}

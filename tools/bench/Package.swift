@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The benchmark lives in its own package so that neither the library's users nor
+// `tools/test` ever build GRDB: only `tools/bench` does.
+let package = Package(
+    name: "ChronicleBench",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "chronicle-bench", targets: ["ChronicleBench"]),
+    ],
+    dependencies: [
+        .package(name: "Chronicle", path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ChronicleBench",
+            dependencies: [
+                .product(name: "EventLog", package: "Chronicle"),
+                .product(name: "LMDB", package: "Chronicle"),
+                .product(name: "Domain", package: "Chronicle"),
+                // Projections and ChronicleSync come with the Chronicle library (they are not products of their own).
+                .product(name: "Chronicle", package: "Chronicle"),
+                .product(name: "SyncServer", package: "Chronicle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,274 @@
+import Domain
+import Foundation
+
+/// Generates a realistic, valid history of users and todos: every event is one the
+/// domain's deciders could have produced (updates only touch live entities, completing
+/// only open todos, deleting a user deletes its todos first), so every projection folds
+/// every event.
+///
+/// Mix (of events): about 1% users created, 0.5% users updated, 0.1% users deleted (with
+/// their todos), 43% todos created with a deadline spread uniformly over 2026, 17% todos
+/// updated (deadline moved, title or memo changed), 26% completed or reopened, 12% deleted.
+/// Titles run 12–80 characters, a third of the todos carry a 20–240 character memo, a
+/// few texts are not ASCII. Ids and timestamps are time-ordered, like `UUIDv7.make()`.
+///
+/// Which todo a change touches: todos are mostly edited, completed or deleted soon after
+/// they were created, so three changes in four go to a recent todo (exponentially
+/// distributed over creation order, mean 5,000 todos back) and one in four to any live
+/// todo, uniformly. With time-ordered ids the recent streams sit together in every
+/// stream-ordered index (Chronicle's and SQLite's alike); the uniform quarter lands
+/// anywhere. `recencyShare` 0 makes every change uniform (the worst case for any index).
+struct DatasetGenerator {
+    private var rng: SplitMix64
+    private var clock: Int64 = 1_767_225_600_000   // 2026-01-01T00:00:00Z
+    private var sequence: UInt16 = 0
+    private var lastMillisecond: Int64 = -1
+    private var entities: UInt32 = 0
+    private var users: [UserState] = []
+    private var todos: [TodoState] = []
+    /// Every todo ever created, in creation order; deleted ones are nil.
+    private var creationOrder: [TodoState?] = []
+    private let recencyShare: Double
+    private let recencyMean: Double
+    private let firstDay: CalendarDay
+
+    private final class UserState {
+        let id: UUID
+        let stream: String
+        let entity: UInt32
+        var version: UInt64 = 0
+        var index = 0
+        var todos: [UInt32: TodoState] = [:]   // its live todos, by entity number
+        init(id: UUID, entity: UInt32) {
+            self.id = id
+            self.entity = entity
+            stream = DomainEvent.userStream(id)
+        }
+    }
+
+    private final class TodoState {
+        let id: UUID
+        let stream: String
+        let entity: UInt32
+        var version: UInt64 = 0
+        var index = 0
+        var created = 0
+        var completed = false
+        var owner: UserState?
+        init(id: UUID, entity: UInt32) {
+            self.id = id
+            self.entity = entity
+            stream = DomainEvent.todoStream(id)
+        }
+    }
+
+    init(seed: UInt64 = 0x43_48_52_4F_4E_49_43_4C, recencyShare: Double = 0.75, recencyMean: Double = 5_000) {
+        rng = SplitMix64(seed: seed)
+        self.recencyShare = recencyShare
+        self.recencyMean = recencyMean
+        firstDay = try! CalendarDay(year: 2026, month: 1, day: 1)
+    }
+
+    /// Calls `emit` exactly `count` times, in log order.
+    mutating func generate(count: Int, _ emit: (BenchEvent) -> Void) {
+        var emitted = 0
+        func send(_ event: BenchEvent) {
+            guard emitted < count else { return }
+            emit(event)
+            emitted += 1
+        }
+        while emitted < count {
+            let roll = rng.unit()
+            if users.count < 5 || roll < 0.010 {
+                send(createUser())
+            } else if roll < 0.015 {
+                send(updateUser())
+            } else if roll < 0.016, users.count > 50 {
+                for event in deleteUser() { send(event) }
+            } else if todos.isEmpty || roll < 0.445 {
+                send(createTodo())
+            } else if roll < 0.615 {
+                send(updateTodo())
+            } else if roll < 0.875 {
+                send(toggleTodo())
+            } else {
+                send(deleteTodo())
+            }
+        }
+    }
+
+    // MARK: - Users
+
+    private mutating func createUser() -> BenchEvent {
+        let user = UserState(id: nextUUID(), entity: nextEntity())
+        user.index = users.count
+        users.append(user)
+        let age = 16 + rng.below(70)
+        return event(user.stream, &user.version, user.entity,
+                     .userCreated(id: user.id, name: personName(), age: age))
+    }
+
+    private mutating func updateUser() -> BenchEvent {
+        let user = users[rng.below(users.count)]
+        let change: DomainEvent = rng.chance(0.5)
+            ? .userUpdated(id: user.id, name: personName(), age: nil)
+            : .userUpdated(id: user.id, name: nil, age: 16 + rng.below(70))
+        return event(user.stream, &user.version, user.entity, change)
+    }
+
+    /// The user's live todos deleted first, then the user: one atomic batch in the app.
+    private mutating func deleteUser() -> [BenchEvent] {
+        let user = users[rng.below(users.count)]
+        var events: [BenchEvent] = []
+        for entity in user.todos.keys.sorted() {   // sorted: dictionary order differs between processes
+            let todo = user.todos[entity]!
+            events.append(event(todo.stream, &todo.version, todo.entity, .todoDeleted(id: todo.id)))
+            removeTodo(todo)
+        }
+        events.append(event(user.stream, &user.version, user.entity, .userDeleted(id: user.id)))
+        let last = users.removeLast()
+        if last !== user {
+            last.index = user.index
+            users[user.index] = last
+        }
+        return events
+    }
+
+    // MARK: - Todos
+
+    private mutating func createTodo() -> BenchEvent {
+        let todo = TodoState(id: nextUUID(), entity: nextEntity())
+        todo.index = todos.count
+        todos.append(todo)
+        todo.created = creationOrder.count
+        creationOrder.append(todo)
+        let owner = rng.chance(0.85) ? users[rng.below(users.count)] : nil
+        todo.owner = owner
+        owner?.todos[todo.entity] = todo
+        let memo = rng.chance(0.33) ? sentence(20 + rng.below(221)) : nil
+        return event(todo.stream, &todo.version, todo.entity,
+                     .todoCreated(id: todo.id, title: sentence(12 + rng.below(69)), deadline: randomDay(),
+                                  userId: owner?.id, memo: memo))
+    }
+
+    private mutating func updateTodo() -> BenchEvent {
+        let todo = pickTodo()
+        let roll = rng.unit()
+        let change: DomainEvent
+        if roll < 0.55 {
+            change = .todoUpdated(id: todo.id, title: nil, deadline: randomDay(), memo: nil)
+        } else if roll < 0.85 {
+            change = .todoUpdated(id: todo.id, title: sentence(12 + rng.below(69)), deadline: nil, memo: nil)
+        } else {
+            change = .todoUpdated(id: todo.id, title: nil, deadline: nil, memo: sentence(20 + rng.below(221)))
+        }
+        return event(todo.stream, &todo.version, todo.entity, change)
+    }
+
+    private mutating func toggleTodo() -> BenchEvent {
+        let todo = pickTodo()
+        todo.completed.toggle()
+        return event(todo.stream, &todo.version, todo.entity,
+                     todo.completed ? .todoCompleted(id: todo.id) : .todoReopened(id: todo.id))
+    }
+
+    private mutating func deleteTodo() -> BenchEvent {
+        let todo = pickTodo()
+        let result = event(todo.stream, &todo.version, todo.entity, .todoDeleted(id: todo.id))
+        removeTodo(todo)
+        return result
+    }
+
+    /// A live todo: a recent one (most of the time) or any one.
+    private mutating func pickTodo() -> TodoState {
+        if rng.chance(recencyShare) {
+            let back = Int(-Foundation.log(1 - rng.unit()) * recencyMean)
+            var index = creationOrder.count - 1 - back
+            while index >= 0 {
+                if let todo = creationOrder[index] { return todo }
+                index -= 1
+            }
+        }
+        return todos[rng.below(todos.count)]
+    }
+
+    private mutating func removeTodo(_ todo: TodoState) {
+        creationOrder[todo.created] = nil
+        todo.owner?.todos[todo.entity] = nil
+        let last = todos.removeLast()
+        if last !== todo {
+            last.index = todo.index
+            todos[todo.index] = last
+        }
+    }
+
+    // MARK: - Building blocks
+
+    private mutating func event(_ stream: String, _ version: inout UInt64, _ entity: UInt32,
+                                _ domainEvent: DomainEvent) -> BenchEvent {
+        version += 1
+        clock += Int64(rng.below(3))
+        return BenchEvent(id: nextUUID(), stream: stream, version: version, type: domainEvent.type,
+                          timestampMilliseconds: clock, data: domainEvent.encodedData(), entity: entity)
+    }
+
+    private mutating func nextEntity() -> UInt32 {
+        entities += 1
+        return entities
+    }
+
+    /// A UUIDv7 from the generator's clock: 48 bits of milliseconds, a 12-bit counter, 62 seeded random bits.
+    private mutating func nextUUID() -> UUID {
+        if clock > lastMillisecond {
+            lastMillisecond = clock
+            sequence = 0
+        } else if sequence < 0xFFF {
+            sequence += 1
+        } else {
+            lastMillisecond += 1
+            sequence = 0
+        }
+        let ms = UInt64(lastMillisecond)
+        var random = rng.next()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> (40 - 8 * UInt64(i))) }
+        bytes[6] = 0x70 | UInt8(sequence >> 8)
+        bytes[7] = UInt8(truncatingIfNeeded: sequence)
+        for i in 8..<16 {
+            bytes[i] = UInt8(truncatingIfNeeded: random)
+            random >>= 8
+        }
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    private mutating func randomDay() -> CalendarDay { firstDay.adding(days: rng.below(365)) }
+
+    private static let words = [
+        "buy", "milk", "call", "mom", "review", "pull", "request", "book", "flights", "to", "Lisbon", "pay",
+        "rent", "renew", "passport", "water", "plants", "fix", "the", "bike", "dentist", "appointment", "send",
+        "invoice", "for", "March", "prepare", "slides", "quarterly", "meeting", "pick", "up", "kids", "from",
+        "school", "clean", "garage", "update", "résumé", "café", "with", "Zoë", "order", "birthday", "cake",
+        "backup", "laptop", "read", "chapter", "three", "schedule", "car", "service", "cancel", "gym",
+        "membership", "write", "blog", "post", "about", "offline", "sync", "🎉", "Müller", "naïve", "groceries",
+    ]
+    private static let firstNames = ["Ada", "Grace", "Alan", "Linus", "Zoë", "Émile", "Hedy", "Katherine",
+                                     "Edsger", "Barbara", "Ken", "Margaret", "Dennis", "Radia", "Tim", "Søren"]
+    private static let lastNames = ["Lovelace", "Hopper", "Turing", "Torvalds", "Lamarr", "Johnson", "Dijkstra",
+                                    "Liskov", "Thompson", "Hamilton", "Ritchie", "Perlman", "Berners-Lee", "Kierkegaard"]
+
+    private mutating func personName() -> String {
+        Self.firstNames[rng.below(Self.firstNames.count)] + " " + Self.lastNames[rng.below(Self.lastNames.count)]
+    }
+
+    /// Words up to about `length` characters, capitalised.
+    private mutating func sentence(_ length: Int) -> String {
+        var text = ""
+        while text.count < length {
+            if !text.isEmpty { text += " " }
+            text += Self.words[rng.below(Self.words.count)]
+        }
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The child side: runs one workload on one system and prints one JSON line on stdout.
+enum Child {
+    static func main(_ arguments: [String]) async -> Int32 {
+        guard arguments.count == 2, let step = ChildStep(rawValue: arguments[0]),
+              let task = try? JSONDecoder().decode(ChildTask.self, from: Data(arguments[1].utf8)) else {
+            progress("error: malformed child invocation")
+            return 2
+        }
+        let sampler = PeakMemorySampler()
+        do {
+            let (operations, seconds) = try await run(step, task)
+            let measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop())
+            print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
+            return 0
+        } catch {
+            progress("error: \(task.workload.rawValue) on \(task.system.rawValue): \(error)")
+            return 1
+        }
+    }
+
+    private static func run(_ step: ChildStep, _ task: ChildTask) async throws -> (Int, Double) {
+        switch step {
+        case .prepare:
+            return try await ChronicleLogWorkloads.prepare(task)
+        case .serve:
+            return try await ChronicleWorkloads.serve(task)
+        case .measure:
+            break
+        }
+        switch (task.workload, task.system) {
+        case (.appendBatch, .chronicle): return try await ChronicleLogWorkloads.appendBatch(task)
+        case (.appendBatch, .grdb): return try await GRDBWorkloads.appendBatch(task)
+        case (.appendBatch, .lmdbRaw): return try await RawLMDBWorkloads.appendBatch(task)
+        case (.appendSingle1, .chronicle), (.appendSingle8, .chronicle): return try await ChronicleLogWorkloads.appendSingle(task)
+        case (.appendSingle1, .grdb), (.appendSingle8, .grdb): return try await GRDBWorkloads.appendSingle(task)
+        case (.appendSingle1, .lmdbRaw), (.appendSingle8, .lmdbRaw): return try RawLMDBWorkloads.appendSingle(task)
+        case (.rebuild, .chronicle): return try await ChronicleWorkloads.rebuild(task)
+        case (.rebuild, .grdb): return try GRDBWorkloads.rebuild(task)
+        case (.rebuild, .lmdbRaw): return try RawLMDBWorkloads.scan(task)
+        case (.readTodo, .chronicle), (.readDayStats, .chronicle), (.readDayTodos, .chronicle):
+            return try await ChronicleWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
+        case (.readTodo, .grdb), (.readDayStats, .grdb), (.readDayTodos, .grdb):
+            return try GRDBWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
+        case (.syncPush, .chronicle): return try await ChronicleWorkloads.syncPush(task)
+        default: throw BenchError.unsupported("\(task.workload.rawValue) has no \(task.system.rawValue) variant")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The parent process: generates the data set once, then runs every workload on every
+/// system alternately (run 1 of each system, then run 2 of each, …), each run in a child
+/// process of its own, so ratios can be taken between runs that ran side by side.
+struct Orchestrator {
+    let options: BenchOptions
+
+    func run() async throws -> (Report, String) {
+        let root = try makeRoot()
+        defer { if !options.keep { try? FileManager.default.removeItem(atPath: root) } }
+        let machine = MachineInfo.describe(directory: root)
+        progress("chronicle-bench: \(machine)")
+        progress("stores under \(root); \(options.runCount) runs per workload and system, alternating")
+
+        let sizes = options.sizes
+        let dataset = root + "/dataset.bin"
+        try generate(dataset, count: sizes.events)
+
+        var results = BenchResults()
+        let selected = Set(options.workloads)
+        let reads: [Workload] = [.readTodo, .readDayStats, .readDayTodos].filter(selected.contains)
+        var logs: [BenchSystem: String] = [:]     // the store the last append-batch run left, per system
+        var models: [BenchSystem: String] = [:]   // the models the last rebuild run left
+
+        func task(_ workload: Workload, _ system: BenchSystem, _ directory: String, count: Int) -> ChildTask {
+            ChildTask(workload: workload, system: system, dataset: dataset, directory: directory, source: nil,
+                      count: count, batchSize: sizes.batchSize, seed: options.seed)
+        }
+
+        // a. Batches of 1,000, durable. Its last store per system is the log (c) and (d) use.
+        if selected.contains(.appendBatch) || selected.contains(.rebuild) || !reads.isEmpty {
+            let recorded = selected.contains(.appendBatch)
+            let systems = recorded ? Workload.appendBatch.systems
+                : Workload.appendBatch.systems.filter { $0 != .lmdbRaw || selected.contains(.rebuild) }
+            for run in 0..<(recorded ? options.runCount : 1) {
+                for system in systems {
+                    let directory = "\(root)/log-\(system.rawValue)-\(run)"
+                    progress("append-batch run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
+                    let measurement = try ChildProcess.run(.measure, task(.appendBatch, system, directory, count: sizes.events))
+                    if recorded { results.record(.appendBatch, system, measurement) }
+                    report(.appendBatch, system, measurement)
+                    if let previous = logs[system] { try? FileManager.default.removeItem(atPath: previous) }
+                    logs[system] = directory
+                }
+            }
+        }
+
+        // b. Single-event appends from 1 and from 8 writers, back to back per system.
+        if selected.contains(.appendSingle1) || selected.contains(.appendSingle8) {
+            for run in 0..<options.runCount {
+                for system in Workload.appendSingle1.systems {
+                    for (workload, writers, count) in [(Workload.appendSingle1, 1, sizes.singleEvents1),
+                                                       (.appendSingle8, 8, sizes.singleEvents8)] where selected.contains(workload) {
+                        let directory = "\(root)/single-\(system.rawValue)-\(run)-\(writers)"
+                        var child = task(workload, system, directory, count: count)
+                        child.writers = writers
+                        child.timeLimit = sizes.singleTimeLimit
+                        progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
+                        let measurement = try ChildProcess.run(.measure, child)
+                        results.record(workload, system, measurement)
+                        report(workload, system, measurement)
+                        try? FileManager.default.removeItem(atPath: directory)
+                    }
+                }
+            }
+        }
+
+        // c. Rebuild every projection from the log (a) left; raw LMDB scans it.
+        if selected.contains(.rebuild) || !reads.isEmpty {
+            let recorded = selected.contains(.rebuild)
+            let systems = recorded ? Workload.rebuild.systems : [.chronicle, .grdb]
+            for run in 0..<(recorded ? options.runCount : 1) {
+                for system in systems {
+                    let directory = "\(root)/models-\(system.rawValue)-\(run)"
+                    var child = task(.rebuild, system, directory, count: sizes.events)
+                    child.source = logs[system]
+                    progress("rebuild run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
+                    let measurement = try ChildProcess.run(.measure, child)
+                    if recorded { results.record(.rebuild, system, measurement) }
+                    report(.rebuild, system, measurement)
+                    if let previous = models[system] { try? FileManager.default.removeItem(atPath: previous) }
+                    models[system] = directory
+                }
+            }
+        }
+
+        // d. Point reads on the rebuilt models (GRDB's live in its log's database).
+        for run in 0..<(reads.isEmpty ? 0 : options.runCount) {
+            for workload in reads {
+                let count = switch workload {
+                case .readTodo: sizes.readTodo
+                case .readDayStats: sizes.readDayStats
+                default: sizes.readDayTodos
+                }
+                for system in workload.systems {
+                    var child = task(workload, system, root, count: count)
+                    child.source = system == .grdb ? logs[.grdb] : models[system]
+                    progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
+                    let measurement = try ChildProcess.run(.measure, child)
+                    results.record(workload, system, measurement)
+                    report(workload, system, measurement)
+                }
+            }
+        }
+
+        // e. Push to the reference server on loopback.
+        if selected.contains(.syncPush) {
+            try SyncPushPhase(root: root, dataset: dataset, count: sizes.syncEvents, runs: options.runCount,
+                              seed: options.seed).run(into: &results)
+        }
+
+        let report = Report(machine: machine, results: results, workloads: options.workloads)
+        return (report, root)
+    }
+
+    private func makeRoot() throws -> String {
+        let root: String
+        if let directory = options.directory {
+            root = (directory as NSString).standardizingPath
+        } else {
+            let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+            root = "\(base)/chronicle-bench-\(getpid())"
+        }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        return URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+    }
+
+    private func generate(_ path: String, count: Int) throws {
+        progress("generating \(count) events (seed \(options.seed), \(options.access) access)…")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var generator = DatasetGenerator(seed: options.seed, recencyShare: options.access == "uniform" ? 0 : 0.75)
+        let writer = try DatasetWriter(path: path, count: count)
+        generator.generate(count: count) { writer.append($0) }
+        try writer.finish()
+        let summary = writer.summary
+        let mix = BenchTypes.names.map { "\($0) \(summary.typeCounts[$0, default: 0])" }.joined(separator: ", ")
+        progress("  \(summary.count) events, payload \(summary.payloadBytes / max(1, summary.count)) bytes on average, in \(String(format: "%.1f", (clock.now - start).seconds)) s")
+        progress("  \(mix)")
+    }
+
+    private func report(_ workload: Workload, _ system: BenchSystem, _ measurement: Measurement) {
+        progress("  \(system.rawValue): \(Report.number(measurement.rate)) \(workload.unit) (\(measurement.operations) in \(String(format: "%.2f", measurement.seconds)) s), peak anon \(measurement.peakAnonBytes >> 20) MiB")
+    }
+}

@@ -1,0 +1,48 @@
+/// The measured workloads, named as in the JSON report.
+enum Workload: String, Codable, Sendable, CaseIterable {
+    case appendBatch = "append-batch"
+    case appendSingle1 = "append-single-1"
+    case appendSingle8 = "append-single-8"
+    case rebuild
+    case readTodo = "read-todo"
+    case readDayStats = "read-day-stats"
+    case readDayTodos = "read-day-todos"
+    case syncPush = "sync-push"
+
+    var unit: String {
+        switch self {
+        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild, .syncPush: "events/s"
+        case .readTodo, .readDayStats, .readDayTodos: "ops/s"
+        }
+    }
+
+    /// The systems that have something to measure here. Raw LMDB stores events only:
+    /// for a rebuild it is a plain cursor scan over the records (the floor of reading the
+    /// log), and it has no read models to query nor a sync protocol.
+    var systems: [BenchSystem] {
+        switch self {
+        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild: [.chronicle, .grdb, .lmdbRaw]
+        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .grdb]
+        case .syncPush: [.chronicle]
+        }
+    }
+
+    /// The group a `--only` name selects.
+    static func named(_ name: String) -> [Workload]? {
+        switch name {
+        case "a", "append-batch": [.appendBatch]
+        case "b", "append-single": [.appendSingle1, .appendSingle8]
+        case "c", "rebuild": [.rebuild]
+        case "d", "reads": [.readTodo, .readDayStats, .readDayTodos]
+        case "e", "sync-push": [.syncPush]
+        default: Workload(rawValue: name).map { [$0] }
+        }
+    }
+}
+
+/// The systems compared.
+enum BenchSystem: String, Codable, Sendable, CaseIterable {
+    case chronicle
+    case grdb
+    case lmdbRaw = "lmdb-raw"
+}

@@ -1,0 +1,37 @@
+import EventLog
+import Foundation
+
+/// Chronicle's side of the log workloads, through the public `EventLog` API only.
+enum ChronicleLogWorkloads {
+    /// One atomic `append(_:)` of 1,000 one-event stream appends per batch, each with its
+    /// expected version (as an app's commands give them); durable when it returns.
+    static func appendBatch(_ task: ChildTask) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.directory)
+        defer { log.close() }
+        var watch = Stopwatch()
+        let done = try await forEachBatch(task) { batch in
+            try await watch.measureAsync { _ = try await log.append(batch.map(\.streamAppend)) }
+        }
+        return (done, watch.seconds)
+    }
+
+    /// Each writer awaits one single-event append at a time; the log's writer thread
+    /// commits whatever is queued together (group commit).
+    static func appendSingle(_ task: ChildTask) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.directory)
+        defer { log.close() }
+        let work = lanes(try loadEvents(task), writers: task.writers)
+        return try await runLanes(work, timeLimit: task.timeLimit) { event in
+            _ = try await log.append([event.streamAppend])
+        }
+    }
+
+    /// Appends the first `count` events without fsync (setup for the sync push, not measured).
+    static func prepare(_ task: ChildTask) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.directory, options: .init(noSync: true))
+        let done = try await forEachBatch(task) { batch in _ = try await log.append(batch.map(\.streamAppend)) }
+        try log.environment.sync()
+        log.close()
+        return (done, 0)
+    }
+}

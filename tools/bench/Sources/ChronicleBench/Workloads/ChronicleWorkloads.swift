@@ -1,0 +1,89 @@
+import ChronicleSync
+import Domain
+import EventLog
+import Foundation
+import Projections
+import SyncServer
+
+/// Chronicle's rebuild, reads, sync push and reference server, through the public APIs.
+enum ChronicleWorkloads {
+    /// `Rebuild.run` of every projection from the log `append-batch` left, into a fresh models folder.
+    static func rebuild(_ task: ChildTask) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.source!)
+        defer { log.close() }
+        let models = try ReadModels(path: task.directory)
+        var watch = Stopwatch()
+        let summary = try await watch.measureAsync {
+            try await Rebuild.run(log: log, models: models) { step in
+                if step.done == step.total || step.done % 200_000 < 20_000 {
+                    progress("    chronicle: \(step.done)/\(step.total) events")
+                }
+            }
+        }
+        if summary.skippedEvents > 0 { progress("    chronicle: \(summary.skippedEvents) events skipped by the projections") }
+        return (Int(summary.eventsRead), watch.seconds)
+    }
+
+    /// The point reads on the rebuilt models, one query (one read transaction) each.
+    static func reads(_ task: ChildTask, keys: ReadKeys) async throws -> (Int, Double) {
+        let models = try ReadModels(path: task.source!)
+        var watch = Stopwatch()
+        var found = 0
+        switch task.workload {
+        case .readTodo:
+            try watch.measure {
+                for i in 0..<task.count where try models.todo(keys.todoIDs[i % keys.todoIDs.count]) != nil {
+                    found += 1
+                }
+            }
+        case .readDayStats:
+            try watch.measure {
+                for i in 0..<task.count {
+                    let day = keys.days[i % keys.days.count]
+                    found += try models.stats(from: day, to: day).count
+                }
+            }
+        case .readDayTodos:
+            try watch.measure {
+                for i in 0..<task.count {
+                    found += try models.todos(on: keys.days[i % keys.days.count]).count
+                }
+            }
+        default:
+            throw BenchError.unsupported("\(task.workload.rawValue) is not a read")
+        }
+        progress("    chronicle: \(task.count) reads, \(found) rows")
+        return (task.count, watch.seconds)
+    }
+
+    static let token = "chronicle-bench-token"
+
+    /// Pushes every event of a prepared log to the server at `task.url` with `SyncEngine.push()`.
+    static func syncPush(_ task: ChildTask) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.source!)
+        defer { log.close() }
+        guard let url = task.url.flatMap(URL.init(string:)) else { throw BenchError.usage("sync-push needs a URL") }
+        let engine = try SyncEngine(log: log, configuration: SyncConfiguration(remote: url, token: token))
+        var watch = Stopwatch()
+        let summary = try await watch.measureAsync { try await engine.push() }
+        guard case .complete = summary.outcome else {
+            throw BenchError.child("the push did not complete: \(summary.outcome)")
+        }
+        return (summary.eventsAcknowledged, watch.seconds)
+    }
+
+    /// The reference server on a free loopback port; prints `port N` on stdout, then
+    /// serves until SIGTERM.
+    static func serve(_ task: ChildTask) async throws -> (Int, Double) {
+        var tokens = TokenTable()
+        try tokens.add(token: token, tenant: "bench")
+        let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, dataDirectory: task.directory,
+                                                         tokens: tokens, logLevel: .warning))
+        let running = Task { try await server.runUntilSignalled() }
+        let port = try await server.listeningPort()
+        print("port \(port)")
+        fflush(stdout)
+        try await running.value
+        return (0, 0)
+    }
+}
