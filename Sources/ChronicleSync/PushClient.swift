@@ -63,7 +63,7 @@ struct PushClient: Sendable {
         // FoundationNetworking (libcurl) hangs until the timeout when a reused keep-alive
         // connection dies after the body was sent: curl retries on a fresh connection but
         // never re-sends the body. A fresh connection per batch avoids it.
-        if ProcessInfo.processInfo.environment["EXPERIMENT_KEEPALIVE"] == nil { request.setValue("close", forHTTPHeaderField: "Connection") }
+        request.setValue("close", forHTTPHeaderField: "Connection")
         #endif
 
         let data: Data, response: URLResponse
@@ -160,45 +160,5 @@ struct PushClient: Sendable {
         default: message = "request to \(host) failed: \(error.localizedDescription) (URLError \(error.code.rawValue))"
         }
         return .transport(code: error.code.rawValue, message: message)
-    }
-}
-
-// MARK: - Deadline
-
-struct DeadlineExceeded: Error {}
-
-/// Runs `body`, cancelling it after `timeout`: a whole-request deadline on top of
-/// URLSession's idle timeout, so a server that trickles bytes cannot hold a push forever.
-func withDeadline<T: Sendable>(_ timeout: Duration,
-                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw CancellationError() }
-        guard let value = first else { throw DeadlineExceeded() }
-        return value
-    }
-}
-
-extension Duration {
-    /// In seconds, as `TimeInterval`.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-
-    /// `250 ms`, `1.5 s`, `2 min`.
-    var formatted: String {
-        let ms = seconds * 1000
-        if ms < 1000 { return "\(Int(ms.rounded())) ms" }
-        if ms < 120_000 {
-            let value = (ms / 100).rounded() / 10
-            return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-        }
-        return "\(Int((ms / 60_000).rounded())) min"
     }
 }

@@ -13,7 +13,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// No wait is longer, whatever the attempt or the server's `Retry-After`.
     public var maximum: Duration
     public var jitter: Jitter
-    /// Consecutive failures after which ``SyncEngine/push(maxAttempts:)`` gives up; `nil` never gives up.
+    /// Consecutive failures after which ``SyncEngine/push()`` gives up; `nil` never gives up.
     public var maxAttempts: Int?
 
     public init(base: Duration = .milliseconds(500), maximum: Duration = .seconds(60), jitter: Jitter = .full,

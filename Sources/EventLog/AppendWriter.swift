@@ -19,6 +19,8 @@ final class AppendWriter: @unchecked Sendable {
     private var running = false
     private var stopped = false
     private var thread: Thread?
+    /// Signalled once the writer thread no longer uses (or holds) this writer.
+    private let exited = DispatchSemaphore(value: 0)
     /// Called after each successful commit (set before `start`).
     var onCommit: @Sendable () -> Void = {}
 
@@ -53,7 +55,13 @@ final class AppendWriter: @unchecked Sendable {
         defer { condition.unlock() }
         guard !running, !stopped else { return }
         running = true
-        let thread = Thread { [self] in run() }
+        // Weak, so the thread holds the writer (and its environment) only while `run` runs:
+        // a strong capture would keep both alive forever through `self.thread`.
+        let exited = self.exited
+        let thread = Thread { [weak self] in
+            self?.run()
+            exited.signal()
+        }
         thread.name = "chronicle-log-writer"
         thread.stackSize = 1 << 20
         self.thread = thread
@@ -66,6 +74,20 @@ final class AppendWriter: @unchecked Sendable {
         stopped = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// ``stop()``, then waits until the writer thread has committed the queued jobs and let go
+    /// of the writer, so the environment closes as soon as its other owners release it.
+    /// Must not be called on the writer thread.
+    func stopAndWait() {
+        condition.lock()
+        stopped = true
+        let started = thread != nil
+        condition.broadcast()
+        condition.unlock()
+        guard started else { return }
+        exited.wait()
+        exited.signal()   // for any later or concurrent caller
     }
 
     func submit(_ job: Job) {
@@ -207,6 +229,7 @@ final class AppendWriter: @unchecked Sendable {
         for event in events {
             try EventValidation.check(stream: event.stream)
             try EventValidation.check(type: event.type, data: event.data)
+            try EventValidation.check(origin: event.origin)
             guard event.version > 0 else { throw EventLogError.invalidEvent("version must be at least 1 (event \(event.id))") }
             if !seen.insert(event.id).inserted { continue }
             if try txn.get(databases.ids, key: Keys.id(event.id)) != nil { continue }

@@ -63,6 +63,10 @@ extension EventLog {
         guard record[0] >= 1, record[0] <= RecordCodec.currentFormat else {
             return .init(position: position, cause: .format, detail: "unknown record format \(record[0])")
         }
+        // Format 1 defines no flags; the byte is outside the checksum, so check it here.
+        guard record[1] == 0 else {
+            return .init(position: position, cause: .format, detail: "unknown record flags \(record[1])")
+        }
         guard RecordCodec.checksumMatches(record) else {
             return .init(position: position, cause: .checksum, detail: "the record's bytes do not match its checksum")
         }

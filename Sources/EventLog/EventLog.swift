@@ -73,8 +73,10 @@ public final class EventLog: Sendable {
 
     deinit { writer.stop() }
 
-    /// Stops the writer thread after the queued appends; later appends fail with ``EventLogError/closed``.
-    public func close() { writer.stop() }
+    /// Stops the writer thread after the queued appends and waits for it to end; later appends
+    /// fail with ``EventLogError/closed``. Once the log is also released, its LMDB environment
+    /// is closed and the store may be opened again in this process.
+    public func close() { writer.stopAndWait() }
 
     /// Runs `body` in a read transaction, mapping LMDB errors.
     func withRead<T>(_ body: (Transaction) throws -> T) throws -> T {
@@ -94,7 +96,8 @@ public final class EventLog: Sendable {
 
     /// Up to `limit` events after `position`, in order.
     public func read(after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
-        try withRead { txn in
+        guard position < .max else { return [] }   // nothing follows the last possible position
+        return try withRead { txn in
             var events: [RecordedEvent] = []
             events.reserveCapacity(min(limit, 4096))
             try txn.withCursor(databases.events) { cursor in
@@ -173,7 +176,7 @@ public final class EventLog: Sendable {
     public func read(type: String, after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
         var found: [RecordedEvent] = []
         var cursorPosition = position
-        while found.count < limit {
+        while found.count < limit, cursorPosition < .max {
             let (matches, last, exhausted) = try withRead { txn -> ([RecordedEvent], UInt64, Bool) in
                 var matches: [RecordedEvent] = []
                 var last = cursorPosition

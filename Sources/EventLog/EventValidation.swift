@@ -5,6 +5,7 @@ enum EventValidation {
     static let maxStreamBytes = 512
     static let maxTypeBytes = 256
     static let maxDataBytes = 8 << 20
+    static let maxOriginBytes = 256
 
     static func check(stream: String) throws(EventLogError) {
         let bytes = stream.utf8.count
@@ -24,6 +25,11 @@ enum EventValidation {
         guard first == UInt8(ascii: "{"), last == UInt8(ascii: "}") else {
             throw .invalidEvent("event data must be a JSON object")
         }
+    }
+
+    /// An ingested event's origin (a local one is the store's device id); the record keeps its length in a u16.
+    static func check(origin: String) throws(EventLogError) {
+        guard origin.utf8.count <= maxOriginBytes else { throw .invalidEvent("origin is longer than \(maxOriginBytes) bytes") }
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -5,7 +5,7 @@ import Testing
 struct AppendTests {
     @Test func firstAppendStartsAtPositionOneAndVersionOne() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 #expect(try log.head() == 0)
                 let result = try await log.append(to: "todo-1", expected: .noStream, events: [makeEvent(), makeEvent()])
                 #expect(result.positions == [1, 2])
@@ -23,7 +23,7 @@ struct AppendTests {
 
     @Test func storedEventKeepsEverythingGiven() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let id = UUIDv7.make()
                 let when = Date(timeIntervalSince1970: 1_795_314_600.123_9)   // 2026-11-22T02:30:00.123Z
                 let event = NewEvent(id: id, type: "TodoCreated", data: Data(#"{"title":"Milk ☕","n":[1,2]}"#.utf8), timestamp: when)
@@ -43,7 +43,7 @@ struct AppendTests {
 
     @Test func batchWithOneConflictingStreamWritesNothing() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "a", events: [makeEvent(), makeEvent()])
                 try await log.append(to: "b", events: [makeEvent()])
                 let headBefore = try log.head()
@@ -72,7 +72,7 @@ struct AppendTests {
 
     @Test func multiStreamBatchIsAtomicAndNumbersEachStream() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "x", events: [makeEvent()])
                 let result = try await log.append([
                     StreamAppend(stream: "x", expected: .exact(1), events: [makeEvent(), makeEvent()]),
@@ -88,7 +88,7 @@ struct AppendTests {
 
     @Test func reappendingStoredIdsWritesNothingAndReturnsOriginalPositions() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let events = [makeEvent(), makeEvent(), makeEvent()]
                 try await log.append(to: "s", events: [makeEvent()])
                 let first = try await log.append(to: "s", expected: .exact(1), events: events)
@@ -110,7 +110,7 @@ struct AppendTests {
 
     @Test func sameIdTwiceInOneBatchIsStoredOnce() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let event = makeEvent()
                 let result = try await log.append(to: "s", events: [event, makeEvent(), event])
                 #expect(result.positions == [1, 2, 1])
@@ -123,7 +123,7 @@ struct AppendTests {
 
     @Test func noStreamOnAnExistingStreamIsAConflict() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "user-1", events: [makeEvent(), makeEvent(), makeEvent()])
                 let error = await #expect(throws: EventLogError.self) {
                     try await log.append(to: "user-1", expected: .noStream, events: [makeEvent()])
@@ -140,7 +140,7 @@ struct AppendTests {
 
     @Test func wrongExactVersionIsAConflict() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "todo-9", events: [makeEvent(), makeEvent()])
                 for wrong: UInt64 in [0, 1, 3, 99] {
                     let error = await #expect(throws: EventLogError.self) {
@@ -171,7 +171,7 @@ struct AppendTests {
 
     @Test func anyAlwaysAppendsAndExpectedVersionsMatchStreamPrefixes() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 // "ab" must not count as part of stream "a" (and the other way around).
                 try await log.append(to: "ab", events: [makeEvent(), makeEvent()])
                 try await log.append(to: "a", expected: .noStream, events: [makeEvent()])
@@ -197,7 +197,7 @@ struct AppendTests {
     ])
     func invalidEventsAreRefusedAndNothingIsWritten(stream: String, type: String, json: String, reason: String) async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "ok", events: [makeEvent()])
                 let good = makeEvent()
                 let error = await #expect(throws: EventLogError.self) {
@@ -241,7 +241,7 @@ struct AppendTests {
 
     @Test func ingestKeepsForeignFieldsAndSkipsKnownIds() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let local = makeEvent()
                 try await log.append(to: "todo-1", events: [local])
                 let foreign = (1...3).map { n in
@@ -273,7 +273,7 @@ struct AppendTests {
 
     @Test func ingestWithOneInvalidEventStoresNothing() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let good = ForeignEvent(id: UUIDv7.make(), stream: "s", version: 1, type: "T", timestampMilliseconds: 1,
                                         origin: "o", data: Data("{}".utf8))
                 var bad = good
@@ -284,6 +284,12 @@ struct AppendTests {
                 zeroVersion.id = UUIDv7.make()
                 zeroVersion.version = 0
                 await #expect(throws: EventLogError.self) { try await log.ingest([good, zeroVersion]) }
+                var longOrigin = good
+                longOrigin.id = UUIDv7.make()
+                longOrigin.origin = String(repeating: "o", count: 70_000)   // more than a record's u16 length holds
+                await #expect(throws: EventLogError.invalidEvent("origin is longer than 256 bytes")) {
+                    try await log.ingest([good, longOrigin])
+                }
                 #expect(try log.head() == 0)
             }
         }
@@ -291,7 +297,7 @@ struct AppendTests {
 
     @Test func conflictsInOneGroupCommitDoNotSpoilTheOthers() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "shared", events: [makeEvent()])
                 // Many appenders race for version 2 of one stream: exactly one wins, the rest conflict.
                 let outcomes = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in

@@ -6,7 +6,7 @@ struct ConcurrencyTests {
     /// Eight tasks append a thousand single-event batches each, to five shared streams.
     @Test func eightTasksTimesAThousandAppendsAreGapFreeAndContiguous() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let tasks = 8, perTask = 1000, streams = 5
                 let results = try await withThrowingTaskGroup(of: [(UUID, String, UInt64)].self) { group in
                     for task in 0..<tasks {
@@ -54,14 +54,14 @@ struct ConcurrencyTests {
 
     @Test func concurrentBatchesAcrossStreamsStayWhole() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 // Each batch writes three events to three streams; no other event may land between them.
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for task in 0..<6 {
                         group.addTask {
                             for n in 0..<50 {
                                 let tag = #"{"batch":"\#(task)-\#(n)"}"#
-                                try await log.append([
+                                _ = try await log.append([
                                     StreamAppend(stream: "p-\(task)", events: [makeEvent("Part", tag)]),
                                     StreamAppend(stream: "q-\(n % 3)", events: [makeEvent("Part", tag)]),
                                     StreamAppend(stream: "r", events: [makeEvent("Part", tag)]),

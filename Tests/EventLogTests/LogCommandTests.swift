@@ -6,7 +6,7 @@ import Testing
 struct LogCommandTests {
     /// A store with 6 events: types TodoCreated/TodoCompleted on streams todo-1, todo-2, user-1.
     private func makeStore(_ store: TestStore) async throws -> [RecordedEvent] {
-        try await store.withLog { log in
+        try await store.withLog { log throws in
             try await log.append(to: "user-1", events: [makeEvent("UserCreated", #"{"name":"Ann \"A\"","age":30}"#)])
             try await log.append(to: "todo-1", events: [makeEvent("TodoCreated", #"{"title":"Milk"}"#)])
             try await log.append(to: "todo-2", events: [makeEvent("TodoCreated", #"{"title":"Bread"}"#)])
@@ -118,7 +118,7 @@ struct LogCommandTests {
     @Test func verifyFailsOnADamagedStoreNamingThePosition() async throws {
         try await TestStore.with { store in
             _ = try await makeStore(store)
-            try RawLog.with(store.logPath) { raw in
+            try RawLog.with(store.logPath) { raw throws in
                 try raw.modifyRecord(at: 4) { record in record[RecordLayout.dataRange(of: record).lowerBound] ^= 0x20 }
             }
             let output = try await chronicle(["verify", "--store", store.root.path])
@@ -135,7 +135,7 @@ struct LogCommandTests {
     @Test func verifyReportsAGap() async throws {
         try await TestStore.with { store in
             _ = try await makeStore(store)
-            try RawLog.with(store.logPath) { raw in try raw.deleteRecord(at: 3) }
+            try RawLog.with(store.logPath) { raw throws in try raw.deleteRecord(at: 3) }
             let output = try await chronicle(["verify", "--store", store.root.path, "--json"])
             #expect(output.exit.status != 0)
             let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.joined().utf8)) as? [String: Any])

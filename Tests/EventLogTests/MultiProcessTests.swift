@@ -56,7 +56,7 @@ struct MultiProcessTests {
             }
 
             let total = 2 * perProcess
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let events = try log.read(after: 0, limit: total + 10)
                 #expect(events.map(\.position) == Array(1...UInt64(total)))
                 #expect(Set(events.map(\.id)).count == total)
@@ -106,7 +106,7 @@ struct MultiProcessTests {
                 let acknowledged = try Self.acknowledged(acks)
                 #expect(acknowledged.count >= killAfter)
                 for ack in acknowledged { everAcknowledged[ack.id] = ack.position }
-                try await store.withLog { log in
+                try await store.withLog { log throws in
                     let report = try log.verify()
                     #expect(report.isIntact, "round \(round): \(String(describing: report.problem))")
                     for (id, position) in everAcknowledged {
@@ -124,7 +124,7 @@ struct MultiProcessTests {
     @Test func aSubscriberSeesAnotherProcesssAppends() async throws {
         let torture = try Products.torture()
         try await TestStore.with { store in
-            try await store.withLog(.init(pollInterval: .milliseconds(20))) { log in
+            try await store.withLog(.init(pollInterval: .milliseconds(20))) { log throws in
                 try await log.append(to: "local", events: [makeEvent()])
                 let child = try ChildProcess(torture, [
                     "append-burst", "--store", store.root.path, "--count", "30", "--batch", "4", "--stream-prefix", "remote",
@@ -148,7 +148,7 @@ struct MultiProcessTests {
     @Test func tortureTailFollowsThisProcesssAppends() async throws {
         let torture = try Products.torture()
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 try await log.append(to: "first", events: [makeEvent(), makeEvent()])
                 let child = try ChildProcess(torture, ["tail", "--store", store.root.path, "--after", "1", "--count", "4"])
                 #expect(try await Self.firstLine(of: child) { $0 == "ready" } != nil, "\(child.standardErrorText)")

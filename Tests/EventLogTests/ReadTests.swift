@@ -17,7 +17,7 @@ struct ReadTests {
 
     @Test func readsForwardFromAPositionWithALimit() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let all = try await fill(log)
                 #expect(try log.read().map(\.id) == all.map(\.id))
                 #expect(try log.read(after: 0, limit: 5).map(\.position) == [1, 2, 3, 4, 5])
@@ -33,7 +33,7 @@ struct ReadTests {
 
     @Test func scanVisitsEverythingAfterAPositionInChunks() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 _ = try await fill(log)
                 var seen: [UInt64] = []
                 let last = try log.scan(after: 4, chunk: 7) { seen.append($0.position) }
@@ -48,7 +48,7 @@ struct ReadTests {
 
     @Test func readsByStream() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let all = try await fill(log)
                 let expected = all.enumerated().filter { $0.offset % 2 == 1 && $0.offset % 5 == 3 }.map(\.element.id)
                 let todo3 = try log.read(stream: "todo-3")
@@ -66,7 +66,7 @@ struct ReadTests {
 
     @Test func readsByType() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 _ = try await fill(log)
                 let b = try log.read(type: "B")
                 #expect(b.map(\.position) == Array(stride(from: 2, through: 30, by: 3)))
@@ -82,7 +82,7 @@ struct ReadTests {
 
     @Test func readsByIdAndPosition() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 let all = try await fill(log)
                 for (index, event) in all.enumerated() {
                     let stored = try #require(try log.event(id: event.id))
@@ -98,7 +98,7 @@ struct ReadTests {
 
     @Test func anEmptyLogReadsAsEmpty() async throws {
         try await TestStore.with { store in
-            try await store.withLog { log in
+            try await store.withLog { log throws in
                 #expect(try log.head() == 0)
                 #expect(try log.read().isEmpty)
                 #expect(try log.read(type: "A").isEmpty)
@@ -114,7 +114,7 @@ struct ReadTests {
 
     @Test func typeReadsCrossItsInternalChunkBoundary() async throws {
         try await TestStore.with { store in
-            try await store.withLog(.init(noSync: true)) { log in
+            try await store.withLog(.init(noSync: true)) { log throws in
                 // More than one 50,000-record scan chunk, with matches on both sides of the boundary.
                 for start in stride(from: 0, to: 60_000, by: 5_000) {
                     let events = (start..<start + 5_000).map { n in makeEvent(n % 10_000 == 9_999 ? "Rare" : "Common", "{}") }

@@ -9,7 +9,7 @@ struct SubscribeTests {
 
     @Test func yieldsCatchUpThenLiveEventsInOrder() async throws {
         try await TestStore.with { store in
-            try await store.withLog(Self.noPolling) { log in
+            try await store.withLog(Self.noPolling) { log throws in
                 for n in 1...5 { try await log.append(to: "s-\(n % 2)", events: [makeEvent("Old", #"{"n":\#(n)}"#)]) }
                 // The subscriber reports each position it receives; the appender adds the next
                 // live event only after the previous one arrived, so each live event lands
@@ -49,7 +49,7 @@ struct SubscribeTests {
 
     @Test func manyLiveAppendsArriveOnceAndInOrder() async throws {
         try await TestStore.with { store in
-            try await store.withLog(Self.noPolling) { log in
+            try await store.withLog(Self.noPolling) { log throws in
                 let count = 2_000
                 let received = try await withTimeout(.seconds(120), "2,000 live events") {
                     try await withThrowingTaskGroup(of: [UInt64].self) { group in
@@ -87,7 +87,7 @@ struct SubscribeTests {
 
     @Test func batchSubscriptionCoversEverythingInOrder() async throws {
         try await TestStore.with { store in
-            try await store.withLog(Self.noPolling) { log in
+            try await store.withLog(Self.noPolling) { log throws in
                 try await log.append(to: "s", events: (0..<25).map { _ in makeEvent() })
                 let positions = try await withTimeout(.seconds(60), "batch subscription") {
                     try await withThrowingTaskGroup(of: [UInt64].self) { group in
@@ -96,7 +96,7 @@ struct SubscribeTests {
                             for try await batch in log.subscribeBatches(after: 3, batchSize: 10) {
                                 #expect(!batch.isEmpty && batch.count <= 10)
                                 positions += batch.map(\.position)
-                                if positions.last == 22 {   // caught up: add live events
+                                if positions.last == 25 {   // caught up: add live events
                                     try await log.append(to: "s", events: [makeEvent(), makeEvent(), makeEvent()])
                                 }
                                 if positions.count == 25 { break }
@@ -113,7 +113,7 @@ struct SubscribeTests {
 
     @Test func aCancelledSubscriptionEnds() async throws {
         try await TestStore.with { store in
-            try await store.withLog(Self.noPolling) { log in
+            try await store.withLog(Self.noPolling) { log throws in
                 try await log.append(to: "s", events: [makeEvent()])
                 let (started, signalStarted) = AsyncStream.makeStream(of: Void.self)
                 let tail = Task {
@@ -134,7 +134,7 @@ struct SubscribeTests {
 
     @Test func waitForHeadReturnsOnceTheLogGrows() async throws {
         try await TestStore.with { store in
-            try await store.withLog(Self.noPolling) { log in
+            try await store.withLog(Self.noPolling) { log throws in
                 try await log.append(to: "s", events: [makeEvent()])
                 #expect(try await log.waitForHead(beyond: 0, timeout: .seconds(3600)) == 1)
                 let head = try await withTimeout(.seconds(60), "waitForHead") {

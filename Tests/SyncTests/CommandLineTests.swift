@@ -28,7 +28,8 @@ struct CommandLineTests {
         try await withFaultServerAndStore(faults: [.pass, .pass, .pass, .holdUntilReleased]) { server, log, store in
             let ids = try await TestLog.appendEvents(log, count: 2000)
             let arguments = ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString,
-                             "--batch-size", "100", "--retry-base-ms", "1", "--retry-max-ms", "10", "--jitter", "none"]
+                             "--batch-size", "100", "--retry-base-ms", "1", "--retry-max-ms", "10", "--jitter", "none",
+                             "--timeout-ms", "5000"]
             let push = try ChildProcess(chronicle, arguments, environment: ["CHRONICLE_TOKEN": "token-f"], in: store)
             await server.script.waitUntilHolding()
             kill(push.pid, SIGKILL)
@@ -117,6 +118,27 @@ struct CommandLineTests {
         #expect(!result.killedBySignal)
         let tenant = TokenTable.tenantName(forToken: "serve-token")
         #expect(FileManager.default.fileExists(atPath: folder.appending("data/tenants/\(tenant)")))
+    }
+
+    @Test("sync run pushes events appended by another process and stops cleanly on SIGTERM")
+    func run() async throws {
+        let chronicle = try Self.requireExecutable()
+        try await withServerAndStore { server, log, store in
+            let first = try await TestLog.appendEvents(log, count: 15)
+            let running = try ChildProcess(
+                chronicle, ["sync", "run", "--store", store.path, "--remote", server.url.absoluteString, "--token", "token-a"],
+                in: store, pipeOutput: true)
+            #expect(await running.firstLine(startingWith: "acknowledged up to position 15,") != nil)
+            let second = try await TestLog.appendEvents(log, count: 5, start: 15)   // this process appends; the child notices
+            #expect(await running.firstLine(startingWith: "acknowledged up to position 20,") != nil)
+            #expect(try await server.http.pullAll(token: "token-a").map(\.id) == first + second)
+
+            kill(running.pid, SIGTERM)
+            let result = await running.result()
+            #expect(result.status == 0, "sync run exited with \(result.status): \(result.stderr)")
+            #expect(!result.killedBySignal)
+            #expect(try SyncEngine.status(of: log).pending == 0)
+        }
     }
 
     /// The address of the `listening on …` line serve prints once it listens.

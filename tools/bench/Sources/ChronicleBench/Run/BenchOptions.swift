@@ -8,6 +8,7 @@ struct BenchOptions: Sendable {
     var workloads: [Workload] = Workload.allCases
     var directory: String?
     var keep = false
+    var diagnose = false
     var seed: UInt64 = 0x43_48_52_4F_4E_49_43_4C
     /// Which todos the changes touch: `recent` (mostly recent ones, as in an app) or `uniform`.
     var access = "recent"
@@ -26,6 +27,7 @@ struct BenchOptions: Sendable {
                          d|reads, e|sync-push, or single names such as read-todo
           --dir DIR      where the stores go (default: a new folder under $TMPDIR or /tmp)
           --keep         keep the stores afterwards
+          --diagnose     also run append-batch on raw LMDB with Chronicle's two indexes (table only)
           --seed N       the data set's seed
           --access MODE  which todos the changes touch: recent (3 in 4 go to recently created
                          todos; the default) or uniform (any live todo: the worst case for indexes)
@@ -42,6 +44,7 @@ struct BenchOptions: Sendable {
             switch argument {
             case "--quick": options.quick = true
             case "--keep": options.keep = true
+            case "--diagnose": options.diagnose = true
             case "--runs":
                 guard let runs = Int(try value(argument)), runs > 0 else { throw BenchError.usage("--runs takes a positive number") }
                 options.runs = runs

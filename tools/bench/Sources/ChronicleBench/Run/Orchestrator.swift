@@ -31,7 +31,7 @@ struct Orchestrator {
         // a. Batches of 1,000, durable. Its last store per system is the log (c) and (d) use.
         if selected.contains(.appendBatch) || selected.contains(.rebuild) || !reads.isEmpty {
             let recorded = selected.contains(.appendBatch)
-            let systems = recorded ? Workload.appendBatch.systems
+            let systems = recorded ? Workload.appendBatch.systems + (options.diagnose ? [.lmdbIndexed] : [])
                 : Workload.appendBatch.systems.filter { $0 != .lmdbRaw || selected.contains(.rebuild) }
             for run in 0..<(recorded ? options.runCount : 1) {
                 for system in systems {
@@ -40,6 +40,10 @@ struct Orchestrator {
                     let measurement = try ChildProcess.run(.measure, task(.appendBatch, system, directory, count: sizes.events))
                     if recorded { results.record(.appendBatch, system, measurement) }
                     report(.appendBatch, system, measurement)
+                    if system == .lmdbIndexed {
+                        try? FileManager.default.removeItem(atPath: directory)
+                        continue
+                    }
                     if let previous = logs[system] { try? FileManager.default.removeItem(atPath: previous) }
                     logs[system] = directory
                 }

@@ -45,4 +45,10 @@ enum BenchSystem: String, Codable, Sendable, CaseIterable {
     case chronicle
     case grdb
     case lmdbRaw = "lmdb-raw"
+    /// Diagnostics only (`--diagnose`, append-batch, not in the JSON): raw LMDB plus
+    /// Chronicle's id and stream indexes, to tell the indexes' cost from the rest.
+    case lmdbIndexed = "lmdb-raw+indexes"
+
+    /// The systems the report compares.
+    static let compared: [BenchSystem] = [.chronicle, .grdb, .lmdbRaw]
 }

@@ -7,7 +7,7 @@ import GRDB
 /// models on SQLite through GRDB, written the way GRDB's documentation teaches.
 ///
 /// - One database file in WAL mode (`DatabasePool`), `synchronous = FULL` so that a
-///   committed append survives a power cut, as Chronicle's does.
+///   committed append survives a power cut, as Chronicle's does (one WAL fsync per commit).
 /// - The log is one table with the same indexes as Chronicle's: unique event id,
 ///   unique (stream, version); the position is the rowid. Each event carries the
 ///   same SHA-256 hash chain, so both systems store the same log.
@@ -21,11 +21,16 @@ final class GRDBStore: Sendable {
 
     init(path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
+        pool = try DatabasePool(path: path + "/store.sqlite")
+        // DatabasePool switches its writer to WAL with `synchronous = NORMAL` after
+        // `prepareDatabase` ran (commits then survive a crash of the app, not of the
+        // machine), so durability is set here, on the writer connection, and checked.
+        try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            guard try Int.fetchOne(db, sql: "PRAGMA synchronous") == 2 else {
+                throw BenchError.io("SQLite refused synchronous = FULL")
+            }
         }
-        pool = try DatabasePool(path: path + "/store.sqlite", configuration: configuration)
         try Self.migrator.migrate(pool)
     }
 

@@ -11,22 +11,34 @@ import Foundation
 final class RawLMDB: @unchecked Sendable {
     let env: OpaquePointer
     let dbi: MDB_dbi
+    /// Diagnostics only: Chronicle's two indexes (id → position, stream ‖ 0 ‖ position → version)
+    /// written beside the events, to measure what they cost in pages and fsync time.
+    let indexes: (ids: MDB_dbi, streams: MDB_dbi)?
 
-    init(path: String, mapSize: Int = 16 << 30) throws {
+    init(path: String, mapSize: Int = 16 << 30, withIndexes: Bool = false) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         var env: OpaquePointer?
         try Self.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw BenchError.io("mdb_env_create returned no environment") }
         try Self.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
         try Self.check(mdb_env_set_maxreaders(env, 126), "mdb_env_set_maxreaders")
+        try Self.check(mdb_env_set_maxdbs(env, 4), "mdb_env_set_maxdbs")
         try Self.check(mdb_env_open(env, path, UInt32(MDB_NOTLS), 0o644), "mdb_env_open")
         var txn: OpaquePointer?
         try Self.check(mdb_txn_begin(env, nil, 0, &txn), "mdb_txn_begin")
         var dbi: MDB_dbi = 0
-        try Self.check(mdb_dbi_open(txn, nil, 0, &dbi), "mdb_dbi_open")
+        var ids: MDB_dbi = 0, streams: MDB_dbi = 0
+        if withIndexes {
+            try Self.check(mdb_dbi_open(txn, "events", UInt32(MDB_CREATE), &dbi), "mdb_dbi_open")
+            try Self.check(mdb_dbi_open(txn, "ids", UInt32(MDB_CREATE), &ids), "mdb_dbi_open")
+            try Self.check(mdb_dbi_open(txn, "streams", UInt32(MDB_CREATE), &streams), "mdb_dbi_open")
+        } else {
+            try Self.check(mdb_dbi_open(txn, nil, 0, &dbi), "mdb_dbi_open")
+        }
         try Self.check(mdb_txn_commit(txn), "mdb_txn_commit")
         self.env = env
         self.dbi = dbi
+        self.indexes = withIndexes ? (ids, streams) : nil
     }
 
     deinit { mdb_env_close(env) }
@@ -54,6 +66,7 @@ final class RawLMDB: @unchecked Sendable {
                         try Self.check(mdb_put(txn, dbi, &k, &v, UInt32(MDB_APPEND)), "mdb_put")
                     }
                 }
+                if let indexes { try putIndexes(event, position: position, indexes, txn) }
             }
         } catch {
             mdb_txn_abort(txn)
@@ -82,6 +95,30 @@ final class RawLMDB: @unchecked Sendable {
         }
         if code != MDB_NOTFOUND { try Self.check(code, "mdb_cursor_get") }
         return (count, checksum)
+    }
+
+    private func putIndexes(_ event: BenchEvent, position: UInt64, _ indexes: (ids: MDB_dbi, streams: MDB_dbi),
+                            _ txn: OpaquePointer?) throws {
+        var idKey = event.id.uuid
+        var positionValue = position.bigEndian
+        try withUnsafeMutableBytes(of: &idKey) { key in
+            try withUnsafeMutableBytes(of: &positionValue) { value in
+                var k = MDB_val(mv_size: 16, mv_data: key.baseAddress)
+                var v = MDB_val(mv_size: 8, mv_data: value.baseAddress)
+                try Self.check(mdb_put(txn, indexes.ids, &k, &v, UInt32(MDB_NOOVERWRITE)), "mdb_put ids")
+            }
+        }
+        var streamKey = Array(event.stream.utf8)
+        streamKey.append(0)
+        streamKey.appendBig(position)
+        var version = event.version.bigEndian
+        try streamKey.withUnsafeMutableBytes { key in
+            try withUnsafeMutableBytes(of: &version) { value in
+                var k = MDB_val(mv_size: key.count, mv_data: key.baseAddress)
+                var v = MDB_val(mv_size: 8, mv_data: value.baseAddress)
+                try Self.check(mdb_put(txn, indexes.streams, &k, &v, 0), "mdb_put streams")
+            }
+        }
     }
 
     private func lastPosition(_ txn: OpaquePointer?) throws -> UInt64 {

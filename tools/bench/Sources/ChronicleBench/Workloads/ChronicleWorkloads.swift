@@ -81,8 +81,7 @@ enum ChronicleWorkloads {
                                                          tokens: tokens, logLevel: .warning))
         let running = Task { try await server.runUntilSignalled() }
         let port = try await server.listeningPort()
-        print("port \(port)")
-        fflush(stdout)
+        FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
         try await running.value
         return (0, 0)
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// The raw LMDB floor: durable batches, durable single puts from 1 or 8 threads, a cursor scan.
 enum RawLMDBWorkloads {
-    static func appendBatch(_ task: ChildTask) async throws -> (Int, Double) {
-        let store = try RawLMDB(path: task.directory)
+    static func appendBatch(_ task: ChildTask, withIndexes: Bool = false) async throws -> (Int, Double) {
+        let store = try RawLMDB(path: task.directory, withIndexes: withIndexes)
         var watch = Stopwatch()
         var buffer: [UInt8] = []
         let done = try await forEachBatch(task) { batch in
