@@ -62,5 +62,8 @@ let package = Package(
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTorture"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "EventLog"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
+        .testTarget(name: "ReliabilityTests", dependencies: [
+            "EventLog", "LMDB", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture", "ChronicleCLI",
+        ]),
     ]
 )

@@ -70,7 +70,7 @@ public enum WireEvent {
     /// How deeply a payload may nest objects and arrays.
     public static let maxDepth = 128
     /// The longest origin (a device id) accepted, in UTF-8 bytes.
-    public static let maxOriginBytes = 256
+    public static let maxOriginBytes = EventValidation.maxOriginBytes
     /// The longest device name accepted in a push, in UTF-8 bytes.
     public static let maxDeviceBytes = 256
 

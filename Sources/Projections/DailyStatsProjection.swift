@@ -139,3 +139,9 @@ struct DailyStatsProjection: Projection {
         }
     }
 }
+
+/// What the daily-stats projection keeps of a todo: the day it counts on and whether it counts as completed.
+struct TodoMark: Equatable, Sendable {
+    var deadline: CalendarDay
+    var isCompleted: Bool
+}

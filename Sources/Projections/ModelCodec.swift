@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import LMDB
 
 /// The binary layouts of the read models' keys and values.
 ///
@@ -132,97 +131,5 @@ enum ModelCodec {
         guard offset >= 0, bytes.count - offset >= 16 else { throw .corruptModel("a key of \(bytes.count) bytes") }
         var reader = ModelReader(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 16]))
         return try reader.id()
-    }
-}
-
-/// What the daily-stats projection keeps of a todo: the day it counts on and whether it counts as completed.
-struct TodoMark: Equatable, Sendable {
-    var deadline: CalendarDay
-    var isCompleted: Bool
-}
-
-/// A bounds-checked reader over a stored value.
-struct ModelReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func take(_ count: Int) throws(ProjectionError) -> UnsafeRawBufferPointer {
-        guard count >= 0, bytes.count - offset >= count else {
-            throw .corruptModel("a value of \(bytes.count) bytes is truncated")
-        }
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-    }
-
-    mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(ProjectionError) -> T {
-        T(bigEndian: try take(MemoryLayout<T>.size).loadUnaligned(as: T.self))
-    }
-
-    mutating func id() throws(ProjectionError) -> UUID {
-        let b = try take(16)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-    }
-
-    mutating func string(length: Int) throws(ProjectionError) -> String {
-        String(decoding: try take(length), as: UTF8.self)
-    }
-
-    /// Everything left, as text.
-    mutating func rest() -> String {
-        defer { offset = bytes.count }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset...]), as: UTF8.self)
-    }
-}
-
-extension Array where Element == UInt8 {
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
-    }
-
-    mutating func appendID(_ id: UUID) {
-        Swift.withUnsafeBytes(of: id.uuid) { append(contentsOf: $0) }
-    }
-}
-
-/// A UUID's bytes as two big-endian numbers: hashable, and sorting like the key bytes.
-struct IDOrder: Comparable {
-    let high: UInt64
-    let low: UInt64
-
-    init(_ id: UUID) {
-        (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        }
-    }
-
-    static func < (a: IDOrder, b: IDOrder) -> Bool { (a.high, a.low) < (b.high, b.low) }
-}
-
-extension String {
-    /// Equal as stored bytes (Swift's `==` also equates canonically equivalent spellings).
-    func sameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
-}
-
-extension Optional where Wrapped == String {
-    func sameBytes(as other: String?) -> Bool {
-        switch (self, other) {
-        case (nil, nil): true
-        case let (a?, b?): a.sameBytes(as: b)
-        default: false
-        }
-    }
-}
-
-extension Transaction {
-    /// Stores an index entry: the key is everything, the value is empty.
-    func putIndexEntry(_ db: Database, key: [UInt8]) throws {
-        try key.withUnsafeBytes { k in
-            try withUnsafeBytes(of: UInt8(0)) { byte in
-                try put(db, key: k, value: UnsafeRawBufferPointer(rebasing: byte[0..<0]))
-            }
-        }
     }
 }

@@ -166,21 +166,19 @@ public enum ModelVerifier {
         return nil
     }
 
+    /// Untrusted text in a one-line message.
+    private static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "'" + String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 })) + "'"
+    }
+
     private static func describe(_ value: some Equatable) -> String {
         switch value {
-        case let user as User: "\(user.id.lowercasedString) \(DomainText.quoted(user.name)) age \(user.age)"
+        case let user as User: "\(user.id.lowercasedString) \(quoted(user.name)) age \(user.age)"
         case let todo as Todo:
-            "\(todo.id.lowercasedString) \(DomainText.quoted(todo.title)) due \(todo.deadline)\(todo.isCompleted ? " completed" : "")"
+            "\(todo.id.lowercasedString) \(quoted(todo.title)) due \(todo.deadline)\(todo.isCompleted ? " completed" : "")"
         case let stat as DailyStat: "\(stat.date) total \(stat.total) completed \(stat.completed)"
         default: "\(value)"
         }
-    }
-}
-
-/// Untrusted text in a one-line message.
-enum DomainText {
-    static func quoted(_ text: String) -> String {
-        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return "'" + String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 })) + "'"
     }
 }

@@ -252,4 +252,17 @@ struct ServerTests {
             _ = try SyncServer(configuration: .init(dataDirectory: "/nonexistent", tokens: TokenTable()), logger: Quiet.logger)
         }
     }
+
+    @Test("a port already taken makes start fail instead of hanging")
+    func portTaken() async throws {
+        try await withServerAndStore { server, _, _ in
+            let data = try TemporaryDirectory("second")
+            defer { data.remove() }
+            var tokens = TokenTable()
+            try tokens.add(token: "t")
+            let second = try SyncServer(configuration: .init(port: server.running.port, dataDirectory: data.path, tokens: tokens),
+                                        logger: Quiet.logger)
+            await #expect(throws: (any Error).self) { _ = try await second.start() }
+        }
+    }
 }

@@ -1,0 +1,26 @@
+import Foundation
+
+extension Array where Element == UInt8 {
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
+
+    mutating func appendID(_ id: UUID) {
+        Swift.withUnsafeBytes(of: id.uuid) { append(contentsOf: $0) }
+    }
+}
+
+/// A UUID's bytes as two big-endian numbers: hashable, and sorting like the key bytes.
+struct IDOrder: Comparable {
+    let high: UInt64
+    let low: UInt64
+
+    init(_ id: UUID) {
+        (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+
+    static func < (a: IDOrder, b: IDOrder) -> Bool { (a.high, a.low) < (b.high, b.low) }
+}

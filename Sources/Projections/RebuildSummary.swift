@@ -1,0 +1,17 @@
+/// What a rebuild did.
+public struct RebuildSummary: Sendable, Equatable {
+    /// The rebuilt projections.
+    public var projections: [ProjectionName]
+    /// The log position the rebuilt models include.
+    public var position: UInt64
+    /// Events read from the log.
+    public var eventsRead: UInt64
+    /// Events the projections skipped (unknown type or undecodable data).
+    public var skippedEvents: UInt64
+    /// How long it took.
+    public var elapsed: Duration
+    /// The average speed.
+    public var eventsPerSecond: Double
+    /// Entities in each rebuilt model (users, todos, days).
+    public var entries: [ProjectionName: Int]
+}
