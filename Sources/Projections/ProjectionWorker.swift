@@ -46,18 +46,18 @@ final class ProjectionWorker: Sendable {
     func catchUp() async throws -> UInt64 {
         try await upgradeIfNeeded()
         let head = try log.head()
-        while try await queue.perform({ [self] in try applyNextBatch(upTo: head) }) {}
-        return try models.checkpoint()
-    }
-
-    /// Reads and applies the next batch after the lowest checkpoint; false when there is nothing before `head`.
-    private func applyNextBatch(upTo head: UInt64) throws -> Bool {
         let from = try pendingFrom()
-        guard from < head else { return false }
-        let events = try log.read(after: from, limit: batchSize)
-        guard !events.isEmpty else { return false }
-        try apply(events)
-        return true
+        if from < head {
+            // Checkpoints only move forward, so batches read from the lowest one stay applicable.
+            let reader = LogPrefetcher(log: log, batchSize: batchSize)
+            var next = reader.batch(after: from, through: head)
+            defer { next.cancel() }
+            while let batch = try await next.value {
+                next = reader.batch(after: batch.last, through: head)
+                try await queue.perform { [self] in try apply(batch.events) }
+            }
+        }
+        return try models.checkpoint()
     }
 
     /// The lowest checkpoint of the projections this code applies (`UInt64.max` when none).
@@ -75,9 +75,8 @@ final class ProjectionWorker: Sendable {
     ///
     /// Each checkpoint is read inside the transaction and only later events are applied,
     /// so an event applies exactly once even when several processes apply at once.
-    func apply(_ events: [RecordedEvent]) throws {
-        guard let last = events.last?.position else { return }
-        let decoded = DecodedEvents(events)
+    func apply(_ decoded: DecodedEvents) throws {
+        guard let last = decoded.last else { return }
         let describe = observers.isActive
         let before = seen.withLock { $0 }
         let (changes, after) = try models.write { txn -> ([ReadModelChange], [ProjectionName: Seen]) in
@@ -149,10 +148,11 @@ final class ProjectionWorker: Sendable {
         var failures = 0
         while !Task.isCancelled {
             do {
-                try await upgradeIfNeeded()
+                // A backlog goes through the faster catch-up first, then the live tail takes over.
+                _ = try await catchUp()
                 let from = try pendingFrom()
                 for try await batch in log.subscribeBatches(after: from == .max ? try log.head() : from, batchSize: batchSize) {
-                    try await queue.perform { [self] in try apply(batch) }
+                    try await queue.perform { [self] in try apply(DecodedEvents(batch)) }
                     failures = 0
                     lastError.withLock { $0 = nil }
                 }

@@ -59,23 +59,21 @@ public enum Rebuild {
         let startPosition = plan.values.map(\.checkpoint).min() ?? 0
         var position = startPosition
         var eventsRead: UInt64 = 0
+        let reader = LogPrefetcher(log: log, batchSize: batchSize)
+        var next = reader.batch(after: position)
+        defer { next.cancel() }
         while !plan.isEmpty {
             try Task.checkCancellation()
-            let current = plan, from = position
-            let step = try await queue.perform { () -> (last: UInt64, count: Int, head: UInt64, finished: [ProjectionName])? in
-                let events = try log.read(after: from, limit: batchSize)
-                guard let last = events.last?.position else { return nil }
-                let head = try log.head()
-                let finished = try applyBuild(models, current, DecodedEvents(events))
-                return (last, events.count, head, finished)
-            }
-            guard let step else { break }
-            for name in step.finished { plan[name] = nil }
-            position = step.last
-            eventsRead += UInt64(step.count)
+            guard let batch = try await next.value else { break }
+            next = reader.batch(after: batch.last)
+            let current = plan
+            let finished = try await queue.perform { try applyBuild(models, current, batch.events) }
+            for name in finished { plan[name] = nil }
+            position = batch.last
+            eventsRead += UInt64(batch.count)
             let elapsed = clock.now - started
             let done = position - startPosition
-            progress(RebuildProgress(done: done, total: max(step.head, position) - startPosition,
+            progress(RebuildProgress(done: done, total: max(batch.head, position) - startPosition,
                                      eventsPerSecond: rate(done, elapsed), elapsed: elapsed))
         }
         let final = plan

@@ -22,11 +22,11 @@ struct RebuildBenchmarkTests {
         func add(_ event: DomainEvent) { batch.append(StreamAppend(stream: event.stream, events: [NewEvent(type: event.type, data: event.encodedData())])) }
         while appended < count {
             // Ten events: a user with four todos; two move, two are completed, one is deleted.
-            let user = UUID()
+            let user = UUIDv7.make()
             add(.userCreated(id: user, name: "User \(random.next() % 100_000)", age: Int(random.next() % 100)))
             var todos: [UUID] = []
             for index in 0..<4 {
-                let id = UUID()
+                let id = UUIDv7.make()
                 todos.append(id)
                 add(.todoCreated(id: id, title: "Todo \(index)", deadline: first.adding(days: Int(random.next() % 365)),
                                  userId: user, memo: index == 0 ? "memo" : nil))

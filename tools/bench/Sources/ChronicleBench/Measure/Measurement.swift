@@ -8,6 +8,8 @@ struct Measurement: Codable, Sendable {
     var seconds: Double
     /// The highest `RssAnon` of the child process.
     var peakAnonBytes: Int
+    /// Bytes the child caused to be written to disk (`write_bytes` of /proc/self/io), for diagnostics.
+    var diskWriteBytes: Int = 0
 
     /// Operations per second (higher is better).
     var rate: Double { seconds > 0 ? Double(operations) / seconds : 0 }

@@ -51,6 +51,15 @@ final class PeakMemorySampler: Sendable {
         }
     }
 
+    /// Bytes this process caused to be written to the disk so far (`write_bytes` in /proc/self/io).
+    static func diskWriteBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return Int(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return 0
+    }
+
     /// `RssAnon` of this process in bytes (0 when the kernel does not report it).
     static func currentAnonymousBytes() -> Int {
         let fd = open("/proc/self/status", O_RDONLY)

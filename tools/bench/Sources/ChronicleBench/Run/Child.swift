@@ -11,7 +11,8 @@ enum Child {
         let sampler = PeakMemorySampler()
         do {
             let (operations, seconds) = try await run(step, task)
-            let measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop())
+            let measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop(),
+                                          diskWriteBytes: PeakMemorySampler.diskWriteBytes())
             print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             return 0
         } catch {

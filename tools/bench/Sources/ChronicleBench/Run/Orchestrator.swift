@@ -145,6 +145,6 @@ struct Orchestrator {
     }
 
     private func report(_ workload: Workload, _ system: BenchSystem, _ measurement: Measurement) {
-        progress("  \(system.rawValue): \(Report.number(measurement.rate)) \(workload.unit) (\(measurement.operations) in \(String(format: "%.2f", measurement.seconds)) s), peak anon \(measurement.peakAnonBytes >> 20) MiB")
+        progress("  \(system.rawValue): \(Report.number(measurement.rate)) \(workload.unit) (\(measurement.operations) in \(String(format: "%.2f", measurement.seconds)) s), peak anon \(measurement.peakAnonBytes >> 20) MiB, \(measurement.diskWriteBytes / max(1, measurement.operations)) bytes written per \(workload.unit == "ops/s" ? "op" : "event")")
     }
 }

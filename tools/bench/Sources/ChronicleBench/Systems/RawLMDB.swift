@@ -105,7 +105,7 @@ final class RawLMDB: @unchecked Sendable {
             try withUnsafeMutableBytes(of: &positionValue) { value in
                 var k = MDB_val(mv_size: 16, mv_data: key.baseAddress)
                 var v = MDB_val(mv_size: 8, mv_data: value.baseAddress)
-                if idxMode != "streams" { try Self.check(mdb_put(txn, indexes.ids, &k, &v, UInt32(MDB_NOOVERWRITE)), "mdb_put ids") }
+                try Self.check(mdb_put(txn, indexes.ids, &k, &v, UInt32(MDB_NOOVERWRITE)), "mdb_put ids")
             }
         }
         var streamKey = Array(event.stream.utf8)
@@ -116,7 +116,7 @@ final class RawLMDB: @unchecked Sendable {
             try withUnsafeMutableBytes(of: &version) { value in
                 var k = MDB_val(mv_size: key.count, mv_data: key.baseAddress)
                 var v = MDB_val(mv_size: 8, mv_data: value.baseAddress)
-                if idxMode != "ids" { try Self.check(mdb_put(txn, indexes.streams, &k, &v, 0), "mdb_put streams") }
+                try Self.check(mdb_put(txn, indexes.streams, &k, &v, 0), "mdb_put streams")
             }
         }
     }
@@ -155,5 +155,3 @@ final class RawLMDB: @unchecked Sendable {
         buffer.append(contentsOf: event.data)
     }
 }
-
-let idxMode = ProcessInfo.processInfo.environment["IDX"] ?? "both"

@@ -1,0 +1,39 @@
+import Dispatch
+import EventLog
+
+/// Reads and decodes the next batch of the log on its own queue while the previous
+/// batch is being written, so decoding overlaps LMDB writes and their fsync.
+struct LogPrefetcher: Sendable {
+    /// One batch, decoded; the raw records are already released.
+    struct Batch: Sendable {
+        var events: DecodedEvents
+        var last: UInt64
+        var count: Int
+        /// The log's head when the batch was read.
+        var head: UInt64
+    }
+
+    let log: EventLog
+    let batchSize: Int
+    private let queue = DispatchQueue(label: "chronicle.projections.read")
+
+    init(log: EventLog, batchSize: Int) {
+        self.log = log
+        self.batchSize = batchSize
+    }
+
+    /// Starts reading up to `batchSize` events after `position` (and at most through `end`);
+    /// the task's value is nil when there are none.
+    func batch(after position: UInt64, through end: UInt64 = .max) -> Task<Batch?, any Error> {
+        let log = log, queue = queue
+        let limit = Int(min(UInt64(batchSize), end > position ? end - position : 0))
+        return Task {
+            guard limit > 0 else { return nil }
+            return try await queue.perform {
+                let records = try log.read(after: position, limit: limit)
+                guard let last = records.last?.position else { return nil }
+                return Batch(events: DecodedEvents(records), last: last, count: records.count, head: try log.head())
+            }
+        }
+    }
+}

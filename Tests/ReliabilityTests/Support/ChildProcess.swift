@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+
+/// A child process whose stdout arrives as an async sequence of lines, whose stdin
+/// takes lines, and whose exit can be awaited. Blocking pipe reads happen on threads
+/// of their own, never on the cooperative pool.
+final class ChildProcess: Sendable {
+    /// How the child ended.
+    struct Exit: Sendable, Equatable {
+        var status: Int32
+        var wasSignalled: Bool
+    }
+
+    private struct State {
+        var exit: Exit?
+        var openStreams = 2        // stdout and stderr, until each reaches end of file
+        var standardError = Data()
+        var waiters: [CheckedContinuation<Exit, Never>] = []
+    }
+
+    /// Every stdout line, in order; ends when the child closes stdout.
+    let lines: AsyncStream<String>
+    /// The child's process id.
+    let pid: Int32
+    private let state = Shared()
+    private let input: FileHandle
+
+    /// The state the pipe threads and the termination handler share.
+    private final class Shared: Sendable {
+        let mutex = Mutex(State())
+        func withLock<R>(_ body: (inout State) -> R) -> R { mutex.withLock { body(&$0) } }
+    }
+
+    /// Starts `executable` with `arguments`.
+    init(_ executable: URL, _ arguments: [String]) throws {
+        let process = Process()
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        self.lines = lines
+        self.input = stdin.fileHandleForWriting
+        let state = self.state
+        process.terminationHandler = { process in
+            let exit = Exit(status: process.terminationStatus, wasSignalled: process.terminationReason == .uncaughtSignal)
+            state.withLock { $0.exit = exit }
+            Self.resumeWaitersIfDone(state)
+        }
+        try process.run()
+        pid = process.processIdentifier
+        // The parent's copies of the child's ends must close, or end of file never comes.
+        try? stdout.fileHandleForWriting.close()
+        try? stderr.fileHandleForWriting.close()
+        try? stdin.fileHandleForReading.close()
+
+        let out = stdout.fileHandleForReading
+        Self.startThread {
+            var pending = Data()
+            while true {
+                let chunk = out.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+            continuation.finish()
+            state.withLock { $0.openStreams -= 1 }
+            Self.resumeWaitersIfDone(state)
+        }
+        let err = stderr.fileHandleForReading
+        Self.startThread {
+            while true {
+                let chunk = err.availableData
+                if chunk.isEmpty { break }
+                state.withLock { $0.standardError.append(chunk) }
+            }
+            state.withLock { $0.openStreams -= 1 }
+            Self.resumeWaitersIfDone(state)
+        }
+    }
+
+    /// Sends one line to the child's stdin.
+    func send(_ line: String) throws {
+        try input.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// Kills the child at once (SIGKILL): no cleanup code of its own runs.
+    func kill() {
+        _ = Foundation.kill(pid, SIGKILL)
+    }
+
+    /// Waits until the child exited and both of its output streams ended. A cancelled
+    /// wait kills the child, so a timed-out test never leaves it running.
+    func waitForExit() async -> Exit {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: Exit? = state.withLock { s in
+                    if let exit = s.exit, s.openStreams == 0 { return exit }
+                    s.waiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            kill()
+        }
+    }
+
+    /// Everything the child wrote to stderr so far (all of it after ``waitForExit()``).
+    var standardErrorText: String {
+        state.withLock { String(decoding: $0.standardError, as: UTF8.self) }
+    }
+
+    private static func resumeWaitersIfDone(_ state: Shared) {
+        let (exit, waiters) = state.withLock { s -> (Exit?, [CheckedContinuation<Exit, Never>]) in
+            guard let exit = s.exit, s.openStreams == 0 else { return (nil, []) }
+            defer { s.waiters.removeAll() }
+            return (exit, s.waiters)
+        }
+        if let exit { for waiter in waiters { waiter.resume(returning: exit) } }
+    }
+
+    private static func startThread(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// What a finished command printed.
+struct CommandOutput: Sendable {
+    var exit: ChildProcess.Exit
+    var standardOutput: [String]
+    var standardError: String
+
+    /// The stderr lines, without the empty one after the last newline.
+    var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+}
+
+/// Runs `executable` to completion and collects its output (killed after `timeout`).
+func runCommand(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandOutput {
+    let child = try ChildProcess(executable, arguments)
+    return try await withTimeout(timeout, "\(executable.lastPathComponent) \(arguments.joined(separator: " "))") {
+        var lines: [String] = []
+        for await line in child.lines { lines.append(line) }
+        let exit = await child.waitForExit()
+        return CommandOutput(exit: exit, standardOutput: lines, standardError: child.standardErrorText)
+    }
+}

@@ -1,0 +1,23 @@
+/// The guard around a wait that could hang: the test fails instead.
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    let limit: Duration
+    var description: String { "\(what) did not finish within \(limit)" }
+}
+
+/// Runs `body`; if it has not finished after `limit`, cancels it and throws ``TimedOut``.
+///
+/// The limit is a hang guard only, far above the expected time: no test asserts speed.
+func withTimeout<T: Sendable>(_ limit: Duration, _ what: String,
+                              _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw TimedOut(what: what, limit: limit)
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw TimedOut(what: what, limit: limit) }
+        return first
+    }
+}
