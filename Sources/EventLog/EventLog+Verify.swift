@@ -52,6 +52,71 @@ extension EventLog {
         return report
     }
 
+    /// The cheap health check for a store opened for use (``Options/checkHeadOnOpen``): the
+    /// last record (format, checksum, position, and its chain link to the record before,
+    /// whose checksum is checked too) and the size of the indexes. Constant time, whatever
+    /// the log's length; damage deeper in the log shows when a read reaches it (every read
+    /// checks the record's checksum) and in ``verify(progress:)``.
+    ///
+    /// - throws: ``EventLogError/corruptRecord(position:reason:)`` naming what is wrong.
+    public func checkHead() throws {
+        try Self.checkHead(environment, databases)
+    }
+
+    static func checkHead(_ environment: Environment, _ databases: LogDatabases) throws(EventLogError) {
+        let problem: VerifyReport.Problem?
+        do {
+            problem = try environment.read { txn in try headProblem(txn, databases) }
+        } catch let error as EventLogError {
+            throw error
+        } catch let error as LMDBError {
+            throw .storage(error)
+        } catch {
+            throw .corruptRecord(position: 0, reason: "\(error)")
+        }
+        if let problem {
+            throw .corruptRecord(position: problem.position, reason: "\(problem.cause.rawValue): \(problem.detail)")
+        }
+    }
+
+    private static func headProblem(_ txn: Transaction, _ databases: LogDatabases) throws -> VerifyReport.Problem? {
+        let events = try txn.count(databases.events)
+        let ids = try txn.count(databases.ids)
+        let streams = try txn.count(databases.streams)
+        return try txn.withCursor(databases.events) { cursor -> VerifyReport.Problem? in
+            guard let last = try cursor.last() else {
+                guard ids == 0, streams == 0 else {
+                    return .init(position: 0, cause: .index, detail: "no events but \(ids) id index and \(streams) stream index entries")
+                }
+                return nil
+            }
+            guard last.key.count == 8 else {
+                return .init(position: 0, cause: .format, detail: "a key of \(last.key.count) bytes in the events table")
+            }
+            let position = last.key.readBigEndian(UInt64.self, at: 0)
+            guard position == UInt64(events) else {
+                return .init(position: position, cause: .gap,
+                             detail: "the log holds \(events) events but its last position is \(position)")
+            }
+            guard ids == events, streams == events else {
+                return .init(position: position, cause: .index,
+                             detail: "\(events) events but \(ids) id index and \(streams) stream index entries")
+            }
+            var previousHash = RecordCodec.genesisHash
+            if position > 1 {
+                guard let previous = try cursor.previous(), previous.key.count == 8,
+                      previous.key.readBigEndian(UInt64.self, at: 0) == position - 1 else {
+                    return .init(position: position - 1, cause: .gap, detail: "position \(position - 1) is missing")
+                }
+                guard previous.value.count >= RecordCodec.headerSize, RecordCodec.checksumMatches(previous.value) else {
+                    return .init(position: position - 1, cause: .checksum, detail: "the record's bytes do not match its checksum")
+                }
+                previousHash = Array(previous.value[RecordCodec.hashRange])
+            }
+            return check(record: last.value, position: position, expected: position, previousHash: previousHash)
+        }
+    }
+
     static func check(record: UnsafeRawBufferPointer, position: UInt64, expected: UInt64,
                       previousHash: [UInt8]) -> VerifyReport.Problem? {
         if position != expected {

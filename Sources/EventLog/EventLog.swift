@@ -26,13 +26,19 @@ public final class EventLog: Sendable {
         public var pollInterval: Duration
         /// The most events one group commit writes.
         public var maxGroupEvents: Int
+        /// Run ``EventLog/checkHead()`` when opening, refusing a store whose last record is
+        /// damaged. Everything but `verify` (which must open a damaged store to report on it)
+        /// should turn it on; `chronicle` does.
+        public var checkHeadOnOpen: Bool
 
         public init(initialMapSize: Int = 64 << 20, noSync: Bool = false,
-                    pollInterval: Duration = .milliseconds(50), maxGroupEvents: Int = 20_000) {
+                    pollInterval: Duration = .milliseconds(50), maxGroupEvents: Int = 20_000,
+                    checkHeadOnOpen: Bool = false) {
             self.initialMapSize = initialMapSize
             self.noSync = noSync
             self.pollInterval = pollInterval
             self.maxGroupEvents = maxGroupEvents
+            self.checkHeadOnOpen = checkHeadOnOpen
         }
     }
 
@@ -50,7 +56,8 @@ public final class EventLog: Sendable {
     /// Opens the log at `path` (a directory), creating it when missing.
     ///
     /// - throws: ``EventLogError/newerFormat(found:supported:)`` for a store written by a
-    ///   newer Chronicle, ``EventLogError/cannotOpen(path:reason:)`` when LMDB refuses it.
+    ///   newer Chronicle, ``EventLogError/cannotOpen(path:reason:)`` when LMDB refuses it,
+    ///   ``EventLogError/corruptRecord(position:reason:)`` when `checkHeadOnOpen` finds damage.
     public init(path: String, options: Options = Options()) throws(EventLogError) {
         let environment: Environment
         do {
@@ -59,6 +66,10 @@ public final class EventLog: Sendable {
             throw .cannotOpen(path: path, reason: error.description)
         }
         let (databases, deviceID) = try LogDatabases.open(in: environment)
+        if options.checkHeadOnOpen {
+            // Before the writer thread exists: a refused store gets no thread and no write.
+            try Self.checkHead(environment, databases)
+        }
         self.environment = environment
         self.databases = databases
         self.deviceID = deviceID

@@ -97,13 +97,21 @@ struct LogDatabases: Sendable {
     }
 
     /// Decodes the record stored at `position`.
+    ///
+    /// The checksum is checked on every read (a CRC over a few hundred bytes, small beside
+    /// the copy into a `RecordedEvent`), so a damaged record is an error, never a wrong event.
     func decode(_ value: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
+        let event: RecordedEvent
         do {
-            return try RecordCodec.decode(value)
+            event = try RecordCodec.decode(value, verifyChecksum: true)
         } catch .unsupportedFormat(let format) {
             throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
         } catch {
             throw EventLogError.corruptRecord(position: position, reason: error.description)
         }
+        guard event.position == position else {
+            throw EventLogError.corruptRecord(position: position, reason: "the record says position \(event.position)")
+        }
+        return event
     }
 }

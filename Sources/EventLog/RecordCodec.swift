@@ -76,6 +76,8 @@ enum RecordCodec {
         guard record.count >= headerSize else { throw .truncated }
         let format = record[0]
         guard format <= currentFormat, format > 0 else { throw .unsupportedFormat(format) }
+        // Format 1 defines no flags, and the byte is outside the checksum.
+        guard record[1] == 0 else { throw .unknownFlags(record[1]) }
         if verifyChecksum, !checksumMatches(record) { throw .checksum }
         var reader = ByteReader(buffer: record, offset: 6)
         let position = try reader.u64()
@@ -106,6 +108,7 @@ enum RecordCodec {
 enum RecordError: Error, Equatable, CustomStringConvertible {
     case truncated, checksum, trailingBytes, badText
     case unsupportedFormat(UInt8)
+    case unknownFlags(UInt8)
 
     var description: String {
         switch self {
@@ -113,6 +116,7 @@ enum RecordError: Error, Equatable, CustomStringConvertible {
         case .checksum: "checksum mismatch"
         case .trailingBytes: "record has trailing bytes"
         case .badText: "record holds invalid UTF-8"
+        case .unknownFlags(let flags): "record has unknown flags \(flags)"
         case .unsupportedFormat(let format):
             "record format \(format) is not supported by this version (it reads up to \(RecordCodec.currentFormat))"
         }

@@ -79,6 +79,7 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_set_maxreaders(env, options.maxReaders))
             try check(mdb_env_set_mapsize(env, options.mapSize))
             try check(mdb_env_open(env, path, flags, 0o644))
+            try Self.checkFileLength(env)
         } catch {
             mdb_env_close(env)
             throw error
@@ -97,6 +98,26 @@ public final class Environment: @unchecked Sendable {
         pthread_rwlockattr_destroy(&attributes)
         // A reader slot left by a process that died would pin old pages forever.
         _ = try? readerCheck()
+    }
+
+    /// Refuses a data file shorter than its last committed page: LMDB would map the missing
+    /// pages and the first read of one would kill the process with SIGBUS.
+    ///
+    /// The length is read after the page count, and the file only grows, so another
+    /// process committing meanwhile cannot make a sound file look short.
+    private static func checkFileLength(_ env: OpaquePointer) throws(LMDBError) {
+        var info = MDB_envinfo()
+        try check(mdb_env_info(env, &info))
+        var pages = MDB_stat()
+        try check(mdb_env_stat(env, &pages))
+        var fd: Int32 = -1
+        try check(mdb_env_get_fd(env, &fd))
+        var file = stat()
+        guard fstat(fd, &file) == 0 else { throw LMDBError.system(errno) }
+        let expected = (info.me_last_pgno + 1) * Int(pages.ms_psize)
+        if Int(file.st_size) < expected {
+            throw LMDBError.truncated(fileBytes: Int(file.st_size), expectedBytes: expected)
+        }
     }
 
     deinit {

@@ -28,6 +28,9 @@ public enum LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
     case badDatabase
     /// A system error (`errno`), such as `ENOENT`, `EACCES` or `ENOSPC`.
     case system(Int32)
+    /// The data file is shorter than the pages its last commit uses (a cut copy, a damaged
+    /// disk); found by ``Environment`` on open, never by LMDB itself.
+    case truncated(fileBytes: Int, expectedBytes: Int)
 
     /// Maps an LMDB return code (never `MDB_SUCCESS`) to its case.
     public init(code: Int32) {
@@ -80,6 +83,7 @@ public enum LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badValueSize: MDB_BAD_VALSIZE
         case .badDatabase: MDB_BAD_DBI
         case .system(let code): code
+        case .truncated: MDB_CORRUPTED
         }
     }
 
@@ -92,6 +96,8 @@ public enum LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the store was written by an incompatible LMDB (\(message))"
         case .readersFull:
             return "too many open readers on the store (\(message))"
+        case let .truncated(fileBytes, expectedBytes):
+            return "the store's LMDB file is damaged: it is truncated to \(fileBytes) bytes, its last commit needs \(expectedBytes)"
         default:
             return "LMDB: \(message)"
         }

@@ -44,18 +44,53 @@ enum ModelCodec {
         return User(id: id, name: reader.rest(), age: age)
     }
 
-    /// The by-name index key: users sort by name (as Swift compares strings), then id.
+    /// The by-name index key. Users are listed by name, then id, where names compare as
+    /// the bytes of their NFC form (Unicode scalar order, canonically equivalent spellings
+    /// equal). That is Swift's own order for strings but for rare cases such as
+    /// U+212B ANGSTROM SIGN, where Swift's comparison is not a total order.
+    ///
+    /// LMDB keys are at most 511 bytes; a longer name is cut to ``maxNamePrefix`` bytes and
+    /// marked (`00 01` instead of `00 00`), and ``ReadModels/users()`` orders the few users
+    /// sharing such a prefix by their full ``nameOrder(_:id:)``.
     static func nameKey(_ name: String, id: UUID, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        // Swift orders strings by their NFC scalars, which is the byte order of NFC UTF-8.
-        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
-        for byte in (isASCII ? name : name.precomposedStringWithCanonicalMapping).utf8 {
+        var truncated = false
+        for byte in normalized(name).utf8 {
+            if out.count + (byte == 0 ? 2 : 1) > maxNamePrefix {
+                truncated = true
+                break
+            }
+            out.append(byte)
+            if byte == 0 { out.append(0xFF) }
+        }
+        out.append(0)
+        out.append(truncated ? 1 : 0)
+        out.appendID(id)
+    }
+
+    /// The longest name part of a name key (the rest: a 2-byte marker and the 16-byte id).
+    static let maxNamePrefix = 440
+
+    /// The full order of users by name, then id (what the name index approximates for very long names).
+    static func nameOrder(_ name: String, id: UUID) -> [UInt8] {
+        var out: [UInt8] = []
+        for byte in normalized(name).utf8 {
             out.append(byte)
             if byte == 0 { out.append(0xFF) }
         }
         out.append(0)
         out.append(0)
         out.appendID(id)
+        return out
+    }
+
+    /// Whether a name key holds a cut name.
+    static func isTruncatedNameKey(_ key: UnsafeRawBufferPointer) -> Bool {
+        key.count >= 18 && key[key.count - 18] == 0 && key[key.count - 17] == 1
+    }
+
+    private static func normalized(_ name: String) -> String {
+        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
     }
 
     // MARK: - Todos

@@ -68,15 +68,13 @@ public enum ModelVerifier {
     // MARK: - Comparisons
 
     private static func usersDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
-        var stored: [User] = []
-        try scan(txn, dbs[1]) { key, _ in
-            let id = try ModelCodec.id(in: key, at: key.count - 16)
-            guard let user = try UsersProjection.load(id, txn: txn, byID: dbs[0]) else {
-                throw Found("the name index lists user \(id.lowercasedString), which is missing")
-            }
-            stored.append(user)
-        }
-        if let difference = firstDifference(stored, snapshot.sortedUsers, "user") { return difference }
+        let stored = try ReadModels.users(txn, dbs)
+        // The index's order (NFC name bytes, then id): a total order, unlike Swift's for a few names.
+        let expected = snapshot.users.values
+            .map { (user: $0, order: ModelCodec.nameOrder($0.name, id: $0.id)) }
+            .sorted { $0.order.lexicographicallyPrecedes($1.order) }
+            .map(\.user)
+        if let difference = firstDifference(stored, expected, "user") { return difference }
         let count = try txn.count(dbs[0])
         return count == stored.count ? nil : "\(count) users stored but \(stored.count) in the name index"
     }

@@ -71,24 +71,49 @@ public final class ReadModels: Sendable {
         }
     }
 
-    /// Every live user, by name (as Swift orders strings), then id: a scan of the name index.
+    /// Every live user, by name, then id: a scan of the name index.
+    ///
+    /// Names compare as Unicode scalars of their NFC form, so canonically equivalent
+    /// spellings (`é` and `e` + U+0301) sort together; this is Swift's string order
+    /// except for a few oddities such as U+212B ANGSTROM SIGN.
     public func users() throws -> [User] {
-        try read { txn in
-            let dbs = try active(.users, txn)
-            var users: [User] = []
-            try txn.withCursor(dbs[1]) { cursor in
-                var entry = try cursor.first()
-                while let current = entry {
-                    let id = try ModelCodec.id(in: current.key, at: current.key.count - 16)
-                    guard let user = try UsersProjection.load(id, txn: txn, byID: dbs[0]) else {
-                        throw ProjectionError.corruptModel("the name index lists user \(id.lowercasedString), which is missing")
-                    }
-                    users.append(user)
-                    entry = try cursor.next()
-                }
+        try read { txn in try Self.users(txn, try active(.users, txn)) }
+    }
+
+    /// The users of a users slot, by name then id.
+    static func users(_ txn: Transaction, _ dbs: [Database]) throws -> [User] {
+        var users: [User] = []
+        // Users whose cut names share one key prefix: ordered in memory by their full names.
+        var cut: (prefix: [UInt8], start: Int)?
+        func closeCut() {
+            guard let group = cut else { return }
+            cut = nil
+            users[group.start...].sort { a, b in
+                ModelCodec.nameOrder(a.name, id: a.id).lexicographicallyPrecedes(ModelCodec.nameOrder(b.name, id: b.id))
             }
-            return users
         }
+        try txn.withCursor(dbs[1]) { cursor in
+            var entry = try cursor.first()
+            while let current = entry {
+                let id = try ModelCodec.id(in: current.key, at: current.key.count - 16)
+                guard let user = try UsersProjection.load(id, txn: txn, byID: dbs[0]) else {
+                    throw ProjectionError.corruptModel("the name index lists user \(id.lowercasedString), which is missing")
+                }
+                if ModelCodec.isTruncatedNameKey(current.key) {
+                    let prefix = Array(current.key.dropLast(16))
+                    if cut?.prefix != prefix {
+                        closeCut()
+                        cut = (prefix, users.count)
+                    }
+                } else {
+                    closeCut()
+                }
+                users.append(user)
+                entry = try cursor.next()
+            }
+        }
+        closeCut()
+        return users
     }
 
     // MARK: - Todos

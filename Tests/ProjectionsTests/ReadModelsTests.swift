@@ -32,6 +32,36 @@ struct ReadModelsTests {
         }
     }
 
+    @Test("names longer than an LMDB key, and names Swift orders oddly, still list in one total order")
+    func longAndOddNames() async throws {
+        try await withStore { store in
+            let emoji = String(repeating: "👩‍👩‍👧‍👦", count: 200)          // 200 characters, 5,000 bytes
+            let accents = String(repeating: "e\u{301}", count: 250)         // NFC: 500 bytes
+            let names = [emoji + "b", emoji + "a", emoji, String(emoji.prefix(30)), accents, accents + "x",
+                         "\u{212B}", "\u{C5}z", "\u{1100}\u{1161}", "\u{AC00}\u{301}", "Ada"]
+            var ids: [UUID] = []
+            for name in names {
+                let id = UUID()
+                ids.append(id)
+                try await store.append([.userCreated(id: id, name: name, age: 1)])
+            }
+            try await store.runner.catchUp()
+            let expected = zip(names, ids).map { User(id: $1, name: $0, age: 1) }
+                .sorted { ModelCodec.nameOrder($0.name, id: $0.id).lexicographicallyPrecedes(ModelCodec.nameOrder($1.name, id: $1.id)) }
+            let listed = try store.models.users()
+            #expect(listed.map(\.id) == expected.map(\.id))
+            #expect(listed.first { $0.id == ids[0] }?.name.utf8.count == emoji.utf8.count + 1, "full names are stored")
+            #expect(try ModelVerifier.problems(log: store.log, models: store.models, deep: true).isEmpty)
+            let incremental = try store.contents()
+            _ = try await Rebuild.run(log: store.log, models: store.models)
+            #expect(try store.contents() == incremental)
+            // Renaming a long name moves its index entry.
+            try await store.append([.userUpdated(id: ids[0], name: "Aaa", age: nil)])
+            try await store.runner.catchUp()
+            #expect(try store.models.users().first?.id == ids[0])
+        }
+    }
+
     @Test("todos by deadline then id, per day, per user, per day and user; stats ranges include both ends")
     func todosAndStats() async throws {
         try await withStore { store in

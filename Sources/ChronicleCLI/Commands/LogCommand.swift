@@ -26,11 +26,14 @@ struct LogCommand: AsyncParsableCommand {
         var remaining = limit ?? Int.max
         var position = after
         var first = true
+        // The first page is read before anything is printed, so a store that cannot be read
+        // gives only the error line, not a header or a cut JSON array.
+        var page = remaining > 0 ? try nextPage(log, after: position, limit: min(remaining, 1000)) : ([], true)
         if json { FileHandle.standardOutput.write(Data("[".utf8)) }
         if !json && !ndjson { CLIOutput.line(Self.header) }
         // Stream in pages: the listing never holds the whole log in memory.
-        while remaining > 0 {
-            let (events, exhausted) = try nextPage(log, after: position, limit: min(remaining, 1000))
+        while true {
+            let (events, exhausted) = page
             for event in events {
                 remaining -= 1
                 position = event.position
@@ -43,7 +46,8 @@ struct LogCommand: AsyncParsableCommand {
                 }
                 first = false
             }
-            if exhausted || events.isEmpty { break }
+            if exhausted || events.isEmpty || remaining <= 0 { break }
+            page = try nextPage(log, after: position, limit: min(remaining, 1000))
         }
         if json { FileHandle.standardOutput.write(Data("]\n".utf8)) }
     }

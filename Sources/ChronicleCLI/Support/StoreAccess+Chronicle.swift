@@ -4,6 +4,6 @@ import Foundation
 extension StoreAccess {
     /// The app-level store; projections are applied on demand (a CLI process is short-lived).
     static func openStore(_ options: StoreOptions) throws -> ChronicleStore {
-        try ChronicleStore(directory: options.path, backgroundProjections: false)
+        try ChronicleStore(directory: options.path, backgroundProjections: false, logOptions: logOptions())
     }
 }

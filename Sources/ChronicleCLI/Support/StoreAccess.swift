@@ -4,9 +4,16 @@ import Projections
 
 /// Opens the parts of a store the commands need.
 enum StoreAccess {
-    /// The event log of the store; refuses a folder that holds no store for read-only commands.
-    static func openLog(_ options: StoreOptions) throws -> EventLog {
-        try EventLog(path: options.logPath)
+    /// The event log of the store.
+    ///
+    /// Every command but `verify` opens it with `checkHead`: a store whose last record is
+    /// damaged is refused before anything reads or writes it (`verify` must open it to say where).
+    static func openLog(_ options: StoreOptions, checkHead: Bool = true) throws -> EventLog {
+        try EventLog(path: options.logPath, options: logOptions(checkHead: checkHead))
+    }
+
+    static func logOptions(checkHead: Bool = true) -> EventLog.Options {
+        EventLog.Options(checkHeadOnOpen: checkHead)
     }
 
     /// The log, the read models (`<store>/models`) and a runner that applies on demand

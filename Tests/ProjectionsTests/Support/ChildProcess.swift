@@ -25,7 +25,7 @@ struct Chronicle {
     }
 
     /// A running child with its pipes.
-    struct Running: @unchecked Sendable {   // Process and FileHandle are thread-safe for these uses.
+    struct Running: Sendable {
         let process: Process
         let stdout: FileHandle
         let stderr: FileHandle
