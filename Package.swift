@@ -53,7 +53,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small process the crash and multi-process tests start and kill.
-        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog"]),
+        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "LMDB", "Chronicle"]),
 
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ChronicleTorture"]),

@@ -1,5 +1,5 @@
 /// `--name value` options and `--flag` switches after the subcommand, parsed by hand
-/// (the helper has no dependency besides EventLog).
+/// (the helper keeps its dependencies to the modules it exercises).
 struct Arguments {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []

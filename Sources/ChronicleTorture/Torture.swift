@@ -31,6 +31,22 @@ enum Torture {
           verify --store DIR
               Prints "intact EVENTS HEAD" and exits 0, or "damaged POSITION CAUSE"
               and exits 1.
+
+          domain-writer --store DIR --seed S [--count N] [--concurrency C]
+                        [--partition I --partitions P] [--ack-file F] [--echo-acks]
+                        [--wait-for-go]
+              Random user and todo commands through ChronicleStore (background
+              projections on), from C tasks (default 2), N each (default: until
+              killed). Each task owns its entities; with several processes, give each
+              its own partition I of P. After each command, one "stream version type"
+              line per stream it appended to goes to F (fsynced); --echo-acks prints
+              "acked TOTAL". Prints "ready" once the store is open, "done HEAD" at the end.
+
+          hold --env DIR --txn read|write [--max-readers R] [--database NAME]
+              Opens the LMDB environment DIR (R reader slots when it creates the lock
+              file), begins a transaction, prints "holding" and keeps it open until a
+              line arrives on stdin; then prints "released" (and "entries N" of NAME,
+              read afresh). Killing it leaves a dead process's reader slot or write lock.
         """
 
     static func main() async {
@@ -45,6 +61,8 @@ enum Torture {
             case "append-burst": try await appendBurst(options)
             case "tail": try await tail(options)
             case "verify": try verify(options)
+            case "domain-writer": try await DomainWriter.run(options)
+            case "hold": try Hold.run(options)
             case "-h", "--help", "help": Output.line(usage)
             default: throw UsageError("unknown command '\(command)'")
             }

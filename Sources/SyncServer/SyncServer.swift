@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 
@@ -38,10 +39,17 @@ public final class SyncServer: Service, Sendable {
         public var logOptions: EventLog.Options
         /// The level of the default logger (standard error).
         public var logLevel: Logger.Level
+        /// How long a connection may stay silent (no request, or a request head arriving
+        /// too slowly) before the server closes it.
+        public var idleTimeout: Duration
+        /// How long a request may take to arrive in full, head to end, before the server
+        /// closes the connection: a client trickling its body cannot hold it forever.
+        public var requestTimeout: Duration
 
         public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, tokens: TokenTable,
                     limits: SyncAPI.Limits = SyncAPI.Limits(), logOptions: EventLog.Options = EventLog.Options(),
-                    logLevel: Logger.Level = .info) {
+                    logLevel: Logger.Level = .info, idleTimeout: Duration = .seconds(60),
+                    requestTimeout: Duration = .seconds(120)) {
             self.host = host
             self.port = port
             self.dataDirectory = dataDirectory
@@ -49,6 +57,8 @@ public final class SyncServer: Service, Sendable {
             self.limits = limits
             self.logOptions = logOptions
             self.logLevel = logLevel
+            self.idleTimeout = idleTimeout
+            self.requestTimeout = requestTimeout
         }
     }
 
@@ -66,6 +76,9 @@ public final class SyncServer: Service, Sendable {
         guard configuration.limits.maxBodyBytes > 0, configuration.limits.maxPullLimit > 0,
               (1...configuration.limits.maxPullLimit).contains(configuration.limits.defaultPullLimit) else {
             throw .invalidSetting("the request limits must be positive")
+        }
+        guard configuration.idleTimeout > .zero, configuration.requestTimeout > .zero else {
+            throw .invalidSetting("the idle and request timeouts must be positive")
         }
         self.configuration = configuration
         self.api = SyncAPI(tokens: configuration.tokens,
@@ -88,8 +101,12 @@ public final class SyncServer: Service, Sendable {
         let listening = self.listening
         let logger = self.logger
         let configuration = self.configuration
+        let requestTimeout = TimeAmount(configuration.requestTimeout)
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestTimeoutHandler(timeout: requestTimeout)],
+                idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chronicle"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

@@ -16,10 +16,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file of 'tenant token' lines (# comments allowed).") var tokensFile: String?
     @Option(help: "The largest request body accepted, in bytes.") var maxBodyBytes = 8 << 20
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Option(help: "Close a connection silent for this many seconds.") var idleTimeout = 60
+    @Option(help: "Close a connection whose request takes longer than this many seconds to arrive.") var requestTimeout = 120
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard idleTimeout >= 1, requestTimeout >= 1 else {
+            throw ValidationError("--idle-timeout and --request-timeout must be at least 1 second")
+        }
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -33,7 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = SyncServer.Configuration(
             host: host, port: port, dataDirectory: dataDirectory, tokens: tokens,
             limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes),
-            logLevel: .init(rawValue: logLevel) ?? .info)
+            logLevel: .init(rawValue: logLevel) ?? .info,
+            idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout))
         let server = try SyncServer(configuration: configuration)
         let announcer = Task {
             guard let port = try? await server.listeningPort() else { return }

@@ -23,7 +23,7 @@ struct TodoCommand: AsyncParsableCommand {
             let userID = try user.map { try parseID($0, what: "user") }
             let chronicle = try StoreAccess.openStore(store)
             let todo = try await chronicle.createTodo(title: title, deadline: deadline, userId: userID, memo: memo)
-            if json { try printJSON(todo) } else { CLIOutput.line(todo.id.lowercasedString) }
+            if json { CLIOutput.line(ModelJSON.todo(todo)) } else { CLIOutput.line(todo.id.lowercasedString) }
         }
     }
 
@@ -39,7 +39,7 @@ struct TodoCommand: AsyncParsableCommand {
         func run() async throws {
             let id = try parseID(id, what: "todo")
             let todo = try await StoreAccess.openStore(store).updateTodo(id, title: title, deadline: deadline, memo: memo)
-            if json { try printJSON(todo) }
+            if json { CLIOutput.line(ModelJSON.todo(todo)) }
         }
     }
 
@@ -76,7 +76,7 @@ struct TodoCommand: AsyncParsableCommand {
             let chronicle = try StoreAccess.openStore(store)
             try await chronicle.refresh()
             let todos = try await chronicle.todos(on: date, user: userID)
-            if json { try printJSON(todos); return }
+            if json { CLIOutput.line(ModelJSON.array(todos, ModelJSON.todo)); return }
             CLIOutput.line(CLIOutput.table(["ID", "DEADLINE", "DONE", "USER", "TITLE"], todos.map {
                 [$0.id.lowercasedString, $0.deadline.description, $0.isCompleted ? "yes" : "no",
                  $0.userId?.lowercasedString ?? "-", $0.title]
@@ -95,7 +95,7 @@ struct TodoCommand: AsyncParsableCommand {
             let chronicle = try StoreAccess.openStore(store)
             try await chronicle.refresh()
             guard let todo = try await chronicle.todo(id) else { throw ChronicleError.rejected(.unknownTodo(id)) }
-            if json { try printJSON(todo); return }
+            if json { CLIOutput.line(ModelJSON.todo(todo)); return }
             CLIOutput.line("""
                 id:        \(todo.id.lowercasedString)
                 title:     \(todo.title)

@@ -20,7 +20,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let chronicle = try StoreAccess.openStore(store)
             let user = try await chronicle.createUser(name: name, age: age)
-            if json { try printJSON(user) } else { CLIOutput.line(user.id.lowercasedString) }
+            if json { CLIOutput.line(ModelJSON.user(user)) } else { CLIOutput.line(user.id.lowercasedString) }
         }
     }
 
@@ -36,7 +36,7 @@ struct UserCommand: AsyncParsableCommand {
             let id = try parseID(id, what: "user")
             let chronicle = try StoreAccess.openStore(store)
             let user = try await chronicle.updateUser(id, name: name, age: age)
-            if json { try printJSON(user) }
+            if json { CLIOutput.line(ModelJSON.user(user)) }
         }
     }
 
@@ -62,7 +62,7 @@ struct UserCommand: AsyncParsableCommand {
             let chronicle = try StoreAccess.openStore(store)
             try await chronicle.refresh()
             let users = try await chronicle.users()
-            if json { try printJSON(users); return }
+            if json { CLIOutput.line(ModelJSON.array(users, ModelJSON.user)); return }
             CLIOutput.line(CLIOutput.table(["ID", "NAME", "AGE"], users.map { [$0.id.lowercasedString, $0.name, String($0.age)] }))
         }
     }
@@ -80,7 +80,7 @@ struct UserCommand: AsyncParsableCommand {
             guard let user = try await chronicle.user(id) else {
                 throw ChronicleError.rejected(.unknownUser(id))
             }
-            if json { try printJSON(user); return }
+            if json { CLIOutput.line(ModelJSON.user(user)); return }
             CLIOutput.line("id:   \(user.id.lowercasedString)\nname: \(user.name)\nage:  \(user.age)")
         }
     }

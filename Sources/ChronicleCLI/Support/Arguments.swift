@@ -8,10 +8,3 @@ func parseID(_ text: String, what: String) throws -> UUID {
     }
     return id
 }
-
-/// Encodes a value as one line of JSON on stdout.
-func printJSON<T: Encodable>(_ value: T) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
-    CLIOutput.line(String(decoding: try encoder.encode(value), as: UTF8.self))
-}
