@@ -112,8 +112,8 @@ extension DomainEvent {
     /// The id in a canonical stream name, or nil if the name is not canonical.
     private static func entityID(inStream stream: String, prefix: String) -> UUID? {
         guard stream.utf8.starts(with: prefix.utf8),
-              let id = UUID(uuidString: String(decoding: stream.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)),
-              stream.utf8.elementsEqual((prefix + id.lowercasedString).utf8)
+              let id = UUID(hyphenated: stream.dropFirst(prefix.count)),
+              stream.utf8.dropFirst(prefix.utf8.count).elementsEqual(id.lowercasedString.utf8)
         else { return nil }
         return id
     }
@@ -189,7 +189,7 @@ private struct EventFields {
 
     func optionalUUID(_ key: String) throws(DomainError) -> UUID? {
         guard let text = try optionalString(key) else { return nil }
-        guard let id = UUID(uuidString: text) else {
+        guard let id = UUID(hyphenated: text) else {
             throw invalid(key, "must be a UUID (got \(DomainEvent.quoted(text)))")
         }
         return id

@@ -92,6 +92,10 @@ public enum LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .corrupted, .pageNotFound, .invalidFile, .panic:
             return "the store's LMDB file is damaged (\(message))"
+        case .badTransaction:
+            // The wrapper never reuses a failed transaction: LMDB reports this after a page
+            // read failed inside a call that returns no error (opening a cursor).
+            return "the store's LMDB file is damaged, LMDB stopped the transaction (\(message))"
         case .versionMismatch, .incompatible:
             return "the store was written by an incompatible LMDB (\(message))"
         case .readersFull:

@@ -16,3 +16,24 @@ struct UUIDLowercasedTests {
         }
     }
 }
+
+@Suite("UUID(hyphenated:)")
+struct UUIDHyphenatedTests {
+    @Test("parses both cases and agrees with Foundation on random ids")
+    func agreesWithFoundation() {
+        for _ in 0..<1000 {
+            let id = UUID()
+            #expect(UUID(hyphenated: id.uuidString) == id)
+            #expect(UUID(hyphenated: id.lowercasedString) == id)
+            #expect(id.lowercasedString == id.uuidString.lowercased())
+        }
+    }
+
+    @Test("rejects anything but the 36-character hyphenated form",
+          arguments: ["", "1f0e", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5bb",
+                      "1f0e8c2a3b4d-4e5f-8a9b-0c1d2e3f4a5b-", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5g", "{1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a}"])
+    func rejects(text: String) {
+        #expect(UUID(hyphenated: text) == nil)
+        #expect(UUID(uuidString: text) == nil)
+    }
+}
