@@ -43,13 +43,20 @@ enum MachineInfo {
         var kind = ""
         let name = (best.device as NSString).lastPathComponent
         let base = name.replacingOccurrences(of: "[0-9]+$", with: "", options: .regularExpression)
-        for candidate in [name, base] {
-            if let flag = try? String(contentsOfFile: "/sys/block/\(candidate)/queue/rotational", encoding: .utf8) {
-                kind = flag.hasPrefix("1") ? ", rotational" : ", non-rotational"
-                break
+        if name.hasPrefix("vd") {
+            kind = ", virtio block device"   // its rotational flag says nothing about the storage behind it
+        } else {
+            for candidate in [name, base] {
+                if let flag = try? String(contentsOfFile: "/sys/block/\(candidate)/queue/rotational", encoding: .utf8) {
+                    kind = flag.hasPrefix("1") ? ", rotational" : ", SSD"
+                    break
+                }
             }
         }
-        if name.hasPrefix("vd") { kind += " virtio" }
+        var kernel = utsname()
+        uname(&kernel)
+        let release = withUnsafeBytes(of: &kernel.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        kind += ", Linux \(release)"
         return "disk \(best.device) (\(best.type)\(size)\(kind))"
     }
 }
