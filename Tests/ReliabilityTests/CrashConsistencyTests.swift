@@ -14,7 +14,7 @@ import Testing
 struct CrashConsistencyTests {
     /// Kills per run of each test (the issue asks for at least 50 in all).
     static let domainKills = 50
-    static let burstKills = 20
+    static let burstKills = 40
 
     /// Where to kill a writer: at once, once its store is open, or after some acks.
     enum Moment: CustomStringConvertible {
@@ -38,15 +38,15 @@ struct CrashConsistencyTests {
     }
 
     /// Runs `child` until `moment`, then kills it; fails unless the kill is what ended it.
-    static func kill(_ child: ChildProcess, at moment: Moment, _ context: String) async throws {
-        switch moment {
-        case .atOnce:
-            break
-        case .whenReady:
-            let line = try await firstLine(of: child) { $0 == "ready" }
+    /// A writer started with `--wait-for-go` is told to go once it is ready.
+    static func kill(_ child: ChildProcess, at moment: Moment, waitsForGo: Bool = false, _ context: String) async throws {
+        if case .atOnce = moment {} else {
+            let line = try await firstLine(of: child, what: "\(context): ready") { $0 == "ready" }
             try #require(line != nil, "\(context): the writer ended before it was ready: \(child.standardErrorText)")
-        case .afterAcks(let count):
-            let line = try await firstLine(of: child, where: isAck(atLeast: count))
+        }
+        if case .afterAcks(let count) = moment {
+            if waitsForGo { try child.send("go") }
+            let line = try await firstLine(of: child, what: "\(context): \(count) acks", where: isAck(atLeast: count))
             try #require(line != nil, "\(context): the writer ended before \(count) acks: \(child.standardErrorText)")
         }
         child.kill()
@@ -93,9 +93,9 @@ struct CrashConsistencyTests {
                 let child = try ChildProcess(torture, [
                     "append-burst", "--store", root, "--count", "1000000", "--batch", "\(Int.random(in: 1...4, using: &random))",
                     "--stream-prefix", "burst", "--streams", "3", "--concurrency", "3",
-                    "--payload-bytes", "2000", "--map-size", "\(1 << 20)", "--ack-file", acks, "--echo-acks",
+                    "--payload-bytes", "2000", "--map-size", "\(1 << 20)", "--ack-file", acks, "--echo-acks", "--wait-for-go",
                 ])
-                try await Self.kill(child, at: moment, context)
+                try await Self.kill(child, at: moment, waitsForGo: true, context)
                 for ack in try AckFile.events(acks) { acknowledged[ack.id] = ack.position }
 
                 let log = try EventLog(path: root + "/log", options: .init(checkHeadOnOpen: true))

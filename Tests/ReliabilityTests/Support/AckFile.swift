@@ -42,9 +42,9 @@ struct DomainAck: Hashable, Sendable {
 }
 
 /// Reads a child's stdout until a line satisfies `predicate`; `nil` when stdout ended first.
-func firstLine(of child: ChildProcess, timeout: Duration = .seconds(120),
+func firstLine(of child: ChildProcess, timeout: Duration = .seconds(120), what: String = "a line from a child process",
                where predicate: @escaping @Sendable (String) -> Bool) async throws -> String? {
-    try await withTimeout(timeout, "waiting for a line from a child process") {
+    try await withTimeout(timeout, "waiting for \(what)") {
         for await line in child.lines where predicate(line) { return line }
         return nil
     }
