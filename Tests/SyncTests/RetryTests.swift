@@ -87,7 +87,7 @@ struct RetryTests {
             let ids = try await TestLog.appendEvents(log, count: 50)
             let waits = WaitRecorder()
             let engine = try SyncEngine.quiet(
-                log: log, configuration: .testing(server.url, token: "token-f", requestTimeout: .milliseconds(300)),
+                log: log, configuration: .testing(server.url, token: "token-f", requestTimeout: .seconds(2)),
                 sleep: waits.sleep)
             let summary = try await engine.push()
 
