@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "ChronicleSync", targets: ["ChronicleSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .executable(name: "chronicle", targets: ["ChronicleCLI"]),
     ],
