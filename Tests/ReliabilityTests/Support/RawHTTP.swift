@@ -127,10 +127,16 @@ struct HTTPReply: Sendable {
     var object: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
 }
 
-/// Runs blocking `body` on a thread of its own and returns its result.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+/// Runs blocking `body` on a thread of its own and returns its result. A `background`
+/// thread runs at the lowest scheduling priority (long CPU-bound loops such as fuzzing, so
+/// the tests running beside them keep their share of the machine).
+func onThread<T: Sendable>(background: Bool = false, _ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
+            #if os(Linux)
+            // On Linux the nice value is per thread, and 0 names the calling one.
+            if background { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
+            #endif
             continuation.resume(with: Result { try body() })
         }
         thread.stackSize = 1 << 20
