@@ -122,10 +122,9 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Visits the raw records after `position` in chunks (one short read transaction each),
-    /// without decoding them; the bytes are valid only during the call. Returns the last position seen.
-    ///
-    /// The fastest way to stream the log (rebuilds use it).
+    /// Visits the events after `position` in chunks (one short read transaction each, so the
+    /// whole log is never in memory and no transaction stays open while `body` runs).
+    /// Returns the last position seen.
     @discardableResult
     public func scan(after position: UInt64, chunk: Int = 4096,
                      _ body: (RecordedEvent) throws -> Void) throws -> UInt64 {

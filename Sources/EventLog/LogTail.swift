@@ -20,27 +20,25 @@ public struct LogTail: AsyncSequence, Sendable {
         Iterator(log: log, position: start, batchSize: batchSize)
     }
 
+    /// Hands out the events of ``LogBatchTail`` one at a time: the catch-up and waiting
+    /// logic lives there only.
     public struct Iterator: AsyncIteratorProtocol {
-        let log: EventLog
-        var position: UInt64
-        let batchSize: Int
+        var batches: LogBatchTail.Iterator
         var buffer: [RecordedEvent] = []
         var index = 0
 
+        init(log: EventLog, position: UInt64, batchSize: Int) {
+            batches = LogBatchTail.Iterator(log: log, position: position, batchSize: batchSize)
+        }
+
         public mutating func next() async throws -> RecordedEvent? {
             while index == buffer.count {
-                if Task.isCancelled { return nil }
-                let generation = log.headSignal.generation
-                buffer = try log.read(after: position, limit: batchSize)
+                guard let batch = try await batches.next() else { return nil }
+                buffer = batch
                 index = 0
-                if buffer.isEmpty {
-                    await log.headSignal.wait(after: generation, timeout: log.options.pollInterval)
-                }
             }
-            let event = buffer[index]
-            index += 1
-            position = event.position
-            return event
+            defer { index += 1 }
+            return buffer[index]
         }
     }
 }
