@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import Synchronization
 
 /// An LMDB environment: one memory-mapped file holding any number of named databases.
 ///
@@ -21,6 +22,13 @@ import Foundation
 /// Every transaction holds `mapLock` shared; growing the map holds it exclusively,
 /// because `mdb_env_set_mapsize` must not run while this process has a transaction
 /// open. Do not begin a transaction from inside another one's closure.
+///
+/// ## Monotonic reads
+/// LMDB 0.9 begins a read transaction by reading the last committed transaction id and
+/// then copying that id's meta page. When two commits land in between, the second has
+/// already rewritten that meta page, so the reader sees a snapshot newer than its id, and
+/// the next reader, correctly on the id before, appears to go back in time.
+/// ``read(_:)`` detects this (a commit two past its id had begun) and begins again.
 public final class Environment: @unchecked Sendable {
     /// How to open an environment.
     public struct Options: Sendable {
@@ -53,6 +61,10 @@ public final class Environment: @unchecked Sendable {
     public let path: String
     private let options: Options
     private let mapLock: UnsafeMutablePointer<pthread_rwlock_t>
+    /// The id of the newest write transaction this process began committing.
+    private let committingID = Atomic<Int>(0)
+    /// How often a read transaction begins again before it takes the snapshot it got.
+    private static let snapshotAttempts = 16
 
     /// Opens (creating when needed) the environment at `path`.
     ///
@@ -137,6 +149,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `body` in a read-only transaction. Values it sees are valid only inside.
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        var attempts = 0
         while true {
             pthread_rwlock_rdlock(mapLock)
             var txn: OpaquePointer?
@@ -148,6 +161,12 @@ public final class Environment: @unchecked Sendable {
             }
             if code == MDB_READERS_FULL, (try? readerCheck()) ?? 0 > 0 {
                 pthread_rwlock_unlock(mapLock)
+                continue
+            }
+            if code == MDB_SUCCESS, let txn, attempts < Self.snapshotAttempts, snapshotMayBeNewer(than: txn) {
+                mdb_txn_abort(txn)
+                pthread_rwlock_unlock(mapLock)
+                attempts += 1
                 continue
             }
             defer { pthread_rwlock_unlock(mapLock) }
@@ -198,6 +217,7 @@ public final class Environment: @unchecked Sendable {
                 pthread_rwlock_unlock(mapLock)
                 throw error
             }
+            committingID.store(mdb_txn_id(txn), ordering: .releasing)
             let commit = mdb_txn_commit(txn)
             pthread_rwlock_unlock(mapLock)
             if commit == MDB_MAP_FULL {
@@ -207,6 +227,16 @@ public final class Environment: @unchecked Sendable {
             try check(commit)
             return result
         }
+    }
+
+    /// `true` when a commit two past `txn`'s id had begun (in this process, or finished in
+    /// another) by now: the meta page `txn` copied may already hold that newer commit.
+    private func snapshotMayBeNewer(than txn: OpaquePointer) -> Bool {
+        let id = mdb_txn_id(txn)
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        let newest = max(info.me_last_txnid, committingID.load(ordering: .acquiring))
+        return newest >= id + 2
     }
 
     // MARK: - Map size
