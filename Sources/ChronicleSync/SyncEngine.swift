@@ -45,6 +45,10 @@ public actor SyncEngine {
     private var observers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
     private var nextObserver = 0
     private var lastPublished: SyncStatus?
+    /// The batch after the last one sent, read and encoded while that one was on the wire.
+    private var prepared: PreparedBatch?
+    /// The write that records the last acknowledgement, running while the next batch is sent.
+    private var recording: Task<SyncState, any Error>?
 
     /// Prepares to sync `log` to `configuration.remote`; nothing is sent yet.
     ///
@@ -280,26 +284,55 @@ public actor SyncEngine {
     }
 
     /// Sends the events after the acknowledged position (one batch) and records the answer.
+    ///
+    /// Pipelined: while the request is on the wire the next batch is read and encoded, and the
+    /// acknowledgement of the previous batch is written; the acknowledged position recorded
+    /// on disk may lag the one in memory by one batch until ``settle()``, which is harmless
+    /// (the server deduplicates a re-pushed batch).
     private func pushNextBatch() async throws -> Step {
-        state = try store.load()   // another process may have pushed meanwhile
-        let events = try readBatch(after: state.ackedPosition)
-        guard let last = events.last else { return .upToDate }
-        let body = WirePush.encode(device: log.deviceID, events: events)
+        if recording == nil {
+            state = try store.load()   // another process may have pushed meanwhile
+        }
+        let batch: PreparedBatch
+        if let ready = prepared, ready.after == state.ackedPosition, ready.events.count <= batchLimit {
+            batch = ready
+        } else {
+            batch = try PreparedBatch.read(from: log, after: state.ackedPosition, limit: batchLimit,
+                                           maxBytes: configuration.maxBatchBytes)
+        }
+        prepared = nil
+        let events = batch.events
+        guard let last = events.last else {
+            try await settle()
+            return .upToDate
+        }
         phase = .pushing
         publish()
-        let outcome = await client.push(body, count: events.count)
+        let (log, limit, maxBytes) = (log, batchLimit, configuration.maxBatchBytes)
+        async let upcoming = try? PreparedBatch.read(from: log, after: last.position, limit: limit, maxBytes: maxBytes)
+        let outcome = await client.push(batch.body, count: events.count)
+        let next = await upcoming
         try Task.checkCancellation()   // a cancelled request proves nothing about the server
         switch outcome {
         case .acknowledged(let ack):
+            prepared = next
             let now = Self.nowMilliseconds()
-            state = try store.update { state in
-                state.ackedPosition = max(state.ackedPosition, last.position)
+            let remote = configuration.remote.absoluteString
+            let ackedTo = last.position
+            let record: @Sendable (inout SyncState) -> Void = { state in
+                state.ackedPosition = max(state.ackedPosition, ackedTo)
                 state.attempts = 0
                 state.lastError = nil
                 state.lastErrorIsPermanent = false
                 state.nextTryAt = nil
                 state.lastSuccessAt = now
-                state.remote = configuration.remote.absoluteString
+                state.remote = remote
+            }
+            record(&state)
+            let (store, previous) = (store, recording)
+            recording = Task {
+                _ = try await previous?.value
+                return try store.update(record)
             }
             logger.debug("batch acknowledged", metadata: [
                 "events": "\(events.count)", "accepted": "\(ack.accepted)", "duplicates": "\(ack.duplicates)",
@@ -308,6 +341,7 @@ public actor SyncEngine {
             publish()
             return .acknowledged(ack, count: events.count)
         case let .failed(error, retryAfter):
+            try await settle()
             if error.status == 413, events.count > 1 {
                 batchLimit = max(1, events.count / 2)
                 logger.notice("the server refused a batch as too large; sending smaller batches",
@@ -330,23 +364,17 @@ public actor SyncEngine {
         }
     }
 
-    /// Up to `batchLimit` events after `position`, stopping short of `maxBatchBytes` of payload.
-    private func readBatch(after position: UInt64) throws(SyncError) -> [RecordedEvent] {
-        var events: [RecordedEvent]
+    /// Waits for the acknowledgement being written, so the state on disk is the one in memory.
+    private func settle() async throws(SyncError) {
+        guard let pending = recording else { return }
+        recording = nil
         do {
-            events = try log.read(after: position, limit: batchLimit)
+            state = try await pending.value
+        } catch let error as SyncError {
+            throw error
         } catch {
-            throw .storage("cannot read the log: \(error)")
+            throw .storage("cannot write: \(error)")
         }
-        var bytes = 0
-        for (index, event) in events.enumerated() {
-            bytes += event.data.count + event.stream.utf8.count + event.type.utf8.count + event.origin.utf8.count + 160
-            if bytes > configuration.maxBatchBytes, index > 0 {
-                events.removeSubrange(index...)
-                break
-            }
-        }
-        return events
     }
 
     private func scheduleRetry(after delay: Duration, because error: SyncError) throws(SyncError) {

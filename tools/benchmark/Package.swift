@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The benchmark lives in its own package so that neither the library's users nor
-// `tools/test` ever build GRDB: only `tools/bench` does.
+// `tools/test` ever build GRDB: only `tools/bench` does (from this folder, `tools/benchmark`).
 let package = Package(
     name: "ChronicleBench",
     platforms: [.macOS(.v14)],
@@ -21,7 +21,6 @@ let package = Package(
                 .product(name: "EventLog", package: "Chronicle"),
                 .product(name: "LMDB", package: "Chronicle"),
                 .product(name: "Domain", package: "Chronicle"),
-                // Projections and ChronicleSync come with the Chronicle library (they are not products of their own).
                 .product(name: "Chronicle", package: "Chronicle"),
                 .product(name: "SyncServer", package: "Chronicle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
