@@ -15,14 +15,15 @@ enum Torture {
           append-burst --store DIR --count N --stream-prefix P
                        [--batch K] [--streams S] [--concurrency C] [--tag T]
                        [--payload-bytes B] [--map-size BYTES] [--ack-file F]
-                       [--echo-acks] [--wait-for-go]
+                       [--echo-acks] [--wait-for-go] [--stream-index-checkpoint E]
               Appends N events of type BurstEvent, K per append (default 1), to the
               streams P-0 … P-(S-1) in turn (default 4), from C tasks (default 1).
               Each event's data is {"tag":T,"n":i,"pad":"…"} (B pad bytes, default 0).
               After each append returns, its "position id" lines are written to F and
               fsynced; --echo-acks then prints "acked TOTAL". --wait-for-go prints
               "ready" once the store is open and waits for one line on stdin.
-              Prints "done HEAD" at the end.
+              --stream-index-checkpoint moves the stream index's checkpoint every E
+              events (EventLog.Options.streamIndexCheckpoint). Prints "done HEAD" at the end.
 
           tail --store DIR --count N [--after P]
               Prints "ready", then "position id" for each of the first N events after
@@ -92,6 +93,7 @@ enum Torture {
             guard let size = Int(mapSize), size > 0 else { throw UsageError("--map-size must be a positive number") }
             options.initialMapSize = size
         }
+        options.streamIndexCheckpoint = try arguments.int("stream-index-checkpoint", default: options.streamIndexCheckpoint)
         let acks = try AckFile(path: arguments.optionalString("ack-file"))
         let echo = arguments.flag("echo-acks")
 

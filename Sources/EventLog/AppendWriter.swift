@@ -12,6 +12,7 @@ final class AppendWriter: @unchecked Sendable {
     // transaction lives on `thread` only, inside one `Environment.write` call.
     private let environment: Environment
     private let databases: LogDatabases
+    private let streamIndex: StreamIndex
     private let deviceID: String
     private let maxGroupEvents: Int
     private let condition = NSCondition()
@@ -43,9 +44,10 @@ final class AppendWriter: @unchecked Sendable {
         }
     }
 
-    init(environment: Environment, databases: LogDatabases, deviceID: String, maxGroupEvents: Int) {
+    init(environment: Environment, streamIndex: StreamIndex, deviceID: String, maxGroupEvents: Int) {
         self.environment = environment
-        self.databases = databases
+        self.databases = streamIndex.databases
+        self.streamIndex = streamIndex
         self.deviceID = deviceID
         self.maxGroupEvents = maxGroupEvents
     }
@@ -124,6 +126,14 @@ final class AppendWriter: @unchecked Sendable {
 
     // MARK: - One group commit
 
+    /// What one write transaction has written so far: the chain's last link, and the stream
+    /// entries of its events (the stream index's tail sees them only once they are committed).
+    private struct GroupState {
+        let snapshot: StreamIndex.Snapshot
+        var link: (position: UInt64, hash: [UInt8])
+        var written: StreamTail
+    }
+
     private enum Outcome {
         case appended(AppendResult)
         case ingested(IngestResult)
@@ -135,18 +145,23 @@ final class AppendWriter: @unchecked Sendable {
         do {
             try environment.write { txn in
                 outcomes = []   // the closure reruns from scratch after the map grows
-                var link = try databases.headLink(txn)
+                let snapshot = try streamIndex.beginWrite(txn)
+                let link = try databases.headLink(txn)
+                var state = GroupState(snapshot: snapshot, link: link, written: StreamTail(base: link.position))
                 for job in group {
                     do {
                         switch job {
                         case .append(let appends, _):
-                            outcomes.append(.appended(try append(appends, txn, &link)))
+                            outcomes.append(.appended(try append(appends, txn, &state)))
                         case .ingest(let events, _):
-                            outcomes.append(.ingested(try ingest(events, txn, &link)))
+                            outcomes.append(.ingested(try ingest(events, txn, &state)))
                         }
                     } catch let error as EventLogError {
                         outcomes.append(.refused(error))
                     }
+                }
+                if streamIndex.shouldCheckpoint(state.written, after: snapshot) {
+                    try streamIndex.checkpoint(state.written, after: snapshot, txn)
                 }
             }
         } catch {
@@ -166,8 +181,7 @@ final class AppendWriter: @unchecked Sendable {
     }
 
     /// Checks, then writes, one atomic batch of local events.
-    private func append(_ appends: [StreamAppend], _ txn: Transaction,
-                        _ link: inout (position: UInt64, hash: [UInt8])) throws -> AppendResult {
+    private func append(_ appends: [StreamAppend], _ txn: Transaction, _ state: inout GroupState) throws -> AppendResult {
         // 1. Validate and find duplicates; nothing is written until every check passed.
         var positions: [UInt64?] = []
         var firstIndexOfID: [UUID: Int] = [:]
@@ -187,11 +201,12 @@ final class AppendWriter: @unchecked Sendable {
         }
         let isRetry = !positions.isEmpty && positions.allSatisfy { $0 != nil }
         if isRetry {
-            return AppendResult(positions: positions.map { $0! }, appended: 0, head: link.position)
+            return AppendResult(positions: positions.map { $0! }, appended: 0, head: state.link.position)
         }
         var versions: [String: UInt64] = [:]
         for append in appends where versions[append.stream] == nil {
-            let actual = try databases.streamVersion(append.stream, txn)
+            let actual = try state.written.version(of: append.stream, through: state.written.covered)
+                ?? streamIndex.version(of: append.stream, in: state.snapshot, txn)
             guard append.expected.isSatisfied(byActual: actual) else {
                 throw EventLogError.conflict(stream: append.stream, expected: append.expected, actual: actual)
             }
@@ -208,22 +223,21 @@ final class AppendWriter: @unchecked Sendable {
                 if let position = written[event.id] { positions[index] = position; continue }
                 let version = versions[append.stream]! + 1
                 versions[append.stream] = version
-                let position = link.position + 1
+                let position = state.link.position + 1
                 let milliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
                 try write(position: position, id: event.id, stream: append.stream, version: version, type: event.type,
-                          timestampMilliseconds: milliseconds, origin: deviceID, data: event.data, txn, &link)
+                          timestampMilliseconds: milliseconds, origin: deviceID, data: event.data, txn, &state)
                 written[event.id] = position
                 positions[index] = position
                 appended += 1
             }
         }
-        return AppendResult(positions: positions.map { $0! }, appended: appended, head: link.position)
+        return AppendResult(positions: positions.map { $0! }, appended: appended, head: state.link.position)
     }
 
     /// Stores events created elsewhere (a sync server receiving a push): their ids,
     /// versions, timestamps and origins are kept; each id is stored once.
-    private func ingest(_ events: [ForeignEvent], _ txn: Transaction,
-                        _ link: inout (position: UInt64, hash: [UInt8])) throws -> IngestResult {
+    private func ingest(_ events: [ForeignEvent], _ txn: Transaction, _ state: inout GroupState) throws -> IngestResult {
         var seen = Set<UUID>()
         var fresh: [ForeignEvent] = []
         for event in events {
@@ -236,27 +250,25 @@ final class AppendWriter: @unchecked Sendable {
             fresh.append(event)
         }
         for event in fresh {
-            try write(position: link.position + 1, id: event.id, stream: event.stream, version: event.version,
+            try write(position: state.link.position + 1, id: event.id, stream: event.stream, version: event.version,
                       type: event.type, timestampMilliseconds: event.timestampMilliseconds, origin: event.origin,
-                      data: event.data, txn, &link)
+                      data: event.data, txn, &state)
         }
-        return IngestResult(accepted: fresh.count, duplicates: events.count - fresh.count, head: link.position)
+        return IngestResult(accepted: fresh.count, duplicates: events.count - fresh.count, head: state.link.position)
     }
 
     private func write(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
                        timestampMilliseconds: Int64, origin: String, data: Data,
-                       _ txn: Transaction, _ link: inout (position: UInt64, hash: [UInt8])) throws {
+                       _ txn: Transaction, _ state: inout GroupState) throws {
         let (record, hash) = RecordCodec.encode(position: position, id: id, stream: stream, version: version, type: type,
                                                 timestampMilliseconds: timestampMilliseconds, origin: origin, data: data,
-                                                previousHash: link.hash)
+                                                previousHash: state.link.hash)
         let positionKey = Keys.position(position)
         try record.withUnsafeBytes { value in
             try positionKey.withUnsafeBytes { key in try txn.put(databases.events, key: key, value: value, flags: .append) }
         }
         try txn.put(databases.ids, key: Keys.id(id), value: positionKey, flags: .noOverwrite)
-        var versionValue = [UInt8]()
-        versionValue.appendBigEndian(version)
-        try txn.put(databases.streams, key: Keys.stream(stream, position: position), value: versionValue)
-        link = (position, hash)
+        state.written.add(stream: stream, position: position, version: version)
+        state.link = (position, hash)
     }
 }

@@ -3,7 +3,8 @@ import LMDB
 
 extension EventLog {
     /// Checks every record: format, checksum, position (gap-free from 1), hash chain,
-    /// and that the id and stream indexes hold one entry per event.
+    /// and that the id index holds one entry per event and the stream index one per event up
+    /// to its checkpoint.
     ///
     /// Reads in chunks, one short read transaction each; `progress` gets the events checked so far.
     public func verify(progress: (Int, UInt64) -> Void = { _, _ in }) throws -> VerifyReport {
@@ -41,12 +42,12 @@ extension EventLog {
         }
         report.headHash = previousHash.map { String(format: "%02x", $0) }.joined()
         if report.problem == nil {
-            let (ids, streams, events) = try withRead { txn in
-                (try txn.count(databases.ids), try txn.count(databases.streams), try txn.count(databases.events))
+            let (ids, streams, events, indexed) = try withRead { txn in
+                (try txn.count(databases.ids), try txn.count(databases.streams), try txn.count(databases.events),
+                 try databases.streamsIndexedThrough(txn))
             }
-            if ids != events || streams != events {
-                report.problem = .init(position: head, cause: .index,
-                                       detail: "\(events) events but \(ids) id index and \(streams) stream index entries")
+            if let detail = Self.indexProblem(events: events, ids: ids, streams: streams, indexedThrough: indexed) {
+                report.problem = .init(position: head, cause: .index, detail: detail)
             }
         }
         return report
@@ -83,12 +84,11 @@ extension EventLog {
         let events = try txn.count(databases.events)
         let ids = try txn.count(databases.ids)
         let streams = try txn.count(databases.streams)
+        let indexed = try databases.streamsIndexedThrough(txn)
         return try txn.withCursor(databases.events) { cursor -> VerifyReport.Problem? in
             guard let last = try cursor.last() else {
-                guard ids == 0, streams == 0 else {
-                    return .init(position: 0, cause: .index, detail: "no events but \(ids) id index and \(streams) stream index entries")
-                }
-                return nil
+                return indexProblem(events: 0, ids: ids, streams: streams, indexedThrough: indexed)
+                    .map { .init(position: 0, cause: .index, detail: $0) }
             }
             guard last.key.count == 8 else {
                 return .init(position: 0, cause: .format, detail: "a key of \(last.key.count) bytes in the events table")
@@ -98,9 +98,8 @@ extension EventLog {
                 return .init(position: position, cause: .gap,
                              detail: "the log holds \(events) events but its last position is \(position)")
             }
-            guard ids == events, streams == events else {
-                return .init(position: position, cause: .index,
-                             detail: "\(events) events but \(ids) id index and \(streams) stream index entries")
+            if let detail = indexProblem(events: events, ids: ids, streams: streams, indexedThrough: indexed) {
+                return .init(position: position, cause: .index, detail: detail)
             }
             var previousHash = RecordCodec.genesisHash
             if position > 1 {
@@ -115,6 +114,14 @@ extension EventLog {
             }
             return check(record: last.value, position: position, expected: position, previousHash: previousHash)
         }
+    }
+
+    /// What is wrong with the index sizes, if anything: one `ids` entry per event, one
+    /// `streams` entry per event up to the stream index's checkpoint (positions are gap-free).
+    static func indexProblem(events: Int, ids: Int, streams: Int, indexedThrough: UInt64) -> String? {
+        if ids == events, streams == indexedThrough, indexedThrough <= UInt64(events) { return nil }
+        return "\(events) events but \(ids) id index entries, and \(streams) stream index entries "
+            + "for the \(indexedThrough) events up to the stream index's checkpoint"
     }
 
     static func check(record: UnsafeRawBufferPointer, position: UInt64, expected: UInt64,

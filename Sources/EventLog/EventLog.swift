@@ -30,15 +30,21 @@ public final class EventLog: Sendable {
         /// damaged. Everything but `verify` (which must open a damaged store to report on it)
         /// should turn it on; `chronicle` does.
         public var checkHeadOnOpen: Bool
+        /// How many events may follow the stream index's checkpoint before an append writes
+        /// them into the index on disk. Until then they are indexed in memory, rebuilt from the
+        /// log when a store opens (so each process reads at most this many events to catch up).
+        /// Larger: fewer, bigger index writes; more memory and a longer catch-up.
+        public var streamIndexCheckpoint: Int
 
         public init(initialMapSize: Int = 64 << 20, noSync: Bool = false,
                     pollInterval: Duration = .milliseconds(50), maxGroupEvents: Int = 20_000,
-                    checkHeadOnOpen: Bool = false) {
+                    checkHeadOnOpen: Bool = false, streamIndexCheckpoint: Int = 50_000) {
             self.initialMapSize = initialMapSize
             self.noSync = noSync
             self.pollInterval = pollInterval
             self.maxGroupEvents = maxGroupEvents
             self.checkHeadOnOpen = checkHeadOnOpen
+            self.streamIndexCheckpoint = streamIndexCheckpoint
         }
     }
 
@@ -50,6 +56,7 @@ public final class EventLog: Sendable {
     public let path: String
     let options: Options
     let databases: LogDatabases
+    let streamIndex: StreamIndex
     let headSignal = HeadSignal()
     let writer: AppendWriter
 
@@ -75,7 +82,8 @@ public final class EventLog: Sendable {
         self.deviceID = deviceID
         self.path = path
         self.options = options
-        self.writer = AppendWriter(environment: environment, databases: databases, deviceID: deviceID,
+        self.streamIndex = StreamIndex(databases: databases, checkpointEvents: options.streamIndexCheckpoint)
+        self.writer = AppendWriter(environment: environment, streamIndex: streamIndex, deviceID: deviceID,
                                    maxGroupEvents: options.maxGroupEvents)
         let signal = headSignal
         writer.onCommit = { signal.publish() }
@@ -158,28 +166,18 @@ public final class EventLog: Sendable {
     /// The events of `stream` with a version above `version`, in order, up to `limit`.
     public func read(stream: String, afterVersion version: UInt64 = 0, limit: Int = .max) throws -> [RecordedEvent] {
         try withRead { txn in
-            var events: [RecordedEvent] = []
-            let prefix = Keys.streamPrefix(stream)
-            try txn.withCursor(databases.streams) { cursor in
-                var entry = try cursor.seek(atLeast: prefix)
-                while let current = entry, events.count < limit, current.key.starts(with: prefix) {
-                    if current.value.readBigEndian(UInt64.self, at: 0) > version {
-                        let position = current.key.readBigEndian(UInt64.self, at: prefix.count)
-                        guard let value = try txn.get(databases.events, key: Keys.position(position)) else {
-                            throw EventLogError.corruptRecord(position: position, reason: "stream index points to a missing event")
-                        }
-                        events.append(try databases.decode(value, position: position))
-                    }
-                    entry = try cursor.next()
+            try streamIndex.positions(of: stream, afterVersion: version, limit: limit, txn).map { position in
+                guard let value = try txn.get(databases.events, key: Keys.position(position)) else {
+                    throw EventLogError.corruptRecord(position: position, reason: "stream index points to a missing event")
                 }
+                return try databases.decode(value, position: position)
             }
-            return events
         }
     }
 
     /// The last version of `stream` (0 when it does not exist).
     public func version(of stream: String) throws -> UInt64 {
-        try withRead { txn in try databases.streamVersion(stream, txn) }
+        try withRead { txn in try streamIndex.version(of: stream, in: try streamIndex.snapshot(txn), txn) }
     }
 
     /// Up to `limit` events of type `type` after `position`, scanning forward in chunks.

@@ -26,7 +26,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidEvent(let why):
             return "invalid event: \(why)"
         case let .newerFormat(found, supported):
-            return "this store uses record format \(found); this chronicle reads up to format \(supported): upgrade chronicle"
+            return "this store uses format \(found); this chronicle reads up to format \(supported): upgrade chronicle"
         case let .corruptRecord(position, reason):
             return "the store is damaged at position \(position): \(reason); run 'chronicle verify'"
         case let .cannotOpen(path, reason):

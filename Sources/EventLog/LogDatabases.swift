@@ -5,8 +5,9 @@ import LMDB
 ///
 /// - `events`: position (u64 BE) → record (see ``RecordCodec``)
 /// - `ids`: event id (16 bytes) → position
-/// - `streams`: stream ‖ 0x00 ‖ position → stream version
-/// - `meta`: `format` → format byte, `device` → device id
+/// - `streams`: stream ‖ 0x00 ‖ position → stream version, for the events up to the
+///   checkpoint `meta[streams-indexed]` (the rest are indexed in memory: ``StreamIndex``)
+/// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64
 struct LogDatabases: Sendable {
     let events: Database
     let ids: Database
@@ -15,6 +16,10 @@ struct LogDatabases: Sendable {
 
     static let formatKey = Array("format".utf8)
     static let deviceKey = Array("device".utf8)
+    static let streamsIndexedKey = Array("streams-indexed".utf8)
+    /// The format of the store as a whole (`meta["format"]`). 1: `streams` indexes every
+    /// event; 2: only those up to `meta["streams-indexed"]`. Records have their own format byte.
+    static let storeFormat: UInt8 = 2
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
@@ -24,8 +29,8 @@ struct LogDatabases: Sendable {
                 let meta = try txn.openDatabase(named: "meta", create: false)
                 guard let device = try txn.get(meta, key: deviceKey) else { return nil }
                 let format = try txn.get(meta, key: formatKey)?.first ?? 0
-                guard format <= RecordCodec.currentFormat else {
-                    throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
+                guard format <= storeFormat else {
+                    throw EventLogError.newerFormat(found: format, supported: storeFormat)
                 }
                 let databases = LogDatabases(events: try txn.openDatabase(named: "events", create: false),
                                              ids: try txn.openDatabase(named: "ids", create: false),
@@ -40,10 +45,13 @@ struct LogDatabases: Sendable {
                                              streams: try txn.openDatabase(named: "streams"),
                                              meta: try txn.openDatabase(named: "meta"))
                 let format = try txn.get(databases.meta, key: formatKey)?.first
-                if let format, format > RecordCodec.currentFormat {
-                    throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
+                if let format, format > storeFormat {
+                    throw EventLogError.newerFormat(found: format, supported: storeFormat)
                 }
-                if format == nil { try txn.put(databases.meta, key: formatKey, value: [RecordCodec.currentFormat]) }
+                if format == nil {
+                    try txn.put(databases.meta, key: formatKey, value: [storeFormat])
+                    try txn.put(databases.meta, key: streamsIndexedKey, value: Keys.position(0))
+                }
                 if let device = try txn.get(databases.meta, key: deviceKey) {
                     return (databases, String(decoding: device, as: UTF8.self))
                 }
@@ -79,8 +87,18 @@ struct LogDatabases: Sendable {
         }
     }
 
-    /// The last version of `stream` (0 when absent).
-    func streamVersion(_ stream: String, _ txn: Transaction) throws -> UInt64 {
+    /// The position through which `streams` indexes every event. A store of format 1 has
+    /// no checkpoint: its index holds every event.
+    func streamsIndexedThrough(_ txn: Transaction) throws -> UInt64 {
+        guard let value = try txn.get(meta, key: Self.streamsIndexedKey) else { return try headPosition(txn) }
+        guard value.count == 8 else {
+            throw EventLogError.corruptRecord(position: 0, reason: "meta streams-indexed holds \(value.count) bytes, not 8")
+        }
+        return value.readBigEndian(UInt64.self, at: 0)
+    }
+
+    /// The last version of `stream` in the `streams` database (0 when absent).
+    func indexedVersion(_ stream: String, _ txn: Transaction) throws -> UInt64 {
         let prefix = Keys.streamPrefix(stream)
         var after = Array(stream.utf8)
         after.append(1)

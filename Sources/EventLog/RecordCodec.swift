@@ -95,6 +95,15 @@ enum RecordCodec {
                              hash: Array(record[hashRange]))
     }
 
+    /// Reads only the stream and version of a record whose checksum matches (for indexing).
+    static func streamAndVersion(_ record: UnsafeRawBufferPointer) throws(RecordError) -> (stream: String, version: UInt64) {
+        guard record.count >= headerSize else { throw .truncated }
+        guard checksumMatches(record) else { throw .checksum }
+        var reader = ByteReader(buffer: record, offset: headerSize)
+        let stream = try reader.string(length: Int(try reader.u16()))
+        return (stream, record.readBigEndian(UInt64.self, at: 14))
+    }
+
     /// Reads only the type name (for filtered scans that skip most records).
     static func decodeType(_ record: UnsafeRawBufferPointer) throws(RecordError) -> String {
         var reader = ByteReader(buffer: record, offset: headerSize)

@@ -34,11 +34,14 @@ struct MultiProcessTests {
             for tag in ["A", "B"] {
                 let acks = store.root.appendingPathComponent("acks-\(tag)").path
                 // A 1 MiB initial map and 1 KB payloads: both processes grow the map and
-                // adopt each other's growth while they append.
+                // adopt each other's growth while they append. A stream index checkpoint every
+                // 100 events: both move it, and each must see the other's events and checkpoints
+                // to number the shared streams' versions.
                 let child = try ChildProcess(torture, [
                     "append-burst", "--store", store.root.path, "--count", "\(perProcess)", "--batch", "3",
                     "--stream-prefix", "shared", "--streams", "5", "--tag", tag, "--concurrency", "2",
                     "--payload-bytes", "1000", "--map-size", "\(1 << 20)", "--ack-file", acks, "--wait-for-go",
+                    "--stream-index-checkpoint", "100",
                 ])
                 children.append((tag, child, acks))
             }
@@ -87,13 +90,14 @@ struct MultiProcessTests {
         try await TestStore.with { store in
             var everAcknowledged: [UUID: UInt64] = [:]
             // Three crashes in a row on one store, each after a different amount of work;
-            // each new writer first recovers from the previous one's death.
+            // each new writer first recovers from the previous one's death. The stream index
+            // moves its checkpoint every 64 events, so kills land between and during checkpoints.
             for (round, killAfter) in [40, 400, 1_500].enumerated() {
                 let acks = store.root.appendingPathComponent("acks-\(round)").path
                 let child = try ChildProcess(torture, [
                     "append-burst", "--store", store.root.path, "--count", "1000000", "--batch", "2",
                     "--stream-prefix", "crash-\(round)", "--streams", "3", "--concurrency", "4",
-                    "--ack-file", acks, "--echo-acks",
+                    "--ack-file", acks, "--echo-acks", "--stream-index-checkpoint", "64",
                 ])
                 let line = try await Self.firstLine(of: child) { line in
                     line.hasPrefix("acked ") && (Int(line.dropFirst(6)) ?? 0) >= killAfter
@@ -113,6 +117,11 @@ struct MultiProcessTests {
                         #expect(try log.event(id: id)?.position == position, "acknowledged event \(id) is missing")
                     }
                     #expect(try log.head() >= UInt64(everAcknowledged.count))
+                    for stream in 0..<3 {
+                        let versions = try log.read(stream: "crash-\(round)-\(stream)").map(\.version)
+                        #expect(!versions.isEmpty && versions == Array(1...UInt64(versions.count)))
+                        #expect(try log.version(of: "crash-\(round)-\(stream)") == UInt64(versions.count))
+                    }
                     // The store takes new appends after the crash.
                     let after = try await log.append(to: "after-crash-\(round)", expected: .noStream, events: [makeEvent()])
                     #expect(after.positions == [report.head + 1])

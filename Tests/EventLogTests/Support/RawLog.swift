@@ -49,6 +49,11 @@ struct RawLog {
         try environment.write { txn in try txn.put(meta, key: Array(key.utf8), value: value) }
     }
 
+    /// Removes `key` from the `meta` database.
+    func deleteMeta(_ key: String) throws {
+        _ = try environment.write { txn in try txn.delete(meta, key: Array(key.utf8)) }
+    }
+
     /// The value under `key` in the `meta` database.
     func meta(_ key: String) throws -> [UInt8]? {
         try environment.read { txn in try txn.get(meta, key: Array(key.utf8)).map { Array($0) } }
