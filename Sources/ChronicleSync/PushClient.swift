@@ -25,7 +25,10 @@ struct PushClient: Sendable {
     let endpoint: URL
     let token: String?
     let requestTimeout: Duration
+    let configuration: URLSessionConfiguration
+    #if !canImport(FoundationNetworking)
     let session: URLSession
+    #endif
 
     init(remote: URL, token: String?, requestTimeout: Duration) throws(SyncError) {
         guard let scheme = remote.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -47,7 +50,10 @@ struct PushClient: Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        self.configuration = configuration
+        #if !canImport(FoundationNetworking)
         self.session = URLSession(configuration: configuration)
+        #endif
     }
 
     /// Posts `body` (a ``WirePush`` of `count` events).
@@ -64,6 +70,14 @@ struct PushClient: Sendable {
         // connection dies after the body was sent: curl retries on a fresh connection but
         // never re-sends the body. A fresh connection per batch avoids it.
         request.setValue("close", forHTTPHeaderField: "Connection")
+        #endif
+
+        #if canImport(FoundationNetworking)
+        // And a session per request: with one session, about 1 request in 500 with
+        // `Connection: close` stalled until the timeout, never the first of a session
+        // (measured on loopback: 3 of 1,500 requests; 0 of 3,500 with a session each).
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
         #endif
 
         let data: Data, response: URLResponse
@@ -99,6 +113,13 @@ struct PushClient: Sendable {
     }
 
     /// URLSession's own timeouts: whole seconds, a second past the deadline.
+    /// Lets the requests under way finish, then releases the session.
+    func invalidate() {
+        #if !canImport(FoundationNetworking)
+        session.finishTasksAndInvalidate()
+        #endif
+    }
+
     static func backstop(_ timeout: Duration) -> TimeInterval {
         timeout.seconds.rounded(.up) + 1
     }

@@ -74,7 +74,7 @@ public actor SyncEngine {
 
     deinit {
         for observer in observers.values { observer.finish() }
-        client.session.finishTasksAndInvalidate()
+        client.invalidate()
     }
 
     // MARK: - Status
