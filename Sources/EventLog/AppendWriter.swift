@@ -142,6 +142,7 @@ final class AppendWriter: @unchecked Sendable {
 
     private func commit(_ group: [Job]) {
         var outcomes: [Outcome] = []
+        var written = StreamTail(), checkpointed = false
         do {
             try environment.write { txn in
                 outcomes = []   // the closure reruns from scratch after the map grows
@@ -160,15 +161,18 @@ final class AppendWriter: @unchecked Sendable {
                         outcomes.append(.refused(error))
                     }
                 }
-                if streamIndex.shouldCheckpoint(state.written, after: snapshot) {
+                checkpointed = streamIndex.shouldCheckpoint(state.written, after: snapshot)
+                if checkpointed {
                     try streamIndex.checkpoint(state.written, after: snapshot, txn)
                 }
+                written = state.written
             }
         } catch {
             let failure = (error as? LMDBError).map(EventLogError.storage) ?? error
             for job in group { job.fail(failure) }
             return
         }
+        streamIndex.committed(written, checkpointed: checkpointed)
         onCommit()
         for (job, outcome) in zip(group, outcomes) {
             switch (job, outcome) {

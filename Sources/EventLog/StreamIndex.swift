@@ -96,19 +96,32 @@ final class StreamIndex: Sendable {
     /// Writes the entries of every event after the checkpoint, `pending` included, into
     /// `streams`, and moves the checkpoint to the last of them. In the writer's transaction.
     func checkpoint(_ pending: StreamTail, after snapshot: Snapshot, _ txn: Transaction) throws {
-        let committed = try withTail(snapshot, txn) { tail in tail.allEntries(through: snapshot.head) }
-        var keyed: [(key: [UInt8], version: UInt64)] = []
-        for (stream, entries) in committed + pending.allEntries(through: pending.covered) {
-            for entry in entries { keyed.append((Keys.stream(stream, position: entry.position), entry.version)) }
-        }
-        keyed.sort { $0.key.lexicographicallyPrecedes($1.key) }   // neighbouring puts share pages
-        var value = [UInt8]()
-        for (key, version) in keyed {
-            value.removeAll(keepingCapacity: true)
-            value.appendBigEndian(version)
-            try txn.put(databases.streams, key: key, value: value)
+        var entries = try withTail(snapshot, txn) { tail in tail.allEntries(through: snapshot.head) }
+        entries.merge(pending.allEntries(through: pending.covered)) { $0 + $1 }
+        var key = [UInt8](), value = [UInt8]()
+        // Streams in name order: neighbouring puts land on the same pages.
+        for stream in entries.keys.sorted() {
+            for entry in entries[stream]! {
+                key = Keys.stream(stream, position: entry.position)
+                value.removeAll(keepingCapacity: true)
+                value.appendBigEndian(entry.version)
+                try txn.put(databases.streams, key: key, value: value)
+            }
         }
         try txn.put(databases.meta, key: LogDatabases.streamsIndexedKey, value: Keys.position(pending.covered))
+    }
+
+    /// Called by the writer once its transaction committed: hands over the entries it wrote,
+    /// so the tail need not read them back from the log. `checkpointed`: whether the
+    /// transaction moved the checkpoint past them.
+    func committed(_ written: StreamTail, checkpointed: Bool) {
+        cache.withLock { tail in
+            if checkpointed {
+                tail = StreamTail(base: written.covered)
+            } else if tail.covered == written.base {
+                tail.append(written)
+            }
+        }
     }
 
     // MARK: - The tail

@@ -29,6 +29,13 @@ struct StreamTail: Sendable {
         covered = position
     }
 
+    /// Adds every entry of `next`, whose run of positions must start where this one ends.
+    mutating func append(_ next: StreamTail) {
+        precondition(next.base == covered, "stream tails must be contiguous")
+        for (stream, entries) in next.streams { streams[stream, default: []] += entries }
+        covered = next.covered
+    }
+
     /// The entries of `stream` at or before `head`, in position order.
     func entries(of stream: String, through head: UInt64) -> ArraySlice<StreamEntry> {
         guard let entries = streams[stream] else { return [] }
@@ -54,7 +61,13 @@ struct StreamTail: Sendable {
     }
 
     /// Every entry at or before `head`, grouped by stream (for writing a checkpoint).
-    func allEntries(through head: UInt64) -> [(stream: String, entries: ArraySlice<StreamEntry>)] {
-        streams.keys.map { ($0, entries(of: $0, through: head)) }.filter { !$0.entries.isEmpty }
+    func allEntries(through head: UInt64) -> [String: ArraySlice<StreamEntry>] {
+        var all: [String: ArraySlice<StreamEntry>] = [:]
+        all.reserveCapacity(streams.count)
+        for stream in streams.keys {
+            let entries = entries(of: stream, through: head)
+            if !entries.isEmpty { all[stream] = entries }
+        }
+        return all
     }
 }
