@@ -40,17 +40,25 @@ public final class Environment: @unchecked Sendable {
         public var maxReaders: UInt32
         /// Skip the fsync at commit (`MDB_NOSYNC`): faster, not durable. For scratch stores.
         public var noSync: Bool
+        /// Write pages in place in the map (`MDB_WRITEMAP`) instead of copying them to
+        /// malloc'ed buffers first: a large write transaction then costs file-backed
+        /// page cache, not anonymous memory. The file's blocks are reserved up to the map
+        /// size (`posix_fallocate`) so that a full disk fails a growth with an error
+        /// instead of killing the process with `SIGBUS` on a write into a hole.
+        public var writeMap: Bool
         /// The upper bound the map may grow to.
         public var maxMapSize: Int
         /// `true` stores everything in one file `path` instead of a directory.
         public var singleFile: Bool
 
         public init(mapSize: Int = 64 << 20, maxDatabases: UInt32 = 32, maxReaders: UInt32 = 510,
-                    noSync: Bool = false, maxMapSize: Int = 1 << 40, singleFile: Bool = false) {
+                    noSync: Bool = false, writeMap: Bool = false, maxMapSize: Int = 1 << 40,
+                    singleFile: Bool = false) {
             self.mapSize = mapSize
             self.maxDatabases = maxDatabases
             self.maxReaders = maxReaders
             self.noSync = noSync
+            self.writeMap = writeMap
             self.maxMapSize = maxMapSize
             self.singleFile = singleFile
         }
@@ -85,6 +93,7 @@ public final class Environment: @unchecked Sendable {
         guard let env else { throw LMDBError.system(ENOMEM) }
         var flags = UInt32(MDB_NOTLS)
         if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+        if options.writeMap { flags |= UInt32(MDB_WRITEMAP) }
         if options.singleFile { flags |= UInt32(MDB_NOSUBDIR) }
         do {
             try check(mdb_env_set_maxdbs(env, options.maxDatabases))
@@ -92,6 +101,11 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_set_mapsize(env, options.mapSize))
             try check(mdb_env_open(env, path, flags, 0o644))
             try Self.checkFileLength(env)
+            if options.writeMap {
+                var info = MDB_envinfo()
+                try check(mdb_env_info(env, &info))
+                try Self.reserve(env, bytes: info.me_mapsize)
+            }
         } catch {
             mdb_env_close(env)
             throw error
@@ -130,6 +144,15 @@ public final class Environment: @unchecked Sendable {
         if Int(file.st_size) < expected {
             throw LMDBError.truncated(fileBytes: Int(file.st_size), expectedBytes: expected)
         }
+    }
+
+    /// Allocates the data file's blocks up to `bytes` (a no-op where they already are).
+    private static func reserve(_ env: OpaquePointer, bytes: Int) throws(LMDBError) {
+        var fd: Int32 = -1
+        try check(mdb_env_get_fd(env, &fd))
+        let code = posix_fallocate(fd, 0, off_t(bytes))
+        // Filesystems without fallocate keep LMDB's sparse file, as without writeMap's reservation.
+        if code != 0 && code != EOPNOTSUPP && code != EINVAL { throw LMDBError.system(code) }
     }
 
     deinit {
@@ -255,7 +278,10 @@ public final class Environment: @unchecked Sendable {
         let current = currentMapSize()
         guard current < options.maxMapSize else { throw LMDBError.mapFull }
         let step = min(current, 1 << 30)   // double, then grow by 1 GiB at a time
-        try check(mdb_env_set_mapsize(handle, min(current + step, options.maxMapSize)))
+        let size = min(current + step, options.maxMapSize)
+        // Reserve first: LMDB extends the file itself, but sparsely.
+        if options.writeMap { try Self.reserve(handle, bytes: size) }
+        try check(mdb_env_set_mapsize(handle, size))
     }
 
     /// Another process grew the map: take its size (passing 0 adopts the file's).

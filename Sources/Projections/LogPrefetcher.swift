@@ -29,11 +29,14 @@ struct LogPrefetcher: Sendable {
         let limit = Int(min(UInt64(batchSize), end > position ? end - position : 0))
         return Task {
             guard limit > 0 else { return nil }
-            return try await queue.perform {
-                let records = try log.read(after: position, limit: limit)
-                guard let last = records.last?.position else { return nil }
-                return Batch(events: DecodedEvents(records), last: last, count: records.count, head: try log.head())
-            }
+            return try await queue.perform { try Self.read(log, after: position, limit: limit) }
         }
+    }
+
+    /// Reads and decodes up to `limit` events after `position`; nil when there are none.
+    static func read(_ log: EventLog, after position: UInt64, limit: Int) throws -> Batch? {
+        let records = try log.read(after: position, limit: limit)
+        guard let last = records.last?.position else { return nil }
+        return Batch(events: DecodedEvents(records), last: last, count: records.count, head: try log.head())
     }
 }

@@ -48,20 +48,29 @@ extension Projection {
     /// Applies the events after `checkpoint` in one batch; returns how many of them were skipped.
     static func apply(_ events: DecodedEvents, after checkpoint: UInt64, txn: Transaction, databases: [Database],
                       changes: inout [ReadModelChange]?) throws -> UInt64 {
+        guard let last = events.last, last > checkpoint else { return 0 }
+        var batch = Self(txn: txn, databases: databases)
+        let skipped = try batch.fold(events, after: checkpoint)
+        try batch.finish(changes: &changes)
+        return skipped
+    }
+
+    /// Folds the events after `checkpoint` into this batch (the first of them must be the
+    /// one right after it); returns how many were skipped. Call ``finish(changes:)`` after
+    /// the last chunk of the batch.
+    mutating func fold(_ events: DecodedEvents, after checkpoint: UInt64) throws -> UInt64 {
         guard let first = events.first, let last = events.last, last > checkpoint else { return 0 }
         guard first <= checkpoint &+ 1 else {
-            throw ProjectionError.outOfOrder(projection: name, checkpoint: checkpoint, next: first)
+            throw ProjectionError.outOfOrder(projection: Self.name, checkpoint: checkpoint, next: first)
         }
-        var batch = Self(txn: txn, databases: databases)
         var skipped: UInt64 = 0
         for item in events.items where item.position > checkpoint {
             if let event = item.event {
-                try batch.apply(event, at: item.position)
+                try apply(event, at: item.position)
             } else {
                 skipped += 1
             }
         }
-        try batch.finish(changes: &changes)
         return skipped
     }
 }

@@ -54,8 +54,10 @@ public final class ReadModels: Sendable {
         self.path = path
         self.codeVersions = versions
         do {
+            // Write transactions of a rebuild are large: in place, their dirty pages are
+            // page cache instead of anonymous memory.
             environment = try Environment(path: path, options: .init(mapSize: options.initialMapSize, maxDatabases: 32,
-                                                                     noSync: options.noSync))
+                                                                     noSync: options.noSync, writeMap: true))
             databases = try ModelDatabases.open(in: environment, versions: versions)
         } catch let error as LMDBError {
             throw ProjectionError.cannotOpen(path: path, reason: error.description)

@@ -24,6 +24,14 @@ import LMDB
 /// A rebuild started while another one runs replaces it: the older one stops with
 /// ``ProjectionError/superseded(_:)``.
 public enum Rebuild {
+    /// Events per write transaction unless a caller says otherwise. Large, because each
+    /// commit rewrites every page it touched: at 20,000 a rebuild wrote about one page per
+    /// event. The models are mapped with `MDB_WRITEMAP`, so the size costs page cache,
+    /// not anonymous memory.
+    public static let defaultBatchSize = 75_000
+    /// Events read and decoded at a time: what a build holds in memory besides its overlay.
+    static let chunkSize = 10_000
+
     /// Replays the log into fresh databases for `projections` and swaps them in atomically.
     ///
     /// - parameters:
@@ -33,7 +41,7 @@ public enum Rebuild {
     /// - returns: what was rebuilt, from how many events, how fast.
     /// - throws: ``ProjectionError``, ``EventLogError``, or `CancellationError` (the old models stay active).
     public static func run(log: EventLog, models: ReadModels, projections: [ProjectionName] = ProjectionName.allCases,
-                           batchSize: Int = 20_000,
+                           batchSize: Int = defaultBatchSize,
                            progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
         try await run(log: log, models: models, projections: projections, batchSize: batchSize, mode: .fresh,
                       progress: progress)
@@ -59,21 +67,21 @@ public enum Rebuild {
         let startPosition = plan.values.map(\.checkpoint).min() ?? 0
         var position = startPosition
         var eventsRead: UInt64 = 0
-        let reader = LogPrefetcher(log: log, batchSize: batchSize)
-        var next = reader.batch(after: position)
-        defer { next.cancel() }
+        let source = LogReadAhead(log: log, chunkSize: min(batchSize, chunkSize), after: position)
+        defer { source.stop() }
         while !plan.isEmpty {
             try Task.checkCancellation()
-            guard let batch = try await next.value else { break }
-            next = reader.batch(after: batch.last)
-            let current = plan
-            let finished = try await queue.perform { try applyBuild(models, current, batch.events) }
-            for name in finished { plan[name] = nil }
-            position = batch.last
-            eventsRead += UInt64(batch.count)
+            let current = plan, from = position
+            let step = try await queue.perform {
+                try applyBuild(models, current, after: from, source: source, limit: batchSize)
+            }
+            for name in step.finished { plan[name] = nil }
+            guard let last = step.last else { break }
+            position = last
+            eventsRead += UInt64(step.events)
             let elapsed = clock.now - started
             let done = position - startPosition
-            progress(RebuildProgress(done: done, total: max(batch.head, position) - startPosition,
+            progress(RebuildProgress(done: done, total: max(step.head, position) - startPosition,
                                      eventsPerSecond: rate(done, elapsed), elapsed: elapsed))
         }
         let final = plan
@@ -118,30 +126,56 @@ public enum Rebuild {
         }
     }
 
-    /// Applies one batch to every planned build; returns the projections whose build
-    /// another process already finished and swapped in.
-    static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState],
-                                   _ events: DecodedEvents) throws -> [ProjectionName] {
-        guard let last = events.last else { return [] }
+    /// What one write transaction of a build did.
+    struct Step {
+        /// The projections whose build another process already finished and swapped in.
+        var finished: [ProjectionName]
+        /// The position of the last event read; nil when the log had none after the start.
+        var last: UInt64?
+        var events: Int
+        /// The log's head when the last chunk was read.
+        var head: UInt64
+    }
+
+    /// Folds `limit` events after `position` (rounded up to whole chunks) into every planned
+    /// build, chunk by chunk as `source` decodes them, in one write transaction.
+    static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState], after position: UInt64,
+                           source: LogReadAhead, limit: Int) throws -> Step {
+        var attempts = 0
         return try models.write { txn in
-            var finished: [ProjectionName] = []
+            // The environment runs this again after growing the map; the chunks are read again too.
+            if attempts > 0 { source.restart(after: position) }
+            attempts += 1
+            var step = Step(finished: [], last: nil, events: 0, head: position)
+            var builds: [(name: ProjectionName, state: BuildState, batch: any Projection)] = []
             for (name, planned) in plan.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                guard var build = try models.databases.build(name, txn), build.id == planned.id else {
+                guard let build = try models.databases.build(name, txn), build.id == planned.id else {
                     if try models.databases.state(name, txn).buildID == planned.id {
-                        finished.append(name)
+                        step.finished.append(name)
                         continue
                     }
                     throw ProjectionError.superseded(name)
                 }
-                guard build.checkpoint < last else { continue }
-                var none: [ReadModelChange]? = nil
-                build.skipped += try name.projection.apply(events, after: build.checkpoint, txn: txn,
-                                                           databases: models.databases.databases(name, build.slot),
-                                                           changes: &none)
-                build.checkpoint = last
-                try models.databases.putBuild(build, of: name, txn)
+                let databases = models.databases.databases(name, build.slot)
+                builds.append((name, build, name.projection.init(txn: txn, databases: databases)))
             }
-            return finished
+            guard !builds.isEmpty else { return step }
+            while step.events < limit, let chunk = try source.next() {
+                for index in builds.indices {
+                    let checkpoint = builds[index].state.checkpoint
+                    builds[index].state.skipped += try builds[index].batch.fold(chunk.events, after: checkpoint)
+                    builds[index].state.checkpoint = max(checkpoint, chunk.last)
+                }
+                step.last = chunk.last
+                step.events += chunk.count
+                step.head = chunk.head
+            }
+            for var build in builds {
+                var none: [ReadModelChange]? = nil
+                try build.batch.finish(changes: &none)
+                try models.databases.putBuild(build.state, of: build.name, txn)
+            }
+            return step
         }
     }
 
@@ -157,7 +191,7 @@ public enum Rebuild {
                     if var build = try models.databases.build(name, txn), build.id == planned.id {
                         // The live model may have applied events appended since the build's last batch.
                         while build.checkpoint < state.checkpoint {
-                            let limit = Int(min(UInt64(batchSize), state.checkpoint - build.checkpoint))
+                            let limit = Int(min(UInt64(min(batchSize, chunkSize)), state.checkpoint - build.checkpoint))
                             let events = try log.read(after: build.checkpoint, limit: limit)
                             guard let last = events.last?.position else {
                                 throw ProjectionError.beyondHead(position: state.checkpoint, head: build.checkpoint)

@@ -51,6 +51,37 @@ struct IncrementalRebuildTests {
         }
     }
 
+    @Test("transactions of several read-ahead chunks, begun again as the map grows, rebuild the same bytes")
+    func chunkedTransactionsAndMapGrowth() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0x5EED_0009)
+            while try store.log.head() < 25_000 {
+                let events = workload.next()
+                if !events.isEmpty { try await store.append(events) }
+            }
+            try await store.runner.catchUp()
+            let incremental = try store.contents()
+            let head = try store.log.head()
+
+            // 64 KiB holds a fraction of one transaction: each doubling aborts it and
+            // reads its chunks again from the last commit.
+            let small = try ReadModels(path: store.directory + "/models-small",
+                                       options: .init(noSync: true, initialMapSize: 64 << 10))
+            let summary = try await Rebuild.run(log: store.log, models: small, batchSize: 2 * Rebuild.chunkSize + 123)
+            #expect(small.environment.currentMapSize() >= 2 << 20)
+            #expect(summary.position == head)
+            #expect(summary.eventsRead == head)
+            var rebuilt: [String: [[UInt8]]] = [:]
+            for name in ProjectionName.allCases {
+                rebuilt.merge(try small.contents(of: name)) { a, _ in a }
+            }
+            #expect(rebuilt.keys.sorted() == incremental.keys.sorted())
+            for (name, entries) in incremental {
+                #expect(rebuilt[name] == entries, "database \(name) differs after the rebuild")
+            }
+        }
+    }
+
     @Test("a rebuild swaps in only at the end and brings itself level with events applied meanwhile")
     func blueGreenSwap() async throws {
         try await withStore { store in
@@ -70,8 +101,8 @@ struct IncrementalRebuildTests {
 
             // Start a rebuild and apply part of the log to the new slot.
             let plan = try Rebuild.begin(store.models, ProjectionName.allCases, .fresh)
-            let firstPart = DecodedEvents(try store.log.read(after: 0, limit: 100))
-            #expect(try Rebuild.applyBuild(store.models, plan, firstPart).isEmpty)
+            let firstPart = try store.applyBuild(plan, limit: 100)
+            #expect(firstPart.finished.isEmpty && firstPart.last == 100)
             #expect(try store.contents() == before, "readers keep the old models during the rebuild")
             #expect(try store.models.status().allSatisfy { $0.rebuildCheckpoint == 100 })
 
@@ -99,13 +130,12 @@ struct IncrementalRebuildTests {
             }
             try await store.runner.catchUp()
             let live = try store.contents()
-            let events = DecodedEvents(try store.log.read(after: 0, limit: 10_000))
             let first = try Rebuild.begin(store.models, [.todos], .fresh)
-            #expect(try Rebuild.applyBuild(store.models, first, events).isEmpty)
+            #expect(try store.applyBuild(first, limit: 10_000).finished.isEmpty)
             let second = try Rebuild.begin(store.models, [.todos], .fresh)
-            #expect(throws: ProjectionError.superseded(.todos)) { try Rebuild.applyBuild(store.models, first, events) }
+            #expect(throws: ProjectionError.superseded(.todos)) { try store.applyBuild(first, limit: 10_000) }
             #expect(throws: ProjectionError.superseded(.todos)) { try Rebuild.swap(store.log, store.models, first, batchSize: 100) }
-            #expect(try Rebuild.applyBuild(store.models, second, events).isEmpty)
+            #expect(try store.applyBuild(second, limit: 10_000).finished.isEmpty)
             _ = try Rebuild.swap(store.log, store.models, second, batchSize: 100)
             #expect(try store.contents() == live)
             #expect(try store.models.status().map(\.generation) == [1, 2, 1])
@@ -200,5 +230,14 @@ func expectEqual(_ models: ReadModels, _ reference: ReferenceModels, sourceLocat
     }
     for todo in reference.todos.values.prefix(200) {
         #expect(try models.todo(todo.id) == todo, sourceLocation: sourceLocation)
+    }
+}
+
+private extension TestStore {
+    /// One write transaction of a build: up to `limit` events from the start of the log.
+    func applyBuild(_ plan: [ProjectionName: BuildState], limit: Int) throws -> Rebuild.Step {
+        let source = LogReadAhead(log: log, chunkSize: 50, after: 0)
+        defer { source.stop() }
+        return try Rebuild.applyBuild(models, plan, after: 0, source: source, limit: limit)
     }
 }
