@@ -18,6 +18,29 @@ public enum Timestamp {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        if (0...9999).contains(year) {
+            // The common case, without the intermediate strings: YYYY-MM-DDTHH:MM:SS.fffZ.
+            return String(unsafeUninitializedCapacity: 24) { buffer in
+                var index = 0
+                func put(_ value: Int, _ width: Int) {
+                    var divisor = 1
+                    for _ in 1..<width { divisor *= 10 }
+                    for _ in 0..<width {
+                        buffer[index] = UInt8(ascii: "0") + UInt8(value / divisor % 10)
+                        index += 1
+                        divisor /= 10
+                    }
+                }
+                func put(_ ascii: Unicode.Scalar) {
+                    buffer[index] = UInt8(ascii: ascii)
+                    index += 1
+                }
+                put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+                put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":")
+                put(secondOfDay % 60, 2); put("."); put(ms, 3); put("Z")
+                return index
+            }
+        }
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

@@ -91,6 +91,20 @@ struct EventJSONTests {
         #expect(EventJSON.encodeArray([]) == "[]")
         #expect(EventJSON.encodeArray([event, event]) == "[\(json),\(json)]")
     }
+
+    @Test func quotesEveryASCIICharacterAndPassesTheRestThrough() throws {
+        // Each ASCII character alone and between multi-byte characters, then text needing no escape.
+        var texts = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        texts += (0..<0x80).map { "é\(UnicodeScalar(UInt8($0)))\u{1F600}" }
+        texts += ["", "plain text", "Tödo ✓ 𝄞", String(repeating: "x", count: 10_000)]
+        for text in texts {
+            let quoted = EventJSON.quote(text)
+            let parsed = try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: .fragmentsAllowed)
+            #expect(parsed as? String == text, "\(quoted)")
+        }
+        #expect(EventJSON.quote("a\"b\\c\nd\re\tf\u{1}g\u{1F}") == #""a\"b\\c\nd\re\tf\u0001g\u001f""#)
+        #expect(EventJSON.quote("\u{7F}é") == "\"\u{7F}é\"")
+    }
 }
 
 struct ExpectedVersionTests {
