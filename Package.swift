@@ -34,11 +34,13 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // The canonical lowercase UUID text, fast both ways; shared by the log and the domain.
+        .target(name: "UUIDText"),
         .target(name: "EventLog", dependencies: [
-            "LMDB",
+            "LMDB", "UUIDText",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .target(name: "Domain"),
+        .target(name: "Domain", dependencies: ["UUIDText"]),
         .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB"]),
         .target(name: "ChronicleSync", dependencies: [
             "EventLog", "LMDB",
@@ -63,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ChronicleTorture"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTorture"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "EventLog"]),

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// Why a domain command or decoding was rejected.
 ///

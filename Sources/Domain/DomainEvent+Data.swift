@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 // MARK: - Encoding
 

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// A fact about a user or a todo, as stored in the log.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// All three read models (users, todos, daily stats) held in memory.
 ///

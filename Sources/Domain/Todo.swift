@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// Something to do by a given day, optionally owned by a ``User``.
 ///

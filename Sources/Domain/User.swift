@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// A person who can own todos.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// The JSON shape of an event (SPEC §4 and the wire protocol), written by hand so the
 /// stored payload bytes are embedded as they are, with no decode and re-encode.
@@ -9,7 +10,7 @@ public enum EventJSON {
     public static func encode(_ event: RecordedEvent, includePosition: Bool = true) -> String {
         var out = "{"
         if includePosition { out += "\"position\":\(event.position)," }
-        out += "\"id\":\"\(event.id.uuidString.lowercased())\",\"stream\":"
+        out += "\"id\":\"\(event.id.lowercasedString)\",\"stream\":"
         out += quote(event.stream)
         out += ",\"version\":\(event.version),\"type\":"
         out += quote(event.type)

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// Why bytes received over the wire were refused: one line that names the member at fault.
 ///
@@ -225,7 +226,7 @@ struct WireParser {
             case "id":
                 try once(id)
                 let text = try parser.string(label: "\(label): \"id\"")
-                guard let value = UUID(uuidString: text) else { throw WireEventError("\(label): \"id\" must be a UUID") }
+                guard let value = UUID(hyphenated: text) else { throw WireEventError("\(label): \"id\" must be a UUID") }
                 id = value
             case "stream":
                 try once(stream)

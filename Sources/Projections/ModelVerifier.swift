@@ -2,6 +2,7 @@ import Domain
 import EventLog
 import Foundation
 import LMDB
+import UUIDText
 
 /// Checks the stored read models against the log (`chronicle verify`).
 ///

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LMDB
+import UUIDText
 
 /// The read models' LMDB environment: users, todos and daily stats, each a projection
 /// of the log with its own checkpoint.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Domain
+import UUIDText
 
 struct UUIDLowercasedTests {
     @Test func isTheUppercaseStringLowercased() {

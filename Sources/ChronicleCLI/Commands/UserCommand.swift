@@ -2,6 +2,7 @@ import ArgumentParser
 import Chronicle
 import Domain
 import Foundation
+import UUIDText
 
 /// `chronicle user …`
 struct UserCommand: AsyncParsableCommand {

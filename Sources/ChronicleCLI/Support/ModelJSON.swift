@@ -1,5 +1,6 @@
 import Domain
 import EventLog
+import UUIDText
 
 /// The SPEC's JSON shapes with their keys in the SPEC's order, the same bytes on every run
 /// (Foundation's encoder orders keys by hash on Linux).

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import UUIDText
 
 /// An independent fold of the domain events, written for the tests from the SPEC alone
 /// (it shares no code with the projections or with `DomainSnapshot`): stats are counted
