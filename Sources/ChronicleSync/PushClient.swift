@@ -112,7 +112,6 @@ struct PushClient: Sendable {
         }
     }
 
-    /// URLSession's own timeouts: whole seconds, a second past the deadline.
     /// Lets the requests under way finish, then releases the session.
     func invalidate() {
         #if !canImport(FoundationNetworking)
@@ -120,6 +119,7 @@ struct PushClient: Sendable {
         #endif
     }
 
+    /// URLSession's own timeouts: whole seconds, a second past the deadline.
     static func backstop(_ timeout: Duration) -> TimeInterval {
         timeout.seconds.rounded(.up) + 1
     }

@@ -20,8 +20,6 @@ struct StreamTail: Sendable {
         self.covered = base
     }
 
-    var isEmpty: Bool { streams.isEmpty }
-
     /// Adds the event at `position`, which must be `covered + 1`.
     mutating func add(stream: String, position: UInt64, version: UInt64) {
         precondition(position == covered + 1, "stream tail positions must be contiguous")
