@@ -48,10 +48,7 @@ struct LogDatabases: Sendable {
                 if let format, format > storeFormat {
                     throw EventLogError.newerFormat(found: format, supported: storeFormat)
                 }
-                if format == nil {
-                    try txn.put(databases.meta, key: formatKey, value: [storeFormat])
-                    try txn.put(databases.meta, key: streamsIndexedKey, value: Keys.position(0))
-                }
+                if format == nil { try databases.startStreamCheckpoints(at: 0, txn) }
                 if let device = try txn.get(databases.meta, key: deviceKey) {
                     return (databases, String(decoding: device, as: UTF8.self))
                 }
@@ -85,6 +82,13 @@ struct LogDatabases: Sendable {
             }
             return (position, hash)
         }
+    }
+
+    /// Marks the store as format 2, its stream index complete through `position`: a new
+    /// store at 0, a format-1 store (whose index holds every event) at its head.
+    func startStreamCheckpoints(at position: UInt64, _ txn: Transaction) throws {
+        try txn.put(meta, key: Self.streamsIndexedKey, value: Keys.position(position))
+        try txn.put(meta, key: Self.formatKey, value: [Self.storeFormat])
     }
 
     /// The position through which `streams` indexes every event. A store of format 1 has

@@ -80,9 +80,7 @@ final class StreamIndex: Sendable {
     /// the snapshot the transaction starts from.
     func beginWrite(_ txn: Transaction) throws -> Snapshot {
         if try txn.get(databases.meta, key: LogDatabases.streamsIndexedKey) == nil {
-            let head = try databases.headPosition(txn)
-            try txn.put(databases.meta, key: LogDatabases.streamsIndexedKey, value: Keys.position(head))
-            try txn.put(databases.meta, key: LogDatabases.formatKey, value: [LogDatabases.storeFormat])
+            try databases.startStreamCheckpoints(at: try databases.headPosition(txn), txn)
         }
         return try snapshot(txn)
     }
