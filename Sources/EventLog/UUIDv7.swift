@@ -20,11 +20,18 @@ public enum UUIDv7 {
             }
             return s
         }
+        return make(milliseconds: ms, sequence: seq, random: UInt64.random(in: 0...UInt64.max))
+    }
+
+    /// The UUIDv7 of the given fields, for callers that keep their own clock (a seeded data
+    /// generator): the low 48 bits of `milliseconds`, the low 12 of `sequence`, the low 62
+    /// of `random`, with the version and variant bits set.
+    public static func make(milliseconds ms: UInt64, sequence seq: UInt16, random: UInt64) -> UUID {
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> (40 - 8 * UInt64(i))) }
-        bytes[6] = 0x70 | UInt8(seq >> 8)
+        bytes[6] = 0x70 | UInt8(seq >> 8 & 0x0F)
         bytes[7] = UInt8(truncatingIfNeeded: seq)
-        var random = UInt64.random(in: 0...UInt64.max)
+        var random = random
         for i in 8..<16 {
             bytes[i] = UInt8(truncatingIfNeeded: random)
             random >>= 8

@@ -13,6 +13,11 @@ struct UUIDv7Tests {
         }
     }
 
+    @Test func idsOfGivenFieldsLayThemOut() {
+        let b = bytes(UUIDv7.make(milliseconds: 0x0123_4567_89AB, sequence: 0xABC, random: 0xFFEE_DDCC_BBAA_9988))
+        #expect(b == [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0x7A, 0xBC, 0x88 & 0x3F | 0x80, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF])
+    }
+
     @Test func idsIncreaseStrictlyEvenWithinOneMillisecond() {
         let now = Date()
         var previous = bytes(UUIDv7.make(now: now))

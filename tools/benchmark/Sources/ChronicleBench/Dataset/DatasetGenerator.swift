@@ -1,4 +1,5 @@
 import Domain
+import EventLog
 import Foundation
 
 /// Generates a realistic, valid history of users and todos: every event is one the
@@ -229,19 +230,7 @@ struct DatasetGenerator {
             lastMillisecond += 1
             sequence = 0
         }
-        let ms = UInt64(lastMillisecond)
-        var random = rng.next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> (40 - 8 * UInt64(i))) }
-        bytes[6] = 0x70 | UInt8(sequence >> 8)
-        bytes[7] = UInt8(truncatingIfNeeded: sequence)
-        for i in 8..<16 {
-            bytes[i] = UInt8(truncatingIfNeeded: random)
-            random >>= 8
-        }
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUIDv7.make(milliseconds: UInt64(lastMillisecond), sequence: sequence, random: rng.next())
     }
 
     private mutating func randomDay() -> CalendarDay { firstDay.adding(days: rng.below(365)) }
