@@ -46,7 +46,10 @@ let package = Package(
             "EventLog", "LMDB",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Chronicle", dependencies: ["Domain", "EventLog", "Projections", "ChronicleSync"]),
+        .target(name: "Chronicle", dependencies: [
+            "Domain", "EventLog", "Projections", "ChronicleSync", "UUIDText",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "SyncServer", dependencies: [
             "EventLog",
             .product(name: "Crypto", package: "swift-crypto"),

@@ -5,7 +5,8 @@ import EventLog
 public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The command broke a domain rule (validation, unknown or deleted entity, …). Nothing was appended.
     case rejected(DomainError)
-    /// Another writer changed the entity at the same moment, twice in a row. Nothing was appended.
+    /// Other writers kept changing what the command read (``ChronicleStore`` decides again
+    /// after each conflict, a bounded number of times). Nothing was appended.
     case conflict(String)
     /// A stored event could not be decoded.
     case corruptEvent(position: UInt64, reason: String)
@@ -13,7 +14,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .rejected(let error): error.description
-        case .conflict(let detail): "the entity changed concurrently, try again (\(detail))"
+        case .conflict(let detail): "what this command read kept changing concurrently, try again (\(detail))"
         case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
         }
     }

@@ -1,6 +1,7 @@
 import Domain
 import EventLog
 import Foundation
+import UUIDText
 
 extension ChronicleStore {
     /// Creates a todo. `deadline` is a calendar day `YYYY-MM-DD`; `userId`, when given,
@@ -17,12 +18,14 @@ extension ChronicleStore {
             var aggregate = TodoAggregate()
             aggregate.apply(event)
             created = aggregate.todo
-            var batch = [StreamAppend(stream: event.stream, expected: .noStream, events: [NewEvent(event)])]
+            var decision = Decision(streams: [StreamAppend(stream: event.stream, expected: .noStream, events: [NewEvent(event)])])
             if let userId, let owner {
-                // No event on the user's stream, only a check: the owner must not change meanwhile.
-                batch.append(StreamAppend(stream: DomainEvent.userStream(userId), expected: .at(owner.version), events: []))
+                // No event on the user's stream, only a check: the owner must not change meanwhile;
+                // and a deletion of the owner that read its todos before this one must conflict.
+                decision.streams.append(StreamAppend(stream: DomainEvent.userStream(userId), expected: .at(owner.version), events: []))
+                decision.keys.append(.touch(ConsistencyKeys.todosOfUser(userId.lowercasedString)))
             }
-            return batch
+            return decision
         }
         return created!
     }
@@ -58,11 +61,11 @@ extension ChronicleStore {
         return try models.todo(id)
     }
 
-    /// Live todos, optionally of one day and/or one user, by deadline then id.
-    public func todos(on day: String? = nil, user: UUID? = nil) async throws -> [Todo] {
+    /// Live todos, optionally of one day, one user and/or one tag, by deadline then id.
+    public func todos(on day: String? = nil, user: UUID? = nil, tag: UUID? = nil) async throws -> [Todo] {
         let day = try day.map { text in try Self.day(text) }
         try await readYourWrites()
-        return try models.todos(on: day, user: user)
+        return try models.todos(on: day, user: user, tag: tag)
     }
 
     /// Daily stats (days with at least one live todo), by date.
@@ -83,8 +86,8 @@ extension ChronicleStore {
             var (aggregate, version) = try loader.todo(id)
             let event = try decide(aggregate)
             aggregate.apply(event)
-            result = aggregate.todo
-            return [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])]
+            result = try liveTagged(aggregate)
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])])
         }
         return result!
     }

@@ -1,6 +1,7 @@
 import Domain
 import EventLog
 import Foundation
+import UUIDText
 
 extension ChronicleStore {
     /// Creates a user. The name is trimmed; it must be 1…200 characters, the age 0…150.
@@ -14,7 +15,7 @@ extension ChronicleStore {
             var aggregate = UserAggregate()
             aggregate.apply(event)
             created = aggregate.user
-            return [StreamAppend(stream: event.stream, expected: .noStream, events: [NewEvent(event)])]
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .noStream, events: [NewEvent(event)])])
         }
         return created!
     }
@@ -28,16 +29,20 @@ extension ChronicleStore {
             let event = try UserCommands.update(aggregate, id: id, name: name, age: age)
             aggregate.apply(event)
             updated = aggregate.user
-            return [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])]
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])])
         }
         return updated!
     }
 
     /// Deletes a user and, in the same atomic batch, each of the user's live todos.
+    ///
+    /// The batch is conditioned on the user's todos as read: a todo given to the user by
+    /// any process after the read makes the append conflict, and the command decides again.
     public func deleteUser(_ id: UUID) async throws {
-        // The todos-by-user index must include every todo appended so far.
-        try await projections.wait(until: try log.head())
         try await execute {
+            // The todos-by-user index must include every todo appended up to `read`.
+            let read = try log.head()
+            try await projections.wait(until: read)
             let (aggregate, version) = try loader.user(id)
             var todos: [(Todo, UInt64)] = []
             for candidate in try models.todos(user: id) {
@@ -46,10 +51,11 @@ extension ChronicleStore {
             }
             let events = try UserCommands.delete(aggregate, id: id, liveTodosOfUser: todos.map(\.0))
             let versions = Dictionary(todos.map { (DomainEvent.todoStream($0.0.id), $0.1) }, uniquingKeysWith: { a, _ in a })
-            return events.map { event in
+            let streams = events.map { event in
                 let expected: ExpectedVersion = event.stream == DomainEvent.userStream(id) ? .at(version) : .at(versions[event.stream] ?? 0)
                 return StreamAppend(stream: event.stream, expected: expected, events: [NewEvent(event)])
             }
+            return Decision(streams: streams, keys: [.unchanged(ConsistencyKeys.todosOfUser(id.lowercasedString), since: read)])
         }
     }
 

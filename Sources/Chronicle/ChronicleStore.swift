@@ -19,6 +19,8 @@ import Synchronization
 /// transaction ends. Calls from many tasks at once are safe: each command reads its
 /// entity's stream, decides, and appends with the stream's expected version; on a
 /// conflict it reads again and decides once more. Reads see this store's own writes.
+/// Rules that span entities (a todo's user must be live, tag names are unique) are part of
+/// each append's condition (``AppendKey``), so they hold against every process writing the store.
 public final class ChronicleStore: Sendable {
     /// The append-only log (audit, replay, sync build on it).
     public let log: EventLog
@@ -66,26 +68,43 @@ public final class ChronicleStore: Sendable {
 
     // MARK: - Appending
 
-    /// Decides and appends, retrying the decision once after a version conflict.
-    func execute(_ decide: () throws -> [StreamAppend]) async throws {
+    /// How many times a command decides before a run of conflicts makes it give up.
+    static let maxDecisions = 12
+
+    /// Decides and appends; after a conflict (another writer changed what the decision
+    /// read, in this process or another), waits a moment and decides again on fresh state.
+    @discardableResult
+    func execute(_ decide: () async throws -> Decision) async throws -> AppendResult {
         var attempt = 0
         while true {
-            let batch: [StreamAppend]
+            attempt += 1
+            let decision: Decision
             do {
-                batch = try decide()
+                decision = try await decide()
             } catch let error as DomainError {
                 throw ChronicleError.rejected(error)
             }
             do {
-                let result = try await log.append(batch)
+                let result = try await log.append(decision.streams, keys: decision.keys)
                 lastAppended.withLock { $0 = max($0, result.head) }
-                return
+                return result
             } catch let error as EventLogError {
-                guard case .conflict = error else { throw error }
-                attempt += 1
-                if attempt > 1 { throw ChronicleError.conflict(error.description) }
+                switch error {
+                case .conflict, .keyConflict:
+                    guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(error.description) }
+                    try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
+                default:
+                    throw error
+                }
             }
         }
+    }
+
+    /// A random wait below 0.5 ms × 2^(attempt-1), capped at 32 ms, so that deciders who
+    /// keep colliding spread out.
+    private static func backoff(afterAttempt attempt: Int) -> Duration {
+        let bound = min(32_000, 500 << min(attempt - 1, 6))
+        return .microseconds(Int.random(in: 0...bound))
     }
 
     /// Waits until the read models include everything this store appended.

@@ -18,6 +18,12 @@ struct EntityLoader {
         return (aggregate, version)
     }
 
+    func tag(_ id: UUID) throws -> (aggregate: TagAggregate, version: UInt64) {
+        var aggregate = TagAggregate()
+        let version = try fold(DomainEvent.tagStream(id)) { aggregate.apply($0) }
+        return (aggregate, version)
+    }
+
     private func fold(_ stream: String, _ apply: (DomainEvent) -> Void) throws -> UInt64 {
         var version: UInt64 = 0
         for recorded in try log.read(stream: stream) {

@@ -8,7 +8,7 @@ struct ChronicleCommand: AsyncParsableCommand {
         commandName: "chronicle",
         abstract: "An event-sourced store for offline-first apps: audit, replay, rebuild and sync it.",
         subcommands: [
-            UserCommand.self, TodoCommand.self, StatsCommand.self,
+            UserCommand.self, TodoCommand.self, TagCommand.self, StatsCommand.self,
             LogCommand.self, VerifyCommand.self, ReplayCommand.self, RebuildCommand.self,
             SyncCommand.self, ServeCommand.self, DemoCommand.self,
         ]

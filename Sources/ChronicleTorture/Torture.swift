@@ -43,6 +43,10 @@ enum Torture {
               line per stream it appended to goes to F (fsynced); --echo-acks prints
               "acked TOTAL". Prints "ready" once the store is open, "done HEAD" at the end.
 
+          racer --store DIR
+              Prints "ready", then runs one store command per stdin line (tag-add,
+              fill, delete-user, quit; see Racer.swift) and prints its outcome.
+
           hold --env DIR --txn read|write [--max-readers R] [--database NAME]
               Opens the LMDB environment DIR (R reader slots when it creates the lock
               file), begins a transaction, prints "holding" and keeps it open until a
@@ -64,6 +68,7 @@ enum Torture {
             case "verify": try verify(options)
             case "domain-writer": try await DomainWriter.run(options)
             case "hold": try Hold.run(options)
+            case "racer": try await Racer.run(options)
             case "-h", "--help", "help": Output.line(usage)
             default: throw UsageError("unknown command '\(command)'")
             }

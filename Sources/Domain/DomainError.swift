@@ -27,6 +27,12 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidDate(String)
     /// An update named no field to change.
     case nothingToUpdate
+    /// The tag name is empty or only whitespace.
+    case emptyTagName
+    /// The tag name has more than ``Tag/maxNameLength`` characters; carries the actual count.
+    case tagNameTooLong(Int)
+    /// The colour is not `#` followed by six hex digits; carries the text.
+    case invalidColor(String)
 
     // MARK: - State
 
@@ -42,6 +48,17 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyCompleted(UUID)
     /// Reopening a todo that is not completed.
     case notCompleted(UUID)
+    /// Another live tag already has this name, compared by ``Tag/foldedName(_:)``;
+    /// carries the name asked for.
+    case duplicateTagName(String)
+    /// No tag with this id was ever created.
+    case unknownTag(UUID)
+    /// The tag existed but was deleted.
+    case tagDeleted(UUID)
+    /// Tagging a todo with a tag it already has.
+    case alreadyTagged(todo: UUID, tag: UUID)
+    /// Untagging a tag the todo does not have.
+    case notTagged(todo: UUID, tag: UUID)
 
     // MARK: - Decoding
 
@@ -64,6 +81,13 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
             "invalid date '\(text)': expected a real calendar day as YYYY-MM-DD"
         case .nothingToUpdate:
             "nothing to update: give at least one field to change"
+        case .emptyTagName:
+            "tag name must not be empty"
+        case .tagNameTooLong(let count):
+            "tag name must be at most \(Tag.maxNameLength) characters (got \(count))"
+        case .invalidColor(let text):
+            // Quoted: the text is whatever the user typed, newlines included.
+            "invalid color \(DomainEvent.quoted(text)): expected '#' and six hex digits, like #1a2b3c"
         case .unknownUser(let id):
             "unknown user \(id.lowercasedString)"
         case .userDeleted(let id):
@@ -76,6 +100,16 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
             "todo \(id.lowercasedString) is already completed"
         case .notCompleted(let id):
             "todo \(id.lowercasedString) is not completed"
+        case .duplicateTagName(let name):
+            "a tag named \(DomainEvent.quoted(name)) already exists"
+        case .unknownTag(let id):
+            "unknown tag \(id.lowercasedString)"
+        case .tagDeleted(let id):
+            "tag \(id.lowercasedString) is deleted"
+        case .alreadyTagged(let todo, let tag):
+            "todo \(todo.lowercasedString) already has tag \(tag.lowercasedString)"
+        case .notTagged(let todo, let tag):
+            "todo \(todo.lowercasedString) does not have tag \(tag.lowercasedString)"
         case .invalidEvent(let reason):
             "invalid event: \(reason)"
         }

@@ -13,6 +13,9 @@ extension DomainEvent {
     /// DomainEvent.todoCreated(id: id, title: "Pay rent", deadline: day, userId: nil, memo: nil)
     ///     .encodedData()    // {"deadline":"2026-03-01","title":"Pay rent"}
     /// DomainEvent.userDeleted(id: id).encodedData()   // {}
+    /// DomainEvent.tagCreated(id: id, name: "Work", color: "#1a2b3c")
+    ///     .encodedData()    // {"color":"#1a2b3c","name":"Work"}
+    /// DomainEvent.todoTagged(id: todo, tagId: tag).encodedData()   // {"tagId":"3c4d…"}
     /// ```
     public func encodedData() -> Data {
         var writer = JSONObjectWriter()
@@ -32,7 +35,15 @@ extension DomainEvent {
             writer.writeIfPresent(Key.deadline, deadline?.description)
             writer.writeIfPresent(Key.memo, memo)
             writer.writeIfPresent(Key.title, title)
-        case .userDeleted, .todoCompleted, .todoReopened, .todoDeleted:
+        case .tagCreated(_, let name, let color):
+            writer.write(Key.color, color)
+            writer.write(Key.name, name)
+        case .tagUpdated(_, let name, let color):
+            writer.writeIfPresent(Key.color, color)
+            writer.writeIfPresent(Key.name, name)
+        case .todoTagged(_, let tagId), .todoUntagged(_, let tagId):
+            writer.write(Key.tagId, tagId.lowercasedString)
+        case .userDeleted, .todoCompleted, .todoReopened, .todoDeleted, .tagDeleted:
             break
         }
         return writer.finish()
@@ -45,6 +56,8 @@ extension DomainEvent {
         static let memo = "memo"
         static let title = "title"
         static let userId = "userId"
+        static let color = "color"
+        static let tagId = "tagId"
     }
 }
 
@@ -54,13 +67,16 @@ extension DomainEvent {
     /// Decodes a stored event from its envelope's `type`, `stream` and `data`.
     ///
     /// Checks that the type is known, that the stream is the canonical
-    /// `user-<lowercase uuid>` / `todo-<lowercase uuid>` for that type, and that
-    /// `data` is one strictly valid JSON object (RFC 8259, UTF-8, no duplicate
-    /// keys; see `JSONObjectReader`) with the required fields of the right JSON
-    /// types. Integers must be written as integers (`36`, not `36.0`). Unknown
-    /// keys are ignored (forward compatibility); `null` counts as absent for
-    /// optional fields. Business rules (name length, age range) are not
-    /// re-checked: a stored event is a fact.
+    /// `user-<lowercase uuid>` / `todo-<lowercase uuid>` / `tag-<lowercase uuid>`
+    /// for that type, and that `data` is one strictly valid JSON object (RFC
+    /// 8259, UTF-8, no duplicate keys; see `JSONObjectReader`) with the required
+    /// fields of the right JSON types. Integers must be written as integers
+    /// (`36`, not `36.0`). Unknown keys are ignored (forward compatibility);
+    /// `null` counts as absent for optional fields. Business rules (name
+    /// length, age range, tag colour, unique tag names) are not re-checked: a
+    /// stored event is a fact. `tagId` is the exception where spelling matters:
+    /// it must be a lowercase UUID, like the ids in stream names, because read
+    /// models key by it.
     ///
     /// ```swift
     /// let event = try DomainEvent(type: "UserCreated", stream: "user-\(id.lowercasedString)",
@@ -72,8 +88,7 @@ extension DomainEvent {
         guard let knownType = Self.allTypes.first(where: { $0.utf8.elementsEqual(type.utf8) }) else {
             throw .invalidEvent("unknown event type \(Self.quoted(type))")
         }
-        let isUserType = knownType.hasPrefix("User")
-        let prefix = isUserType ? Self.userStreamPrefix : Self.todoStreamPrefix
+        let prefix = EntityKind(knownType: knownType).streamPrefix
         guard let id = Self.entityID(inStream: stream, prefix: prefix) else {
             throw .invalidEvent(
                 "\(knownType) stream \(Self.quoted(stream)) is not '\(prefix)<lowercase uuid>'")
@@ -105,8 +120,19 @@ extension DomainEvent {
             self = .todoCompleted(id: id)
         case "TodoReopened":
             self = .todoReopened(id: id)
-        default:
+        case "TodoDeleted":
             self = .todoDeleted(id: id)
+        case "TagCreated":
+            self = .tagCreated(id: id, name: try fields.string("name"), color: try fields.string("color"))
+        case "TagUpdated":
+            self = .tagUpdated(
+                id: id, name: try fields.optionalString("name"), color: try fields.optionalString("color"))
+        case "TagDeleted":
+            self = .tagDeleted(id: id)
+        case "TodoTagged":
+            self = .todoTagged(id: id, tagId: try fields.lowercaseUUID("tagId"))
+        default:
+            self = .todoUntagged(id: id, tagId: try fields.lowercaseUUID("tagId"))
         }
     }
 
@@ -192,6 +218,16 @@ private struct EventFields {
         guard let text = try optionalString(key) else { return nil }
         guard let id = UUID(hyphenated: text) else {
             throw invalid(key, "must be a UUID (got \(DomainEvent.quoted(text)))")
+        }
+        return id
+    }
+
+    /// A required UUID spelled exactly as Chronicle writes it (lowercase,
+    /// hyphenated), so one id never has two keys in a read model.
+    func lowercaseUUID(_ key: String) throws(DomainError) -> UUID {
+        let text = try string(key)
+        guard let id = UUID(hyphenated: text), id.lowercasedString.utf8.elementsEqual(text.utf8) else {
+            throw invalid(key, "must be a lowercase UUID (got \(DomainEvent.quoted(text)))")
         }
         return id
     }

@@ -1,7 +1,7 @@
 import Foundation
 import UUIDText
 
-/// A fact about a user or a todo, as stored in the log.
+/// A fact about a user, a todo or a tag, as stored in the log.
 ///
 /// The `type` names, stream names and `data` shapes are part of the wire
 /// protocol (SPEC section 2); the commands decide them and the read models
@@ -15,7 +15,9 @@ import UUIDText
 /// let same = try DomainEvent(type: event.type, stream: event.stream, data: event.encodedData())
 /// ```
 ///
-/// In `userUpdated` and `todoUpdated` a nil field means "unchanged".
+/// In `userUpdated`, `todoUpdated` and `tagUpdated` a nil field means "unchanged".
+/// `todoTagged` and `todoUntagged` are about the todo (`id`), so they live in
+/// the todo's stream and carry the tag's id as data.
 public enum DomainEvent: Sendable, Equatable, Hashable {
     case userCreated(id: UUID, name: String, age: Int)
     case userUpdated(id: UUID, name: String?, age: Int?)
@@ -25,11 +27,17 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
     case todoCompleted(id: UUID)
     case todoReopened(id: UUID)
     case todoDeleted(id: UUID)
+    case tagCreated(id: UUID, name: String, color: String)
+    case tagUpdated(id: UUID, name: String?, color: String?)
+    case tagDeleted(id: UUID)
+    case todoTagged(id: UUID, tagId: UUID)
+    case todoUntagged(id: UUID, tagId: UUID)
 
     /// Every event type name, in declaration order.
     public static let allTypes: [String] = [
         "UserCreated", "UserUpdated", "UserDeleted",
         "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted",
+        "TagCreated", "TagUpdated", "TagDeleted", "TodoTagged", "TodoUntagged",
     ]
 
     /// The wire name of the event, e.g. `"TodoCompleted"`.
@@ -43,42 +51,60 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
         case .todoCompleted: "TodoCompleted"
         case .todoReopened: "TodoReopened"
         case .todoDeleted: "TodoDeleted"
+        case .tagCreated: "TagCreated"
+        case .tagUpdated: "TagUpdated"
+        case .tagDeleted: "TagDeleted"
+        case .todoTagged: "TodoTagged"
+        case .todoUntagged: "TodoUntagged"
         }
     }
 
-    /// The id of the user or todo the event is about.
+    /// The id of the user, todo or tag the event is about (for `todoTagged`
+    /// and `todoUntagged`, the todo).
     public var entityID: UUID {
         switch self {
         case .userCreated(let id, _, _), .userUpdated(let id, _, _), .userDeleted(let id),
              .todoCreated(let id, _, _, _, _), .todoUpdated(let id, _, _, _),
-             .todoCompleted(let id), .todoReopened(let id), .todoDeleted(let id):
+             .todoCompleted(let id), .todoReopened(let id), .todoDeleted(let id),
+             .tagCreated(let id, _, _), .tagUpdated(let id, _, _), .tagDeleted(let id),
+             .todoTagged(let id, _), .todoUntagged(let id, _):
             id
         }
     }
 
-    /// Whether the event belongs to a user stream (otherwise a todo stream).
-    var isUserEvent: Bool {
+    /// The kind of entity whose stream the event belongs to.
+    var entityKind: EntityKind {
         switch self {
-        case .userCreated, .userUpdated, .userDeleted: true
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: false
+        case .userCreated, .userUpdated, .userDeleted:
+            .user
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged:
+            .todo
+        case .tagCreated, .tagUpdated, .tagDeleted:
+            .tag
         }
     }
 
-    /// The stream the event is appended to: `user-<id>` or `todo-<id>`.
+    /// The stream the event is appended to: `user-<id>`, `todo-<id>` or `tag-<id>`.
     public var stream: String {
-        isUserEvent ? Self.userStream(entityID) : Self.todoStream(entityID)
+        entityKind.streamPrefix + entityID.lowercasedString
     }
 
     /// The stream of a user: `"user-"` followed by the lowercase id.
     public static func userStream(_ id: UUID) -> String {
-        userStreamPrefix + id.lowercasedString
+        EntityKind.user.streamPrefix + id.lowercasedString
     }
 
     /// The stream of a todo: `"todo-"` followed by the lowercase id.
     public static func todoStream(_ id: UUID) -> String {
-        todoStreamPrefix + id.lowercasedString
+        EntityKind.todo.streamPrefix + id.lowercasedString
     }
 
-    static let userStreamPrefix = "user-"
-    static let todoStreamPrefix = "todo-"
+    /// The stream of a tag: `"tag-"` followed by the lowercase id.
+    ///
+    /// ```swift
+    /// DomainEvent.tagStream(id)   // "tag-1f0e…"
+    /// ```
+    public static func tagStream(_ id: UUID) -> String {
+        EntityKind.tag.streamPrefix + id.lowercasedString
+    }
 }

@@ -4,14 +4,14 @@ import UUIDText
 /// Something to do by a given day, optionally owned by a ``User``.
 ///
 /// A plain value: the rules (trimmed non-empty title of at most
-/// ``maxTitleLength`` characters, a live owner) are enforced by
+/// ``maxTitleLength`` characters, a live owner, live tags) are enforced by
 /// ``TodoCommands`` when events are decided.
 ///
 /// ```swift
 /// let todo = Todo(id: UUID(), title: "File taxes",
 ///                 deadline: try CalendarDay(parsing: "2026-04-15"))
 /// // JSON: {"id":"…","title":"File taxes","deadline":"2026-04-15",
-/// //        "userId":null,"memo":null,"isCompleted":false}
+/// //        "userId":null,"memo":null,"isCompleted":false,"tags":[]}
 /// ```
 public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
     public var id: UUID
@@ -20,13 +20,18 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
     public var userId: UUID?
     public var memo: String?
     public var isCompleted: Bool
+    /// The ids of the todo's live tags, in ``sortedTagIDs(_:)`` order.
+    ///
+    /// Read models fill this in; ``TodoAggregate`` leaves it empty, because
+    /// which tags are live is not in the todo's stream.
+    public var tags: [UUID]
 
     /// The longest title accepted, in `Character`s after trimming.
     public static let maxTitleLength = 500
 
     public init(
         id: UUID, title: String, deadline: CalendarDay,
-        userId: UUID? = nil, memo: String? = nil, isCompleted: Bool = false
+        userId: UUID? = nil, memo: String? = nil, isCompleted: Bool = false, tags: [UUID] = []
     ) {
         self.id = id
         self.title = title
@@ -34,13 +39,26 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
         self.userId = userId
         self.memo = memo
         self.isCompleted = isCompleted
+        self.tags = tags
+    }
+
+    /// Tag ids in the one order every todo lists them: by lowercase string.
+    ///
+    /// ```swift
+    /// Todo.sortedTagIDs([b, a])   // [a, b] when a.lowercasedString < b.lowercasedString
+    /// ```
+    public static func sortedTagIDs(_ ids: some Sequence<UUID>) -> [UUID] {
+        ids.map { (id: $0, text: $0.lowercasedString) }
+            .sorted { $0.text < $1.text }
+            .map(\.id)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, title, deadline, userId, memo, isCompleted
+        case id, title, deadline, userId, memo, isCompleted, tags
     }
 
-    /// Reads the JSON shape; `userId` and `memo` may be `null` or absent.
+    /// Reads the JSON shape; `userId` and `memo` may be `null` or absent, and
+    /// `tags` absent or `null` means none (JSON written before tags existed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decodeUUID(forKey: .id)
@@ -49,10 +67,12 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
         self.userId = try container.decodeUUIDIfPresent(forKey: .userId)
         self.memo = try container.decodeIfPresent(String.self, forKey: .memo)
         self.isCompleted = try container.decode(Bool.self, forKey: .isCompleted)
+        self.tags = try container.decodeUUIDsIfPresent(forKey: .tags) ?? []
     }
 
-    /// Writes all six keys; absent `userId`/`memo` become explicit `null`
-    /// so every todo has the same shape for scripts.
+    /// Writes all seven keys; absent `userId`/`memo` become explicit `null`
+    /// so every todo has the same shape for scripts; `tags` is a list of
+    /// lowercase ids, `[]` when none.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id.lowercasedString, forKey: .id)
@@ -69,5 +89,6 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
             try container.encodeNil(forKey: .memo)
         }
         try container.encode(isCompleted, forKey: .isCompleted)
+        try container.encode(tags.map(\.lowercasedString), forKey: .tags)
     }
 }

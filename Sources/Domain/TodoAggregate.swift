@@ -3,20 +3,26 @@ import Foundation
 /// The state of one todo, folded from that todo's stream.
 ///
 /// Commands decide against it, so an unknown or deleted todo can be told
-/// apart and completing twice can be rejected. Deletion is final: later
-/// events of the stream are ignored.
+/// apart and completing (or tagging) twice can be rejected. Deletion is
+/// final: later events of the stream are ignored.
 ///
 /// ```swift
 /// var aggregate = TodoAggregate()
 /// aggregate.apply(.todoCreated(id: id, title: "Pay rent", deadline: day, userId: nil, memo: nil))
 /// aggregate.apply(.todoCompleted(id: id))
+/// aggregate.apply(.todoTagged(id: id, tagId: work))
 /// aggregate.todo?.isCompleted   // true
+/// aggregate.tags                // [work]
 /// ```
 public struct TodoAggregate: Sendable, Equatable {
     /// The last known state; still set after deletion, nil before creation.
     public private(set) var todo: Todo?
     /// Whether a `TodoDeleted` has been applied.
     public private(set) var isDeleted: Bool
+    /// The ids of every tag the todo is tagged with, live or not: the stream
+    /// does not say which tags are deleted, so `todo.tags` stays empty here
+    /// and read models filter this set by the live tags.
+    public private(set) var tags: Set<UUID>
 
     /// Whether the todo exists and is not deleted.
     public var isLive: Bool { todo != nil && !isDeleted }
@@ -25,12 +31,13 @@ public struct TodoAggregate: Sendable, Equatable {
     public init() {
         todo = nil
         isDeleted = false
+        tags = []
     }
 
     /// Folds one event in.
     ///
-    /// Ignores user events, events about another todo, events before the
-    /// todo's creation, a second creation, and anything after deletion.
+    /// Ignores user and tag events, events about another todo, events before
+    /// the todo's creation, a second creation, and anything after deletion.
     public mutating func apply(_ event: DomainEvent) {
         guard !isDeleted else { return }
         if case .todoCreated(let id, let title, let deadline, let userId, let memo) = event {
@@ -38,7 +45,7 @@ public struct TodoAggregate: Sendable, Equatable {
             todo = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo)
             return
         }
-        guard var current = todo, !event.isUserEvent, current.id == event.entityID else { return }
+        guard var current = todo, event.entityKind == .todo, current.id == event.entityID else { return }
         switch event {
         case .todoUpdated(_, let title, let deadline, let memo):
             if let title { current.title = title }
@@ -50,7 +57,11 @@ public struct TodoAggregate: Sendable, Equatable {
             current.isCompleted = false
         case .todoDeleted:
             isDeleted = true
-        case .todoCreated, .userCreated, .userUpdated, .userDeleted:
+        case .todoTagged(_, let tagId):
+            tags.insert(tagId)
+        case .todoUntagged(_, let tagId):
+            tags.remove(tagId)
+        case .todoCreated, .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted:
             return
         }
         todo = current

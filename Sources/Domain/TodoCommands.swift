@@ -73,6 +73,46 @@ public enum TodoCommands {
         return .todoDeleted(id: id)
     }
 
+    /// Decides `TodoTagged`.
+    ///
+    /// `tag` is the aggregate of tag `tagId`; it must be live, and the todo must
+    /// not have it yet.
+    ///
+    /// ```swift
+    /// try TodoCommands.tag(todo, id: todoID, tag: work, tagId: workID)   // .todoTagged
+    /// ```
+    /// - throws: ``DomainError/unknownTodo(_:)``, ``DomainError/todoDeleted(_:)``,
+    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``,
+    ///   ``DomainError/alreadyTagged(todo:tag:)``.
+    public static func tag(
+        _ todo: TodoAggregate, id: UUID, tag: TagAggregate, tagId: UUID
+    ) throws(DomainError) -> DomainEvent {
+        _ = try todo.requireLive(id: id)
+        _ = try tag.requireLive(id: tagId)
+        guard !todo.tags.contains(tagId) else { throw .alreadyTagged(todo: id, tag: tagId) }
+        return .todoTagged(id: id, tagId: tagId)
+    }
+
+    /// Decides `TodoUntagged`.
+    ///
+    /// The todo must have the tag. The tag must have been created but may since
+    /// have been deleted: the todo still remembers it, and removing it is the only
+    /// way to make the todo forget it.
+    ///
+    /// ```swift
+    /// try TodoCommands.untag(todo, id: todoID, tag: work, tagId: workID)   // .todoUntagged
+    /// ```
+    /// - throws: ``DomainError/unknownTodo(_:)``, ``DomainError/todoDeleted(_:)``,
+    ///   ``DomainError/unknownTag(_:)``, ``DomainError/notTagged(todo:tag:)``.
+    public static func untag(
+        _ todo: TodoAggregate, id: UUID, tag: TagAggregate, tagId: UUID
+    ) throws(DomainError) -> DomainEvent {
+        _ = try todo.requireLive(id: id)
+        guard tag.tag?.id == tagId else { throw .unknownTag(tagId) }
+        guard todo.tags.contains(tagId) else { throw .notTagged(todo: id, tag: tagId) }
+        return .todoUntagged(id: id, tagId: tagId)
+    }
+
     // MARK: - Validation
 
     private static func validTitle(_ raw: String) throws(DomainError) -> String {

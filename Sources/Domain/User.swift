@@ -80,4 +80,17 @@ extension KeyedDecodingContainer {
         }
         return id
     }
+
+    /// Decodes an optional list of UUIDs, each a string in either case;
+    /// absent and `null` both mean nil.
+    func decodeUUIDsIfPresent(forKey key: Key) throws -> [UUID]? {
+        guard let texts = try decodeIfPresent([String].self, forKey: key) else { return nil }
+        return try texts.map { text in
+            guard let id = UUID(uuidString: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self, debugDescription: "'\(text)' is not a UUID")
+            }
+            return id
+        }
+    }
 }

@@ -29,7 +29,7 @@ public struct UserAggregate: Sendable, Equatable {
 
     /// Folds one event in.
     ///
-    /// Ignores todo events, events about another user, events before the
+    /// Ignores todo and tag events, events about another user, events before the
     /// user's creation, a second creation, and anything after deletion.
     public mutating func apply(_ event: DomainEvent) {
         guard !isDeleted else { return }
@@ -45,7 +45,8 @@ public struct UserAggregate: Sendable, Equatable {
         case .userDeleted(let id):
             guard let current = user, current.id == id else { return }
             isDeleted = true
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted:
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted,
+             .todoTagged, .todoUntagged, .tagCreated, .tagUpdated, .tagDeleted:
             return
         }
     }

@@ -26,19 +26,19 @@ final class AppendWriter: @unchecked Sendable {
     var onCommit: @Sendable () -> Void = {}
 
     enum Job {
-        case append([StreamAppend], CheckedContinuation<AppendResult, any Error>)
+        case append([StreamAppend], [AppendKey], CheckedContinuation<AppendResult, any Error>)
         case ingest([ForeignEvent], CheckedContinuation<IngestResult, any Error>)
 
         var eventCount: Int {
             switch self {
-            case .append(let appends, _): appends.reduce(0) { $0 + $1.events.count }
+            case .append(let appends, _, _): appends.reduce(0) { $0 + $1.events.count }
             case .ingest(let events, _): events.count
             }
         }
 
         func fail(_ error: any Error) {
             switch self {
-            case .append(_, let continuation): continuation.resume(throwing: error)
+            case .append(_, _, let continuation): continuation.resume(throwing: error)
             case .ingest(_, let continuation): continuation.resume(throwing: error)
             }
         }
@@ -152,8 +152,8 @@ final class AppendWriter: @unchecked Sendable {
                 for job in group {
                     do {
                         switch job {
-                        case .append(let appends, _):
-                            outcomes.append(.appended(try append(appends, txn, &state)))
+                        case .append(let appends, let keys, _):
+                            outcomes.append(.appended(try append(appends, keys: keys, txn, &state)))
                         case .ingest(let events, _):
                             outcomes.append(.ingested(try ingest(events, txn, &state)))
                         }
@@ -176,7 +176,7 @@ final class AppendWriter: @unchecked Sendable {
         onCommit()
         for (job, outcome) in zip(group, outcomes) {
             switch (job, outcome) {
-            case (.append(_, let continuation), .appended(let result)): continuation.resume(returning: result)
+            case (.append(_, _, let continuation), .appended(let result)): continuation.resume(returning: result)
             case (.ingest(_, let continuation), .ingested(let result)): continuation.resume(returning: result)
             case (_, .refused(let error)): job.fail(error)
             default: job.fail(EventLogError.invalidEvent("internal: mismatched outcome"))
@@ -185,7 +185,12 @@ final class AppendWriter: @unchecked Sendable {
     }
 
     /// Checks, then writes, one atomic batch of local events.
-    private func append(_ appends: [StreamAppend], _ txn: Transaction, _ state: inout GroupState) throws -> AppendResult {
+    ///
+    /// Every check (ids, expected versions, key conditions) reads the transaction, which
+    /// already holds the earlier jobs of this group: a job is judged after them, as if it
+    /// had committed alone, and its refusal writes nothing.
+    private func append(_ appends: [StreamAppend], keys: [AppendKey], _ txn: Transaction,
+                        _ state: inout GroupState) throws -> AppendResult {
         // 1. Validate and find duplicates; nothing is written until every check passed.
         var positions: [UInt64?] = []
         var firstIndexOfID: [UUID: Int] = [:]
@@ -216,6 +221,7 @@ final class AppendWriter: @unchecked Sendable {
             }
             versions[append.stream] = actual
         }
+        try KeyConditions.check(keys, databases, txn)
         // 2. Write.
         var written: [UUID: UInt64] = [:]
         var index = 0
@@ -236,6 +242,7 @@ final class AppendWriter: @unchecked Sendable {
                 appended += 1
             }
         }
+        if appended > 0 { try KeyConditions.apply(keys, at: state.link.position, databases, txn) }
         return AppendResult(positions: positions.map { $0! }, appended: appended, head: state.link.position)
     }
 

@@ -7,12 +7,18 @@ extension EventLog {
     /// ``EventLogError/conflict(stream:expected:actual:)`` and nothing is written. Event ids
     /// already stored are not written again: a batch made only of stored ids returns their
     /// original positions (a safe retry). Returns once the batch is durable on disk.
-    public func append(_ batch: [StreamAppend]) async throws -> AppendResult {
+    ///
+    /// `keys` carries what the decision read beyond the streams it writes, and the unique
+    /// keys it claims or releases (see ``AppendKey``): a failed key condition refuses the
+    /// batch with ``EventLogError/keyConflict(key:reason:)``. A retry of stored ids skips them.
+    @discardableResult
+    public func append(_ batch: [StreamAppend], keys: [AppendKey] = []) async throws -> AppendResult {
         guard batch.contains(where: { !$0.events.isEmpty }) else {
             throw EventLogError.invalidEvent("an append needs at least one event")
         }
+        try KeyConditions.validate(keys)
         return try await withCheckedThrowingContinuation { continuation in
-            writer.submit(.append(batch, continuation))
+            writer.submit(.append(batch, keys, continuation))
         }
     }
 

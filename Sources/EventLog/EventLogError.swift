@@ -5,6 +5,8 @@ import LMDB
 public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stream was not at the expected version; the whole batch was refused.
     case conflict(stream: String, expected: ExpectedVersion, actual: UInt64)
+    /// A key condition of the batch failed (see ``AppendKey``); the whole batch was refused.
+    case keyConflict(key: String, reason: String)
     /// An event or batch was malformed (empty stream, bad JSON payload, …).
     case invalidEvent(String)
     /// The store was written by a newer Chronicle.
@@ -23,6 +25,8 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .conflict(stream, expected, actual):
             let found = actual == 0 ? "no stream" : "version \(actual)"
             return "conflict on stream '\(stream)': expected \(expected), found \(found)"
+        case let .keyConflict(key, reason):
+            return "conflict on key '\(key)': \(reason)"
         case .invalidEvent(let why):
             return "invalid event: \(why)"
         case let .newerFormat(found, supported):

@@ -7,19 +7,25 @@ import LMDB
 /// - `ids`: event id (16 bytes) → position
 /// - `streams`: stream ‖ 0x00 ‖ position → stream version, for the events up to the
 ///   checkpoint `meta[streams-indexed]` (the rest are indexed in memory: ``StreamIndex``)
+/// - `touches`: key → u64 BE, the last position of a batch that touched it (``AppendKey``)
+/// - `claims`: key → the UTF-8 name of its owner (``AppendKey/claim(_:by:)``)
 /// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64
 struct LogDatabases: Sendable {
     let events: Database
     let ids: Database
     let streams: Database
+    let touches: Database
+    let claims: Database
     let meta: Database
 
     static let formatKey = Array("format".utf8)
     static let deviceKey = Array("device".utf8)
     static let streamsIndexedKey = Array("streams-indexed".utf8)
     /// The format of the store as a whole (`meta["format"]`). 1: `streams` indexes every
-    /// event; 2: only those up to `meta["streams-indexed"]`. Records have their own format byte.
-    static let storeFormat: UInt8 = 2
+    /// event; 2: only those up to `meta["streams-indexed"]`; 3: `touches` and `claims` exist
+    /// (a format-2 store is upgraded when it opens: both start empty, which is exact, since
+    /// no release before format 3 wrote a key). Records have their own format byte.
+    static let storeFormat: UInt8 = 3
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
@@ -32,23 +38,22 @@ struct LogDatabases: Sendable {
                 guard format <= storeFormat else {
                     throw EventLogError.newerFormat(found: format, supported: storeFormat)
                 }
-                let databases = LogDatabases(events: try txn.openDatabase(named: "events", create: false),
-                                             ids: try txn.openDatabase(named: "ids", create: false),
-                                             streams: try txn.openDatabase(named: "streams", create: false),
-                                             meta: meta)
-                return (databases, String(decoding: device, as: UTF8.self))
+                guard format == storeFormat else { return nil }   // upgraded below
+                return (try open(txn, meta: meta, create: false), String(decoding: device, as: UTF8.self))
             }
             if let existing = existing.flatMap({ $0 }) { return existing }
             return try environment.write { txn in
-                let databases = LogDatabases(events: try txn.openDatabase(named: "events"),
-                                             ids: try txn.openDatabase(named: "ids"),
-                                             streams: try txn.openDatabase(named: "streams"),
-                                             meta: try txn.openDatabase(named: "meta"))
+                let databases = try open(txn, meta: try txn.openDatabase(named: "meta"), create: true)
                 let format = try txn.get(databases.meta, key: formatKey)?.first
                 if let format, format > storeFormat {
                     throw EventLogError.newerFormat(found: format, supported: storeFormat)
                 }
-                if format == nil { try databases.startStreamCheckpoints(at: 0, txn) }
+                if format == nil {
+                    try databases.startStreamCheckpoints(at: 0, txn)
+                } else if format != storeFormat {
+                    // Format 1 keeps its missing checkpoint: the first append records it (StreamIndex).
+                    try txn.put(databases.meta, key: formatKey, value: [storeFormat])
+                }
                 if let device = try txn.get(databases.meta, key: deviceKey) {
                     return (databases, String(decoding: device, as: UTF8.self))
                 }
@@ -63,6 +68,15 @@ struct LogDatabases: Sendable {
         } catch {
             throw .cannotOpen(path: environment.path, reason: "\(error)")
         }
+    }
+
+    private static func open(_ txn: Transaction, meta: Database, create: Bool) throws -> LogDatabases {
+        LogDatabases(events: try txn.openDatabase(named: "events", create: create),
+                     ids: try txn.openDatabase(named: "ids", create: create),
+                     streams: try txn.openDatabase(named: "streams", create: create),
+                     touches: try txn.openDatabase(named: "touches", create: create),
+                     claims: try txn.openDatabase(named: "claims", create: create),
+                     meta: meta)
     }
 
     /// The last position in the log.

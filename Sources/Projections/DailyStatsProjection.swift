@@ -33,6 +33,8 @@ struct DailyStatsProjection: Projection {
             return nil
         case .userCreated, .userUpdated, .userDeleted:
             return mark
+        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged:
+            return mark
         }
     }
 
@@ -71,6 +73,7 @@ struct DailyStatsProjection: Projection {
         switch event {
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
         case .userCreated, .userUpdated, .userDeleted: return
+        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
         }
         let id = event.entityID
         var entry: TouchedTodo

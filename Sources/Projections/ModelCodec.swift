@@ -9,10 +9,14 @@ import Foundation
 /// ```
 /// day key      u16 year ‖ u8 month ‖ u8 day
 /// user         i64 age ‖ name (UTF-8, rest)
-/// todo         u8 flags (1 completed, 2 has user, 4 has memo) ‖ day ‖ [user id] ‖ u32 title length ‖ title ‖ [memo, rest]
+/// todo         u8 flags (1 completed, 2 has user, 4 has memo, 8 has tags) ‖ day ‖ [user id]
+///              ‖ [u16 tag count ‖ tag ids] ‖ u32 title length ‖ title ‖ [memo, rest]
+///              (the tags it was tagged with and not untagged, deleted tags included: reads show the live ones)
+/// tag          color (7 bytes, `#rrggbb`) ‖ name (UTF-8, rest)
 /// stat         i64 total ‖ i64 completed
 /// todo mark    day ‖ u8 completed            (the daily-stats projection's own view of a todo)
-/// name key     escaped NFC name ‖ 00 00 ‖ user id   (00 inside the name is written 00 FF)
+/// name key     escaped NFC name ‖ 00 00 ‖ id   (00 inside the name is written 00 FF; tags: the folded name)
+/// tag key      tag id ‖ day ‖ todo id          (`todos.by-tag`)
 /// ```
 enum ModelCodec {
     // MARK: - Days
@@ -101,9 +105,14 @@ enum ModelCodec {
         if todo.isCompleted { flags |= 1 }
         if todo.userId != nil { flags |= 2 }
         if todo.memo != nil { flags |= 4 }
+        if !todo.tags.isEmpty { flags |= 8 }
         out.append(flags)
         out.appendBigEndian(dayKey(todo.deadline))
         if let userId = todo.userId { out.appendID(userId) }
+        if !todo.tags.isEmpty {
+            out.appendBigEndian(UInt16(todo.tags.count))
+            for tag in todo.tags { out.appendID(tag) }
+        }
         out.appendBigEndian(UInt32(todo.title.utf8.count))
         out.append(contentsOf: todo.title.utf8)
         if let memo = todo.memo { out.append(contentsOf: memo.utf8) }
@@ -114,9 +123,38 @@ enum ModelCodec {
         let flags = try reader.integer(UInt8.self)
         let deadline = try day(fromKey: try reader.integer(UInt32.self))
         let userId = flags & 2 != 0 ? try reader.id() : nil
+        var tags: [UUID] = []
+        if flags & 8 != 0 {
+            let count = Int(try reader.integer(UInt16.self))
+            tags.reserveCapacity(count)
+            for _ in 0..<count { tags.append(try reader.id()) }
+        }
         let title = try reader.string(length: Int(try reader.integer(UInt32.self)))
         let memo = flags & 4 != 0 ? reader.rest() : nil
-        return Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo, isCompleted: flags & 1 != 0)
+        return Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo, isCompleted: flags & 1 != 0,
+                    tags: tags)
+    }
+
+    /// `todos.by-tag` key: tag id ‖ day ‖ todo id (a tag's todos come out by deadline, then id).
+    static func tagKey(_ todo: Todo, tag: UUID, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        out.appendID(tag)
+        out.appendBigEndian(dayKey(todo.deadline))
+        out.appendID(todo.id)
+    }
+
+    // MARK: - Tags
+
+    static func encode(_ tag: Tag, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: tag.color.utf8)
+        out.append(contentsOf: tag.name.utf8)
+    }
+
+    static func decodeTag(id: UUID, _ bytes: UnsafeRawBufferPointer) throws(ProjectionError) -> Tag {
+        var reader = ModelReader(bytes)
+        let color = try reader.string(length: 7)
+        return Tag(id: id, name: reader.rest(), color: color)
     }
 
     /// `todos.by-deadline` key: day ‖ todo id.

@@ -52,6 +52,7 @@ public enum ModelVerifier {
                     case .users: found = try usersDifference(snapshot, txn, dbs)
                     case .todos: found = try todosDifference(snapshot, txn, dbs)
                     case .dailyStats: found = try statsDifference(snapshot, txn, dbs)
+                    case .tags: found = try tagsDifference(snapshot, txn, dbs)
                     }
                 } catch let error as Found {
                     found = error.description
@@ -89,8 +90,14 @@ public enum ModelVerifier {
             }
             stored.append(todo)
         }
+        // The model keeps deleted tags in a todo (reads drop them); the snapshot shows the live ones.
+        let shown = stored.map { todo in
+            var shown = todo
+            shown.tags = todo.tags.filter { snapshot.tags[$0] != nil }
+            return shown
+        }
         let expected = snapshot.sortedTodos
-        if let difference = firstDifference(stored, expected, "todo") { return difference }
+        if let difference = firstDifference(shown, expected, "todo") { return difference }
         let count = try txn.count(dbs[0])
         if count != stored.count { return "\(count) todos stored but \(stored.count) in the deadline index" }
         var ownerKeys: [[UInt8]] = []
@@ -112,7 +119,31 @@ public enum ModelVerifier {
             index += 1
         }
         if let mismatch { return mismatch }
-        return index == ownerKeys.count ? nil : "the user index has \(index) entries, \(ownerKeys.count) expected"
+        if index != ownerKeys.count { return "the user index has \(index) entries, \(ownerKeys.count) expected" }
+        var tagKeys: [[UInt8]] = []
+        for todo in stored {
+            for tag in todo.tags {
+                ModelCodec.tagKey(todo, tag: tag, into: &key)
+                tagKeys.append(key)
+            }
+        }
+        tagKeys.sort { $0.lexicographicallyPrecedes($1) }
+        var tagEntries: [[UInt8]] = []
+        try scan(txn, dbs[3]) { key, _ in tagEntries.append(Array(key)) }
+        return tagEntries == tagKeys ? nil : "the tag index has \(tagEntries.count) entries that do not match the todos' \(tagKeys.count) tags"
+    }
+
+    private static func tagsDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+        let stored = try ReadModels.listByName(txn, index: dbs[1], name: { Tag.foldedName($0.name) }) { id in
+            try TagsProjection.load(id, txn: txn, byID: dbs[0])
+        }
+        let expected = snapshot.tags.values
+            .map { (tag: $0, order: ModelCodec.nameOrder(Tag.foldedName($0.name), id: $0.id)) }
+            .sorted { $0.order.lexicographicallyPrecedes($1.order) }
+            .map(\.tag)
+        if let difference = firstDifference(stored, expected, "tag") { return difference }
+        let count = try txn.count(dbs[0])
+        return count == stored.count ? nil : "\(count) tags stored but \(stored.count) in the name index"
     }
 
     private static func statsDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {

@@ -11,6 +11,8 @@ public enum ProjectionName: String, CaseIterable, Sendable, Codable, CustomStrin
     case todos
     /// Per-day counts of live and completed todos.
     case dailyStats = "daily-stats"
+    /// Tags by id, listed by case-folded name.
+    case tags
 
     public var description: String { rawValue }
 
@@ -20,6 +22,7 @@ public enum ProjectionName: String, CaseIterable, Sendable, Codable, CustomStrin
         case .users: UsersProjection.self
         case .todos: TodosProjection.self
         case .dailyStats: DailyStatsProjection.self
+        case .tags: TagsProjection.self
         }
     }
 }

@@ -33,6 +33,10 @@ public enum ReadModelChange: Sendable, Equatable {
     case stat(DailyStat, position: UInt64)
     /// A day no longer has live todos.
     case statRemoved(CalendarDay, position: UInt64)
+    /// A tag was created or changed; the value is its new state.
+    case tag(Tag, position: UInt64)
+    /// A tag was deleted (todos stop showing it: an ``invalidated(_:position:)`` of `.todos` follows).
+    case tagRemoved(UUID, position: UInt64)
     /// The model changed in a way not itemized here — it was rebuilt, or another process
     /// applied events to it: re-query what you show.
     case invalidated(ProjectionName, position: UInt64)
@@ -42,7 +46,7 @@ public enum ReadModelChange: Sendable, Equatable {
         switch self {
         case .user(_, let position), .userRemoved(_, let position), .todo(_, let position),
              .todoRemoved(_, let position), .stat(_, let position), .statRemoved(_, let position),
-             .invalidated(_, let position):
+             .tag(_, let position), .tagRemoved(_, let position), .invalidated(_, let position):
             position
         }
     }

@@ -85,59 +85,74 @@ public final class ReadModels: Sendable {
 
     /// The users of a users slot, by name then id.
     static func users(_ txn: Transaction, _ dbs: [Database]) throws -> [User] {
-        var users: [User] = []
-        // Users whose cut names share one key prefix: ordered in memory by their full names.
+        try listByName(txn, index: dbs[1], name: \.name) { id in try UsersProjection.load(id, txn: txn, byID: dbs[0]) }
+    }
+
+    /// The entities a name index lists (``ModelCodec/nameKey(_:id:into:)``), in its order:
+    /// by `name`, then id. `load` reads each listed id.
+    static func listByName<Entity: Identifiable>(
+        _ txn: Transaction, index: Database, name: (Entity) -> String, load: (UUID) throws -> Entity?
+    ) throws -> [Entity] where Entity.ID == UUID {
+        var entities: [Entity] = []
+        // Entities whose cut names share one key prefix: ordered in memory by their full names.
         var cut: (prefix: [UInt8], start: Int)?
         func closeCut() {
             guard let group = cut else { return }
             cut = nil
-            users[group.start...].sort { a, b in
-                ModelCodec.nameOrder(a.name, id: a.id).lexicographicallyPrecedes(ModelCodec.nameOrder(b.name, id: b.id))
+            entities[group.start...].sort { a, b in
+                ModelCodec.nameOrder(name(a), id: a.id).lexicographicallyPrecedes(ModelCodec.nameOrder(name(b), id: b.id))
             }
         }
-        try txn.withCursor(dbs[1]) { cursor in
+        try txn.withCursor(index) { cursor in
             var entry = try cursor.first()
             while let current = entry {
                 let id = try ModelCodec.id(in: current.key, at: current.key.count - 16)
-                guard let user = try UsersProjection.load(id, txn: txn, byID: dbs[0]) else {
-                    throw ProjectionError.corruptModel("the name index lists user \(id.lowercasedString), which is missing")
+                guard let entity = try load(id) else {
+                    throw ProjectionError.corruptModel("a name index lists \(id.lowercasedString), which is missing")
                 }
                 if ModelCodec.isTruncatedNameKey(current.key) {
                     let prefix = Array(current.key.dropLast(16))
                     if cut?.prefix != prefix {
                         closeCut()
-                        cut = (prefix, users.count)
+                        cut = (prefix, entities.count)
                     }
                 } else {
                     closeCut()
                 }
-                users.append(user)
+                entities.append(entity)
                 entry = try cursor.next()
             }
         }
         closeCut()
-        return users
+        return entities
     }
 
     // MARK: - Todos
 
-    /// The live todo `id`, or nil.
+    /// The live todo `id`, or nil; its `tags` are its live tags.
     public func todo(_ id: UUID) throws -> Todo? {
         try read { txn in
-            try TodosProjection.load(id, txn: txn, byID: try active(.todos, txn)[0])
+            let tags = try active(.tags, txn)[0]
+            return try TodosProjection.load(id, txn: txn, byID: try active(.todos, txn)[0]).map { todo in
+                try Self.withLiveTags(todo, txn, tags)
+            }
         }
     }
 
-    /// Live todos by deadline, then id; only those due `day` and/or owned by `user` when given.
+    /// Live todos by deadline, then id; only those due `day`, owned by `user` and/or
+    /// showing the live `tag` when given. Each todo's `tags` are its live tags.
     ///
-    /// A range scan of `todos.by-deadline`, or of `todos.by-user` when a user is given.
-    public func todos(on day: CalendarDay? = nil, user: UUID? = nil) throws -> [Todo] {
+    /// A range scan of `todos.by-deadline`, `todos.by-user` (a user given) or `todos.by-tag`
+    /// (a tag given; a user then filters). A tag that is not live shows on no todo.
+    public func todos(on day: CalendarDay? = nil, user: UUID? = nil, tag: UUID? = nil) throws -> [Todo] {
         var prefix: [UInt8] = []
-        if let user { prefix.appendID(user) }
+        if let tag { prefix.appendID(tag) } else if let user { prefix.appendID(user) }
         if let day { prefix.appendBigEndian(ModelCodec.dayKey(day)) }
         return try read { txn in
             let dbs = try active(.todos, txn)
-            let index = user == nil ? dbs[1] : dbs[2]
+            let tags = try active(.tags, txn)[0]
+            if let tag, try TagsProjection.load(tag, txn: txn, byID: tags) == nil { return [] }
+            let index = tag != nil ? dbs[3] : user != nil ? dbs[2] : dbs[1]
             var todos: [Todo] = []
             try txn.withCursor(index) { cursor in
                 var entry = prefix.isEmpty ? try cursor.first() : try cursor.seek(atLeast: prefix)
@@ -146,11 +161,40 @@ public final class ReadModels: Sendable {
                     guard let todo = try TodosProjection.load(id, txn: txn, byID: dbs[0]) else {
                         throw ProjectionError.corruptModel("a todo index lists todo \(id.lowercasedString), which is missing")
                     }
-                    todos.append(todo)
+                    if tag == nil || user == nil || todo.userId == user {
+                        todos.append(try Self.withLiveTags(todo, txn, tags))
+                    }
                     entry = try cursor.next()
                 }
             }
             return todos
+        }
+    }
+
+    /// `todo` with only the tags that are live in the tags model.
+    static func withLiveTags(_ todo: Todo, _ txn: Transaction, _ tags: Database) throws -> Todo {
+        guard !todo.tags.isEmpty else { return todo }
+        var shown = todo
+        shown.tags = try todo.tags.filter { id in
+            try withUnsafeBytes(of: id.uuid) { key in try txn.get(tags, key: key) != nil }
+        }
+        return shown
+    }
+
+    // MARK: - Tags
+
+    /// The live tag `id`, or nil.
+    public func tag(_ id: UUID) throws -> Tag? {
+        try read { txn in try TagsProjection.load(id, txn: txn, byID: try active(.tags, txn)[0]) }
+    }
+
+    /// Every live tag, by case-folded name, then id: a scan of the name index.
+    public func tags() throws -> [Tag] {
+        try read { txn in
+            let dbs = try active(.tags, txn)
+            return try Self.listByName(txn, index: dbs[1], name: { Tag.foldedName($0.name) }) { id in
+                try TagsProjection.load(id, txn: txn, byID: dbs[0])
+            }
         }
     }
 

@@ -3,11 +3,16 @@ import Foundation
 import LMDB
 
 /// Todos by id (`todos`), with the indexes the lists are read from:
-/// `todos.by-deadline` (day ‖ id) and `todos.by-user` (user ‖ day ‖ id).
+/// `todos.by-deadline` (day ‖ id), `todos.by-user` (user ‖ day ‖ id) and
+/// `todos.by-tag` (tag ‖ day ‖ id).
+///
+/// A stored todo keeps every tag it was tagged with and not untagged, deleted tags
+/// included; reads keep the live ones (``ReadModels``), so deleting a tag touches no todo.
 struct TodosProjection: Projection {
     static let name = ProjectionName.todos
-    static let version: UInt32 = 1
-    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user"]
+    /// 2: tags in the todo, and `todos.by-tag`.
+    static let version: UInt32 = 2
+    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag"]
 
     /// The fold: the todo left after `event`, given the live todo before it (nil: none).
     ///
@@ -33,7 +38,15 @@ struct TodosProjection: Projection {
             return todo
         case .todoDeleted:
             return nil
-        case .userCreated, .userUpdated, .userDeleted:
+        case .todoTagged(_, let tagId):
+            guard var todo else { return nil }
+            if !todo.tags.contains(tagId) { todo.tags = Todo.sortedTagIDs(todo.tags + [tagId]) }
+            return todo
+        case .todoUntagged(_, let tagId):
+            guard var todo else { return nil }
+            todo.tags.removeAll { $0 == tagId }
+            return todo
+        case .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted:
             return todo
         }
     }
@@ -48,6 +61,7 @@ struct TodosProjection: Projection {
     private let byID: Database
     private let byDeadline: Database
     private let byUser: Database
+    private let byTag: Database
     private var touched: [UUID: Touched] = [:]
 
     init(txn: Transaction, databases: [Database]) {
@@ -55,12 +69,13 @@ struct TodosProjection: Projection {
         byID = databases[0]
         byDeadline = databases[1]
         byUser = databases[2]
+        byTag = databases[3]
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event {
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
-        case .userCreated, .userUpdated, .userDeleted: return
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged: break
+        case .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted: return
         }
         let id = event.entityID
         var entry: Touched
@@ -92,6 +107,13 @@ struct TodosProjection: Projection {
                 ModelCodec.userKey(old, owner: owner, into: &key)
                 try txn.delete(byUser, key: key)
             }
+            let retagged = moved || old?.tags != new?.tags
+            if let old, retagged {
+                for tag in old.tags where moved || new?.tags.contains(tag) != true {
+                    ModelCodec.tagKey(old, tag: tag, into: &key)
+                    try txn.delete(byTag, key: key)
+                }
+            }
             guard let new else {
                 try txn.delete(byID, key: withUnsafeBytes(of: id.uuid) { Array($0) })
                 changes?.append(.todoRemoved(id, position: entry.position))
@@ -104,6 +126,12 @@ struct TodosProjection: Projection {
             if let owner = new.userId, reowned {
                 ModelCodec.userKey(new, owner: owner, into: &key)
                 try txn.putIndexEntry(byUser, key: key)
+            }
+            if retagged {
+                for tag in new.tags where moved || old?.tags.contains(tag) != true {
+                    ModelCodec.tagKey(new, tag: tag, into: &key)
+                    try txn.putIndexEntry(byTag, key: key)
+                }
             }
             ModelCodec.encode(new, into: &value)
             try withUnsafeBytes(of: id.uuid) { k in
@@ -124,7 +152,7 @@ struct TodosProjection: Projection {
         switch (a, b) {
         case (nil, nil): true
         case let (a?, b?):
-            a.deadline == b.deadline && a.isCompleted == b.isCompleted && a.userId == b.userId
+            a.deadline == b.deadline && a.isCompleted == b.isCompleted && a.userId == b.userId && a.tags == b.tags
                 && a.title.sameBytes(as: b.title) && a.memo.sameBytes(as: b.memo)
         default: false
         }

@@ -25,6 +25,8 @@ struct UsersProjection: Projection {
             return nil
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted:
             return user
+        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged:
+            return user
         }
     }
 
@@ -49,6 +51,7 @@ struct UsersProjection: Projection {
         switch event {
         case .userCreated, .userUpdated, .userDeleted: break
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: return
+        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
         }
         let id = event.entityID
         var entry: Touched

@@ -27,7 +27,8 @@ struct UserTodoCLITests {
 
         let shown = try cli.run(["todo", "show", todoID, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["id", "title", "deadline", "userId", "memo", "isCompleted"])
+        #expect(Set(object.keys) == ["id", "title", "deadline", "userId", "memo", "isCompleted", "tags"])
+        #expect(object["tags"] as? [String] == [])
         #expect(object["deadline"] as? String == "2026-12-03")
         #expect(object["isCompleted"] as? Bool == true)
 

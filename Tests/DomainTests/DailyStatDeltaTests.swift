@@ -65,6 +65,15 @@ struct DailyStatDeltaTests {
         #expect(DailyStatDelta.between(before: nil, after: nil).isEmpty)
     }
 
+    @Test func taggingDoesNotTouchCounts() {
+        var tagged = completed
+        tagged.tags = [uuid(30), uuid(31)]
+        #expect(DailyStatDelta.between(before: completed, after: tagged).isEmpty)
+        #expect(DailyStatDelta.between(before: tagged, after: completed).isEmpty)
+        #expect(DailyStatDelta.between(before: nil, after: tagged)
+            == [DailyStatDelta(date: day("2026-03-02"), total: 1, completed: 1)])
+    }
+
     @Test func movingAndCompletingAtOnce() {
         #expect(DailyStatDelta.between(before: open, after: moved(completed, to: "2026-03-03")) == [
             DailyStatDelta(date: day("2026-03-02"), total: -1, completed: 0),

@@ -10,6 +10,8 @@ struct DomainEventDecodingTests {
     static let owner = UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000002")!
     static let userStream = DomainEvent.userStream(id)
     static let todoStream = DomainEvent.todoStream(id)
+    static let tagStream = DomainEvent.tagStream(id)
+    static let tag = UUID(uuidString: "CCCCCCCC-0000-4000-8000-000000000003")!
 
     // MARK: - Accepted variations
 
@@ -21,6 +23,20 @@ struct DomainEventDecodingTests {
             == .userDeleted(id: Self.id))
         #expect(try DomainEvent(type: "UserUpdated", stream: Self.userStream, data: Data("{}".utf8))
             == .userUpdated(id: Self.id, name: nil, age: nil))
+    }
+
+    /// A stored event is a fact: colour and name rules are not re-checked.
+    @Test func acceptsTagEventsWithoutReValidatingNameOrColor() throws {
+        #expect(try DomainEvent(type: "TagCreated", stream: Self.tagStream,
+                                data: Data(#"{"name":"","color":"red","extra":1}"#.utf8))
+            == .tagCreated(id: Self.id, name: "", color: "red"))
+        #expect(try DomainEvent(type: "TagUpdated", stream: Self.tagStream, data: Data(#"{"name":null}"#.utf8))
+            == .tagUpdated(id: Self.id, name: nil, color: nil))
+        #expect(try DomainEvent(type: "TagDeleted", stream: Self.tagStream, data: Data(#"{"why":"x"}"#.utf8))
+            == .tagDeleted(id: Self.id))
+        #expect(try DomainEvent(type: "TodoUntagged", stream: Self.todoStream,
+                                data: Data(#"{"tagId":"cccccccc-0000-4000-8000-000000000003","x":null}"#.utf8))
+            == .todoUntagged(id: Self.id, tagId: Self.tag))
     }
 
     @Test func decodesEveryStandardEscape() throws {
@@ -54,6 +70,14 @@ struct DomainEventDecodingTests {
         ("UserDeleted", "user_1f0e5c2a-0000-4000-8000-00000000abcd"),
         ("TodoDeleted", "todo-1f0e5c2a00004000800000000000abcd"),
         ("TodoDeleted", "todo-\n"),
+        ("TagCreated", "todo-1f0e5c2a-0000-4000-8000-00000000abcd"),
+        ("TagDeleted", "tag-1F0E5C2A-0000-4000-8000-00000000ABCD"),
+        ("TagDeleted", "tags-1f0e5c2a-0000-4000-8000-00000000abcd"),
+        ("TagDeleted", "tag-"),
+        ("TagUpdated", "user-1f0e5c2a-0000-4000-8000-00000000abcd"),
+        ("TodoTagged", "tag-1f0e5c2a-0000-4000-8000-00000000abcd"),
+        ("TodoUntagged", "tag-1f0e5c2a-0000-4000-8000-00000000abcd"),
+        ("TodoDeleted", "tag-1f0e5c2a-0000-4000-8000-00000000abcd"),
     ])
     func rejectsNonCanonicalStreams(type: String, stream: String) {
         expectInvalid(type: type, stream: stream, data: "{}", mentioning: "\(type) stream")
@@ -83,9 +107,27 @@ struct DomainEventDecodingTests {
         ("TodoCreated", #"{"title":"t","deadline":"2026-03-01","memo":false}"#, "field 'memo' must be a string"),
         ("TodoUpdated", #"{"deadline":"2026-1-05"}"#, "field 'deadline' must be a real calendar day"),
         ("TodoUpdated", #"{"title":false}"#, "field 'title' must be a string (got a boolean)"),
+        ("TagCreated", ##"{"color":"#000000"}"##, "is missing 'name'"),
+        ("TagCreated", #"{"name":"Work"}"#, "is missing 'color'"),
+        ("TagCreated", #"{"name":"Work","color":null}"#, "field 'color' must not be null"),
+        ("TagCreated", #"{"name":"Work","color":123456}"#, "field 'color' must be a string (got a number)"),
+        ("TagCreated", ##"{"name":["Work"],"color":"#000000"}"##, "field 'name' must be a string (got an array)"),
+        ("TagUpdated", #"{"color":true}"#, "field 'color' must be a string (got a boolean)"),
+        ("TagUpdated", #"{"name":{}}"#, "field 'name' must be a string (got an object)"),
+        ("TodoTagged", "{}", "is missing 'tagId'"),
+        ("TodoTagged", #"{"tagId":null}"#, "field 'tagId' must not be null"),
+        ("TodoTagged", #"{"tagId":7}"#, "field 'tagId' must be a string (got a number)"),
+        ("TodoTagged", #"{"tagId":"nope"}"#, "field 'tagId' must be a lowercase UUID (got 'nope')"),
+        ("TodoTagged", #"{"tagId":"CCCCCCCC-0000-4000-8000-000000000003"}"#,
+         "field 'tagId' must be a lowercase UUID (got 'CCCCCCCC-0000-4000-8000-000000000003')"),
+        ("TodoTagged", #"{"tagId":"cccccccc-0000-4000-8000-00000000000C"}"#, "field 'tagId' must be a lowercase UUID"),
+        ("TodoTagged", #"{"tagId":"cccccccc00004000800000000000000c"}"#, "field 'tagId' must be a lowercase UUID"),
+        ("TodoTagged", #"{"tagId":" cccccccc-0000-4000-8000-000000000003"}"#, "field 'tagId' must be a lowercase UUID"),
+        ("TodoUntagged", "{}", "is missing 'tagId'"),
+        ("TodoUntagged", #"{"tagId":"{cccccccc-0000-4000-8000-000000000003}"}"#, "field 'tagId' must be a lowercase UUID"),
     ])
     func rejectsMissingOrMistypedFields(type: String, data: String, mentioning: String) {
-        let stream = type.hasPrefix("User") ? Self.userStream : Self.todoStream
+        let stream = type.hasPrefix("User") ? Self.userStream : type.hasPrefix("Tag") ? Self.tagStream : Self.todoStream
         expectInvalid(type: type, stream: stream, data: data, mentioning: "\(type) data \(mentioning)")
     }
 
@@ -167,6 +209,10 @@ struct DomainEventDecodingTests {
             .todoCreated(id: Self.id, title: "Pay rent", deadline: day("2026-03-01"), userId: Self.owner, memo: "m"),
             .todoUpdated(id: Self.id, title: nil, deadline: day("2024-02-29"), memo: ""),
             .todoCompleted(id: Self.id), .todoReopened(id: Self.id), .todoDeleted(id: Self.id),
+            .tagCreated(id: Self.id, name: "Wörk", color: "#1a2b3c"),
+            .tagUpdated(id: Self.id, name: nil, color: "#ffffff"),
+            .tagDeleted(id: Self.id),
+            .todoTagged(id: Self.id, tagId: Self.tag), .todoUntagged(id: Self.id, tagId: Self.tag),
         ]
         let alphabet = Array(#"{}[]":,0123456789.-+eE truefalsnul\u"#.utf8) + [0x00, 0x0A, 0xC3, 0xA9, 0xFF, 0xED]
         var accepted = 0

@@ -7,6 +7,8 @@ struct DomainEventTests {
     static let owner = UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000002")!
     static let userStream = "user-1f0e5c2a-0000-4000-8000-00000000abcd"
     static let todoStream = "todo-1f0e5c2a-0000-4000-8000-00000000abcd"
+    static let tagStream = "tag-1f0e5c2a-0000-4000-8000-00000000abcd"
+    static let tag = UUID(uuidString: "CCCCCCCC-0000-4000-8000-000000000003")!
 
     /// Every event type with its exact wire form.
     static let wireForms: [(event: DomainEvent, type: String, stream: String, data: String)] = [
@@ -27,12 +29,24 @@ struct DomainEventTests {
         (.todoCompleted(id: id), "TodoCompleted", todoStream, "{}"),
         (.todoReopened(id: id), "TodoReopened", todoStream, "{}"),
         (.todoDeleted(id: id), "TodoDeleted", todoStream, "{}"),
+        (.tagCreated(id: id, name: "Work", color: "#1a2b3c"), "TagCreated", tagStream,
+         ##"{"color":"#1a2b3c","name":"Work"}"##),
+        (.tagUpdated(id: id, name: "Job", color: "#ffffff"), "TagUpdated", tagStream,
+         ##"{"color":"#ffffff","name":"Job"}"##),
+        (.tagUpdated(id: id, name: nil, color: "#000000"), "TagUpdated", tagStream, ##"{"color":"#000000"}"##),
+        (.tagUpdated(id: id, name: "Job", color: nil), "TagUpdated", tagStream, #"{"name":"Job"}"#),
+        (.tagDeleted(id: id), "TagDeleted", tagStream, "{}"),
+        (.todoTagged(id: id, tagId: tag), "TodoTagged", todoStream,
+         #"{"tagId":"cccccccc-0000-4000-8000-000000000003"}"#),
+        (.todoUntagged(id: id, tagId: tag), "TodoUntagged", todoStream,
+         #"{"tagId":"cccccccc-0000-4000-8000-000000000003"}"#),
     ]
 
-    @Test func allTypesListsTheEightWireNames() {
+    @Test func allTypesListsTheThirteenWireNames() {
         #expect(DomainEvent.allTypes == [
             "UserCreated", "UserUpdated", "UserDeleted",
             "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted",
+            "TagCreated", "TagUpdated", "TagDeleted", "TodoTagged", "TodoUntagged",
         ])
         #expect(Set(Self.wireForms.map(\.type)) == Set(DomainEvent.allTypes))
     }
@@ -62,6 +76,17 @@ struct DomainEventTests {
         #expect(try keys(.todoCompleted(id: Self.id)).isEmpty)
         #expect(try keys(.todoReopened(id: Self.id)).isEmpty)
         #expect(try keys(.todoDeleted(id: Self.id)).isEmpty)
+        #expect(try keys(.tagCreated(id: Self.id, name: "n", color: "#000000")) == ["name", "color"])
+        #expect(try keys(.tagUpdated(id: Self.id, name: "n", color: nil)) == ["name"])
+        #expect(try keys(.tagUpdated(id: Self.id, name: nil, color: "#000000")) == ["color"])
+        #expect(try keys(.tagDeleted(id: Self.id)).isEmpty)
+        #expect(try keys(.todoTagged(id: Self.id, tagId: Self.tag)) == ["tagId"])
+        #expect(try keys(.todoUntagged(id: Self.id, tagId: Self.tag)) == ["tagId"])
+    }
+
+    @Test func taggingIsAboutTheTodo() {
+        #expect(DomainEvent.todoTagged(id: Self.id, tagId: Self.tag).entityID == Self.id)
+        #expect(DomainEvent.todoUntagged(id: Self.id, tagId: Self.tag).stream == Self.todoStream)
     }
 
     @Test func decodesEveryWireFormBack() throws {
@@ -74,6 +99,7 @@ struct DomainEventTests {
     @Test func streamsUseLowercaseIds() {
         #expect(DomainEvent.userStream(Self.id) == Self.userStream)
         #expect(DomainEvent.todoStream(Self.id) == Self.todoStream)
+        #expect(DomainEvent.tagStream(Self.id) == Self.tagStream)
     }
 
     @Test(arguments: [
@@ -85,6 +111,8 @@ struct DomainEventTests {
             .userCreated(id: Self.id, name: text, age: 1),
             .todoCreated(id: Self.id, title: text, deadline: day("2026-03-01"), userId: nil, memo: text),
             .todoUpdated(id: Self.id, title: nil, deadline: nil, memo: text),
+            .tagCreated(id: Self.id, name: text, color: text),
+            .tagUpdated(id: Self.id, name: text, color: nil),
         ]
         for event in events {
             let data = event.encodedData()

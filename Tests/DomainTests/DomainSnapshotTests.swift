@@ -14,7 +14,8 @@ struct DomainSnapshotTests {
 
     @Test func startsEmpty() {
         let snapshot = DomainSnapshot()
-        #expect(snapshot.users.isEmpty && snapshot.todos.isEmpty && snapshot.stats.isEmpty)
+        #expect(snapshot.users.isEmpty && snapshot.todos.isEmpty && snapshot.stats.isEmpty && snapshot.tags.isEmpty)
+        #expect(snapshot.sortedTags.isEmpty)
     }
 
     @Test func foldsUsersAndKeepsOnlyLiveOnes() {
@@ -90,6 +91,142 @@ struct DomainSnapshotTests {
         #expect(expected.sortedStats == [DailyStat(date: day("2026-03-01"), total: 1, completed: 1)])
     }
 
+    // MARK: - Tags
+
+    let todo = uuid(10)
+    let work = uuid(30)
+    let home = uuid(31)
+    var todoAndTwoTags: [DomainEvent] {
+        [
+            .todoCreated(id: todo, title: "a", deadline: day("2026-03-01"), userId: nil, memo: nil),
+            .tagCreated(id: work, name: "Work", color: "#1a2b3c"),
+            .tagCreated(id: home, name: "Home", color: "#000000"),
+        ]
+    }
+
+    @Test func foldsTagsAndKeepsOnlyLiveOnes() {
+        let snapshot = fold([
+            .tagCreated(id: work, name: "Work", color: "#1a2b3c"),
+            .tagCreated(id: home, name: "Home", color: "#000000"),
+            .tagUpdated(id: work, name: nil, color: "#ffffff"),
+            .tagUpdated(id: home, name: "House", color: nil),
+            .tagDeleted(id: home),
+        ])
+        #expect(snapshot.tags == [work: Tag(id: work, name: "Work", color: "#ffffff")])
+    }
+
+    @Test func sortsTagsByFoldedNameThenLowercaseId() {
+        let upperSorting = UUID(uuidString: "F0000000-0000-4000-8000-000000000000")!
+        let snapshot = fold([
+            .tagCreated(id: upperSorting, name: "Work", color: "#000000"),
+            .tagCreated(id: uuid(3), name: "work", color: "#000000"),
+            .tagCreated(id: uuid(4), name: "zoo", color: "#000000"),
+            .tagCreated(id: uuid(5), name: "Zebra", color: "#000000"),
+            .tagCreated(id: uuid(6), name: "Straße", color: "#000000"),
+            .tagCreated(id: uuid(7), name: "STRASSE", color: "#000000"),
+            .tagCreated(id: uuid(8), name: "apple", color: "#000000"),
+        ])
+        // By plain `<` on names this would be 7, 6, F, 5, 8, 3, 4.
+        #expect(snapshot.sortedTags.map(\.id) == [uuid(8), uuid(6), uuid(7), uuid(3), upperSorting, uuid(5), uuid(4)])
+    }
+
+    @Test func taggedTodosShowTheirLiveTagsSortedById() {
+        let snapshot = fold(todoAndTwoTags + [
+            .todoTagged(id: todo, tagId: work),
+            .todoTagged(id: todo, tagId: home),
+        ])
+        #expect(snapshot.todos[todo]?.tags == [uuid(30), uuid(31)])
+        #expect(snapshot.todos[todo]?.tags == Todo.sortedTagIDs([home, work]))
+    }
+
+    @Test func untaggingRemovesTheTag() {
+        let snapshot = fold(todoAndTwoTags + [
+            .todoTagged(id: todo, tagId: work),
+            .todoTagged(id: todo, tagId: home),
+            .todoUntagged(id: todo, tagId: work),
+        ])
+        #expect(snapshot.todos[todo]?.tags == [home])
+    }
+
+    @Test func deletingATagHidesItFromEveryTodo() {
+        let other = uuid(11)
+        let snapshot = fold(todoAndTwoTags + [
+            .todoCreated(id: other, title: "b", deadline: day("2026-03-02"), userId: nil, memo: nil),
+            .todoTagged(id: todo, tagId: work),
+            .todoTagged(id: todo, tagId: home),
+            .todoTagged(id: other, tagId: work),
+            .tagDeleted(id: work),
+        ])
+        #expect(snapshot.todos[todo]?.tags == [home])
+        #expect(snapshot.todos[other]?.tags == [])
+        #expect(snapshot.tags.keys.sorted { $0.uuidString < $1.uuidString } == [home])
+    }
+
+    /// Not possible through the commands (deletion is final), but the fold must
+    /// still keep `tags` equal to the live tags among those the todo was tagged with.
+    @Test func aTagThatComesBackShowsOnItsTodosAgain() {
+        var snapshot = fold(todoAndTwoTags + [.todoTagged(id: todo, tagId: work), .tagDeleted(id: work)])
+        #expect(snapshot.todos[todo]?.tags == [])
+        snapshot.apply(.tagCreated(id: work, name: "Work again", color: "#000000"))
+        #expect(snapshot.todos[todo]?.tags == [work])
+        // Tagged before the tag existed at all: it shows once the tag is created.
+        snapshot.apply(.todoTagged(id: todo, tagId: uuid(40)))
+        #expect(snapshot.todos[todo]?.tags == [work])
+        snapshot.apply(.tagCreated(id: uuid(40), name: "Late", color: "#000000"))
+        #expect(snapshot.todos[todo]?.tags == [work, uuid(40)])
+    }
+
+    @Test func aDeletedTodoForgetsItsTags() {
+        let snapshot = fold(todoAndTwoTags + [
+            .todoTagged(id: todo, tagId: work),
+            .todoDeleted(id: todo),
+            .todoCreated(id: todo, title: "again", deadline: day("2026-03-01"), userId: nil, memo: nil),
+        ])
+        #expect(snapshot.todos[todo]?.tags == [])
+    }
+
+    @Test func tagsNeverMoveStats() {
+        let base = fold(todoAndTwoTags + [.todoCompleted(id: todo)])
+        let tagged = fold(todoAndTwoTags + [
+            .todoCompleted(id: todo),
+            .todoTagged(id: todo, tagId: work),
+            .todoTagged(id: todo, tagId: home),
+            .tagUpdated(id: work, name: "Job", color: nil),
+            .todoUntagged(id: todo, tagId: home),
+            .tagDeleted(id: work),
+        ])
+        #expect(tagged.stats == base.stats)
+        #expect(tagged.sortedStats == [DailyStat(date: day("2026-03-01"), total: 1, completed: 1)])
+    }
+
+    @Test func otherTodoChangesKeepTheTags() {
+        let snapshot = fold(todoAndTwoTags + [
+            .todoTagged(id: todo, tagId: work),
+            .todoUpdated(id: todo, title: "b", deadline: day("2026-04-01"), memo: "m"),
+            .todoCompleted(id: todo),
+        ])
+        #expect(snapshot.todos[todo]?.tags == [work])
+        #expect(snapshot.todos[todo]?.deadline == day("2026-04-01"))
+    }
+
+    @Test func ignoresTagEventsThatDoNotApply() {
+        let base = todoAndTwoTags + [.todoTagged(id: todo, tagId: work)]
+        let expected = fold(base)
+        let noise: [DomainEvent] = [
+            .tagCreated(id: work, name: "Duplicate", color: "#ffffff"),
+            .tagUpdated(id: uuid(99), name: "Ghost", color: nil),
+            .tagDeleted(id: uuid(99)),
+            .todoTagged(id: uuid(98), tagId: work),
+            .todoUntagged(id: uuid(98), tagId: work),
+            .todoUntagged(id: todo, tagId: home),
+            .todoTagged(id: todo, tagId: work),
+        ]
+        #expect(fold(base + noise) == expected)
+        // Tagging a deleted todo does nothing either.
+        let deleted = fold(base + [.todoDeleted(id: todo)])
+        #expect(fold(base + [.todoDeleted(id: todo), .todoTagged(id: todo, tagId: home)]) == deleted)
+    }
+
     @Test func sortsUsersByNameThenLowercaseId() {
         let upperSorting = UUID(uuidString: "F0000000-0000-4000-8000-000000000000")!
         let snapshot = fold([
@@ -113,20 +250,26 @@ struct DomainSnapshotTests {
 
     /// Drives random commands through the deciders and checks the folded
     /// snapshot against the obvious model: live entities from the aggregates,
-    /// stats counted from scratch from the live todos.
+    /// stats counted from scratch from the live todos, each todo's tags the
+    /// live ones among those its aggregate was tagged with.
     @Test func matchesAModelRebuiltFromScratchUnderRandomCommands() throws {
         var random = SeededGenerator(seed: 0x5EED_0F_57A75)
         var userAggregates: [UUID: UserAggregate] = [:]
         var todoAggregates: [UUID: TodoAggregate] = [:]
+        var tagAggregates: [UUID: TagAggregate] = [:]
         var snapshot = DomainSnapshot()
         var rejected = 0
         var userIDs: [UUID] = []
         var todoIDs: [UUID] = []
+        var tagIDs: [UUID] = []
         let days = (0..<6).map { day("2026-03-01").adding(days: $0) }
         func apply(_ event: DomainEvent) {
             if event.stream.hasPrefix("user-") {
                 if userAggregates[event.entityID] == nil { userIDs.append(event.entityID) }
                 userAggregates[event.entityID, default: UserAggregate()].apply(event)
+            } else if event.stream.hasPrefix("tag-") {
+                if tagAggregates[event.entityID] == nil { tagIDs.append(event.entityID) }
+                tagAggregates[event.entityID, default: TagAggregate()].apply(event)
             } else {
                 if todoAggregates[event.entityID] == nil { todoIDs.append(event.entityID) }
                 todoAggregates[event.entityID, default: TodoAggregate()].apply(event)
@@ -134,12 +277,20 @@ struct DomainSnapshotTests {
             snapshot.apply(event)
         }
 
+        /// The live tag holding a name, looked up as a caller of TagCommands would.
+        func holder(of name: String) -> UUID? {
+            snapshot.tags.values.first { Tag.foldedName($0.name) == Tag.foldedName(name) }?.id
+        }
+
         for step in 0..<3_000 {
             let anyUser = userIDs.randomElement(using: &random) ?? uuid(1)
             let anyTodo = todoIDs.randomElement(using: &random) ?? uuid(2)
+            let anyTag = tagIDs.randomElement(using: &random) ?? uuid(3)
             let deadline = days.randomElement(using: &random)!.description
+            let tagName = ["g\(step % 9)", "G\(step % 9)", "Straße", "STRASSE", "σας", "ΣΑΣ"]
+                .randomElement(using: &random)!
             do {
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<14, using: &random) {
                 case 0:
                     apply(try UserCommands.create(id: uuid(100_000 + step), name: "u\(step % 7)", age: step % 151))
                 case 1:
@@ -162,6 +313,20 @@ struct DomainSnapshotTests {
                     apply(try TodoCommands.complete(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo))
                 case 8:
                     apply(try TodoCommands.reopen(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo))
+                case 10:
+                    apply(try TagCommands.create(id: uuid(300_000 + step), name: tagName, color: "#00AA00",
+                                                 nameHolder: holder(of: tagName)))
+                case 11 where step % 4 == 0:
+                    apply(try TagCommands.delete(tagAggregates[anyTag] ?? TagAggregate(), id: anyTag))
+                case 11:
+                    apply(try TagCommands.update(tagAggregates[anyTag] ?? TagAggregate(), id: anyTag,
+                                                 name: tagName, color: nil, nameHolder: holder(of: tagName)))
+                case 12:
+                    apply(try TodoCommands.tag(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo,
+                                               tag: tagAggregates[anyTag] ?? TagAggregate(), tagId: anyTag))
+                case 13:
+                    apply(try TodoCommands.untag(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo,
+                                                 tag: tagAggregates[anyTag] ?? TagAggregate(), tagId: anyTag))
                 default:
                     apply(try TodoCommands.delete(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo))
                 }
@@ -171,8 +336,19 @@ struct DomainSnapshotTests {
         }
 
         let liveUsers = userAggregates.values.filter(\.isLive).compactMap(\.user)
-        let liveTodos = todoAggregates.values.filter(\.isLive).compactMap(\.todo)
+        let liveTags = tagAggregates.values.filter(\.isLive).compactMap(\.tag)
+        let liveTagIDs = Set(liveTags.map(\.id))
+        let liveTodos = todoAggregates.values.filter(\.isLive).compactMap { aggregate in
+            aggregate.todo.map { todo in
+                var todo = todo
+                todo.tags = Todo.sortedTagIDs(aggregate.tags.intersection(liveTagIDs))
+                return todo
+            }
+        }
         #expect(snapshot.users == Dictionary(uniqueKeysWithValues: liveUsers.map { ($0.id, $0) }))
+        #expect(snapshot.tags == Dictionary(uniqueKeysWithValues: liveTags.map { ($0.id, $0) }))
+        // The commands kept names unique among live tags, whatever their case.
+        #expect(Set(liveTags.map { Tag.foldedName($0.name) }).count == liveTags.count)
         #expect(snapshot.todos == Dictionary(uniqueKeysWithValues: liveTodos.map { ($0.id, $0) }))
         var expectedStats: [CalendarDay: DailyStat] = [:]
         for todo in liveTodos {
@@ -186,5 +362,9 @@ struct DomainSnapshotTests {
         // No todo may outlive its owner: the cascade must have removed them.
         #expect(liveTodos.allSatisfy { todo in todo.userId.map { snapshot.users[$0] != nil } ?? true })
         #expect(!liveTodos.isEmpty && liveUsers.count > 5 && rejected > 100)
+        // Tags must have been exercised: some shown, some hidden by deletion.
+        #expect(liveTags.count > 1 && tagAggregates.values.contains(where: \.isDeleted))
+        #expect(liveTodos.contains { !$0.tags.isEmpty })
+        #expect(todoAggregates.values.contains { $0.isLive && !$0.tags.isSubset(of: liveTagIDs) })
     }
 }

@@ -43,3 +43,13 @@ func todoAggregate(_ events: DomainEvent...) -> TodoAggregate {
     for event in events { aggregate.apply(event) }
     return aggregate
 }
+
+func tagAggregate(_ events: DomainEvent...) -> TagAggregate {
+    var aggregate = TagAggregate()
+    for event in events { aggregate.apply(event) }
+    return aggregate
+}
+
+/// Swift Testing has a `Tag` of its own (for tagging tests); in this module
+/// `Tag` means Chronicle's.
+typealias Tag = Domain.Tag

@@ -14,6 +14,7 @@ struct TodoAggregateTests {
         #expect(aggregate.todo == nil)
         #expect(!aggregate.isDeleted)
         #expect(!aggregate.isLive)
+        #expect(aggregate.tags.isEmpty)
     }
 
     @Test func foldsCreateUpdateCompleteReopen() {
@@ -62,6 +63,32 @@ struct TodoAggregateTests {
         aggregate.apply(.userDeleted(id: id))
         aggregate.apply(.userDeleted(id: owner))
         aggregate.apply(.userUpdated(id: id, name: "n", age: 1))
+        aggregate.apply(.todoTagged(id: other, tagId: uuid(30)))
+        aggregate.apply(.tagCreated(id: id, name: "n", color: "#000000"))
+        aggregate.apply(.tagDeleted(id: id))
         #expect(aggregate == snapshot)
+    }
+
+    @Test func foldsTaggingIntoASetAndLeavesTodoTagsEmpty() {
+        var aggregate = todoAggregate(created, .todoTagged(id: id, tagId: uuid(30)), .todoTagged(id: id, tagId: uuid(31)))
+        #expect(aggregate.tags == [uuid(30), uuid(31)])
+        aggregate.apply(.todoTagged(id: id, tagId: uuid(30)))
+        #expect(aggregate.tags == [uuid(30), uuid(31)])
+        aggregate.apply(.todoUntagged(id: id, tagId: uuid(30)))
+        aggregate.apply(.todoUntagged(id: id, tagId: uuid(99)))
+        #expect(aggregate.tags == [uuid(31)])
+        // Which tags are live is not in this stream; read models fill `todo.tags`.
+        #expect(aggregate.todo?.tags == [])
+    }
+
+    @Test func taggingBeforeCreationOrAfterDeletionIsIgnored() {
+        var aggregate = todoAggregate(.todoTagged(id: id, tagId: uuid(30)))
+        #expect(aggregate == TodoAggregate())
+        aggregate.apply(created)
+        aggregate.apply(.todoTagged(id: id, tagId: uuid(31)))
+        aggregate.apply(.todoDeleted(id: id))
+        aggregate.apply(.todoTagged(id: id, tagId: uuid(32)))
+        aggregate.apply(.todoUntagged(id: id, tagId: uuid(31)))
+        #expect(aggregate.tags == [uuid(31)])
     }
 }

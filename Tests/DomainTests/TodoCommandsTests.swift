@@ -19,6 +19,16 @@ struct TodoCommandsTests {
         aggregate.apply(.todoDeleted(id: id))
         return aggregate
     }
+    let tagID = uuid(30)
+    var liveTag: TagAggregate { tagAggregate(.tagCreated(id: tagID, name: "Work", color: "#1a2b3c")) }
+    var deletedTag: TagAggregate {
+        tagAggregate(.tagCreated(id: tagID, name: "Work", color: "#1a2b3c"), .tagDeleted(id: tagID))
+    }
+    var tagged: TodoAggregate {
+        var aggregate = open
+        aggregate.apply(.todoTagged(id: id, tagId: tagID))
+        return aggregate
+    }
 
     // MARK: - create
 
@@ -139,5 +149,77 @@ struct TodoCommandsTests {
         #expect(throws: DomainError.todoDeleted(id)) { try TodoCommands.complete(deleted, id: id) }
         #expect(throws: DomainError.todoDeleted(id)) { try TodoCommands.reopen(deleted, id: id) }
         #expect(throws: DomainError.todoDeleted(id)) { try TodoCommands.delete(deleted, id: id) }
+        #expect(throws: DomainError.todoDeleted(id)) {
+            try TodoCommands.tag(deleted, id: id, tag: liveTag, tagId: tagID)
+        }
+        #expect(throws: DomainError.todoDeleted(id)) {
+            try TodoCommands.untag(deleted, id: id, tag: liveTag, tagId: tagID)
+        }
+    }
+
+    // MARK: - tags
+
+    @Test func tagAndUntagDecideTheirEvents() throws {
+        #expect(try TodoCommands.tag(open, id: id, tag: liveTag, tagId: tagID) == .todoTagged(id: id, tagId: tagID))
+        #expect(try TodoCommands.tag(completed, id: id, tag: liveTag, tagId: tagID) == .todoTagged(id: id, tagId: tagID))
+        #expect(try TodoCommands.untag(tagged, id: id, tag: liveTag, tagId: tagID)
+            == .todoUntagged(id: id, tagId: tagID))
+    }
+
+    @Test func tagRejectsUnknownOrDeletedTodosAndTags() {
+        #expect(throws: DomainError.unknownTodo(id)) {
+            try TodoCommands.tag(TodoAggregate(), id: id, tag: liveTag, tagId: tagID)
+        }
+        #expect(throws: DomainError.unknownTag(tagID)) {
+            try TodoCommands.tag(open, id: id, tag: TagAggregate(), tagId: tagID)
+        }
+        #expect(throws: DomainError.unknownTag(uuid(31))) {
+            try TodoCommands.tag(open, id: id, tag: liveTag, tagId: uuid(31))
+        }
+        #expect(throws: DomainError.tagDeleted(tagID)) {
+            try TodoCommands.tag(open, id: id, tag: deletedTag, tagId: tagID)
+        }
+        // The todo is checked first.
+        #expect(throws: DomainError.unknownTodo(id)) {
+            try TodoCommands.tag(TodoAggregate(), id: id, tag: TagAggregate(), tagId: tagID)
+        }
+    }
+
+    @Test func tagRejectsATagTheTodoAlreadyHas() {
+        #expect(throws: DomainError.alreadyTagged(todo: id, tag: tagID)) {
+            try TodoCommands.tag(tagged, id: id, tag: liveTag, tagId: tagID)
+        }
+    }
+
+    @Test func untagRejectsATagTheTodoDoesNotHave() {
+        #expect(throws: DomainError.notTagged(todo: id, tag: tagID)) {
+            try TodoCommands.untag(open, id: id, tag: liveTag, tagId: tagID)
+        }
+        var untagged = tagged
+        untagged.apply(.todoUntagged(id: id, tagId: tagID))
+        #expect(throws: DomainError.notTagged(todo: id, tag: tagID)) {
+            try TodoCommands.untag(untagged, id: id, tag: liveTag, tagId: tagID)
+        }
+        #expect(throws: DomainError.notTagged(todo: id, tag: tagID)) {
+            try TodoCommands.untag(open, id: id, tag: deletedTag, tagId: tagID)
+        }
+    }
+
+    @Test func untagRejectsUnknownTodosAndTags() {
+        #expect(throws: DomainError.unknownTodo(id)) {
+            try TodoCommands.untag(TodoAggregate(), id: id, tag: liveTag, tagId: tagID)
+        }
+        #expect(throws: DomainError.unknownTag(tagID)) {
+            try TodoCommands.untag(tagged, id: id, tag: TagAggregate(), tagId: tagID)
+        }
+        #expect(throws: DomainError.unknownTag(uuid(31))) {
+            try TodoCommands.untag(tagged, id: id, tag: liveTag, tagId: uuid(31))
+        }
+    }
+
+    /// The todo still remembers a deleted tag, so removing it must be possible.
+    @Test func untagAllowsADeletedTagTheTodoHas() throws {
+        #expect(try TodoCommands.untag(tagged, id: id, tag: deletedTag, tagId: tagID)
+            == .todoUntagged(id: id, tagId: tagID))
     }
 }

@@ -138,7 +138,7 @@ struct IncrementalRebuildTests {
             #expect(try store.applyBuild(second, limit: 10_000).finished.isEmpty)
             _ = try Rebuild.swap(store.log, store.models, second, batchSize: 100)
             #expect(try store.contents() == live)
-            #expect(try store.models.status().map(\.generation) == [1, 2, 1])
+            #expect(try store.models.status().map(\.generation) == [1, 2, 1, 1])
         }
     }
 
@@ -153,7 +153,7 @@ struct IncrementalRebuildTests {
             #expect(try await store.runner.catchUp() == 4)
             #expect(try store.models.todo(id)?.isCompleted == true)
             #expect(try store.models.stats() == [DailyStat(date: day("2026-05-01"), total: 1, completed: 1)])
-            #expect(try store.models.status().map(\.skippedEvents) == [2, 2, 2])
+            #expect(try store.models.status().map(\.skippedEvents) == [2, 2, 2, 2])
             let incremental = try store.contents()
             let summary = try await Rebuild.run(log: store.log, models: store.models, batchSize: 2)
             #expect(summary.skippedEvents == 2)
@@ -182,15 +182,15 @@ struct IncrementalRebuildTests {
         }
         let store = try TestStore(directory: directory, versions: [.users: 2])
         do {
-            #expect(try store.models.status().map(\.needsRebuild) == [true, false, false])
+            #expect(try store.models.status().map(\.needsRebuild) == [true, false, false, false])
             #expect(try store.models.users() == users, "the old model stays readable")
             let changes = store.runner.changes()
             let head = try await store.append([.userCreated(id: UUID(), name: "Newcomer", age: 1)])
             store.runner.start()
             try await store.runner.wait(until: head)
             let status = try store.models.status()
-            #expect(status.map(\.builtByVersion) == [2, 1, 1])
-            #expect(status.map(\.generation) == [2, 1, 1])
+            #expect(status.map(\.builtByVersion) == [2, 2, 1, 1])
+            #expect(status.map(\.generation) == [2, 1, 1, 1])
             #expect(try store.models.users().count == users.count + 1)
             var sawRebuild = false
             for await change in changes {
@@ -230,6 +230,11 @@ func expectEqual(_ models: ReadModels, _ reference: ReferenceModels, sourceLocat
     }
     for todo in reference.todos.values.prefix(200) {
         #expect(try models.todo(todo.id) == todo, sourceLocation: sourceLocation)
+    }
+    #expect(try models.tags() == reference.sortedTags, sourceLocation: sourceLocation)
+    for tag in reference.tags.values {
+        #expect(try models.tag(tag.id) == tag, sourceLocation: sourceLocation)
+        #expect(try models.todos(tag: tag.id) == reference.todos(tag: tag.id), sourceLocation: sourceLocation)
     }
 }
 

@@ -9,7 +9,8 @@ struct TodoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
         abstract: "Create, change, complete, delete and read todos.",
-        subcommands: [Add.self, Update.self, Complete.self, Reopen.self, Delete.self, List.self, Show.self])
+        subcommands: [Add.self, Update.self, Complete.self, Reopen.self, Delete.self, TagTodo.self, UntagTodo.self,
+                      List.self, Show.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a todo; prints the new id.")
@@ -65,18 +66,49 @@ struct TodoCommand: AsyncParsableCommand {
         func run() async throws { try await StoreAccess.openStore(store).deleteTodo(try parseID(id, what: "todo")) }
     }
 
+    struct TagTodo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "tag", abstract: "Tag a todo with a live tag.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The todo's id.") var todo: String
+        @Argument(help: "The tag's id.") var tag: String
+        @Flag(help: "Print the tagged todo as JSON.") var json = false
+
+        func run() async throws {
+            let todoID = try parseID(todo, what: "todo"), tagID = try parseID(tag, what: "tag")
+            let tagged = try await StoreAccess.openStore(store).tagTodo(todoID, tag: tagID)
+            if json { CLIOutput.line(ModelJSON.todo(tagged)) }
+        }
+    }
+
+    struct UntagTodo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "untag", abstract: "Remove a tag from a todo.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The todo's id.") var todo: String
+        @Argument(help: "The tag's id.") var tag: String
+        @Flag(help: "Print the untagged todo as JSON.") var json = false
+
+        func run() async throws {
+            let todoID = try parseID(todo, what: "todo"), tagID = try parseID(tag, what: "tag")
+            let untagged = try await StoreAccess.openStore(store).untagTodo(todoID, tag: tagID)
+            if json { CLIOutput.line(ModelJSON.todo(untagged)) }
+        }
+    }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List todos by deadline.")
         @OptionGroup var store: StoreOptions
         @Option(help: "Only todos due on this day (YYYY-MM-DD).") var date: String?
         @Option(help: "Only this user's todos.") var user: String?
+        @Option(help: "Only todos with this tag.") var tag: String?
         @Flag(help: "Print a JSON array.") var json = false
 
         func run() async throws {
             let userID = try user.map { try parseID($0, what: "user") }
+            let tagID = try tag.map { try parseID($0, what: "tag") }
             let chronicle = try StoreAccess.openStore(store)
             try await chronicle.refresh()
-            let todos = try await chronicle.todos(on: date, user: userID)
+            if let tagID, try await chronicle.tag(tagID) == nil { throw ChronicleError.rejected(.unknownTag(tagID)) }
+            let todos = try await chronicle.todos(on: date, user: userID, tag: tagID)
             if json { CLIOutput.line(ModelJSON.array(todos, ModelJSON.todo)); return }
             CLIOutput.line(CLIOutput.table(["ID", "DEADLINE", "DONE", "USER", "TITLE"], todos.map {
                 [$0.id.lowercasedString, $0.deadline.description, $0.isCompleted ? "yes" : "no",
@@ -104,6 +136,7 @@ struct TodoCommand: AsyncParsableCommand {
                 completed: \(todo.isCompleted ? "yes" : "no")
                 user:      \(todo.userId?.lowercasedString ?? "-")
                 memo:      \(todo.memo ?? "-")
+                tags:      \(todo.tags.isEmpty ? "-" : todo.tags.map(\.lowercasedString).joined(separator: " "))
                 """)
         }
     }

@@ -10,11 +10,18 @@ enum ModelJSON {
         "{\"id\":\"\(user.id.lowercasedString)\",\"name\":\(EventJSON.quote(user.name)),\"age\":\(user.age)}"
     }
 
-    /// `{"id","title","deadline","userId","memo","isCompleted"}`, null for absent.
+    /// `{"id","title","deadline","userId","memo","isCompleted","tags"}`, null for absent; `tags`
+    /// the ids of the todo's live tags, sorted.
     static func todo(_ todo: Todo) -> String {
         "{\"id\":\"\(todo.id.lowercasedString)\",\"title\":\(EventJSON.quote(todo.title)),\"deadline\":\"\(todo.deadline)\","
             + "\"userId\":\(todo.userId.map { "\"\($0.lowercasedString)\"" } ?? "null"),"
-            + "\"memo\":\(todo.memo.map(EventJSON.quote) ?? "null"),\"isCompleted\":\(todo.isCompleted)}"
+            + "\"memo\":\(todo.memo.map(EventJSON.quote) ?? "null"),\"isCompleted\":\(todo.isCompleted),"
+            + "\"tags\":" + array(todo.tags) { "\"\($0.lowercasedString)\"" } + "}"
+    }
+
+    /// `{"id","name","color"}`
+    static func tag(_ tag: Tag) -> String {
+        "{\"id\":\"\(tag.id.lowercasedString)\",\"name\":\(EventJSON.quote(tag.name)),\"color\":\(EventJSON.quote(tag.color))}"
     }
 
     /// `{"date","total","completed"}`

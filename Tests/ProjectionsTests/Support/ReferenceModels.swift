@@ -7,7 +7,18 @@ import UUIDText
 /// from the live todos, not moved by deltas.
 struct ReferenceModels: Equatable {
     var users: [UUID: User] = [:]
-    var todos: [UUID: Todo] = [:]
+    /// Live todos; `tags` holds every tag a todo was tagged with and not untagged.
+    private var tagged: [UUID: Todo] = [:]
+    var tags: [UUID: Tag] = [:]
+
+    /// Live todos, each showing its live tags sorted by their lowercase text.
+    var todos: [UUID: Todo] {
+        tagged.mapValues { todo in
+            var shown = todo
+            shown.tags = todo.tags.filter { tags[$0] != nil }.sorted { $0.lowercasedString < $1.lowercasedString }
+            return shown
+        }
+    }
 
     mutating func apply(_ event: DomainEvent) {
         switch event {
@@ -19,17 +30,28 @@ struct ReferenceModels: Equatable {
         case let .userDeleted(id):
             users.removeValue(forKey: id)
         case let .todoCreated(id, title, deadline, userId, memo):
-            if todos[id] == nil { todos[id] = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo) }
+            if tagged[id] == nil { tagged[id] = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo) }
         case let .todoUpdated(id, title, deadline, memo):
-            if let title { todos[id]?.title = title }
-            if let deadline { todos[id]?.deadline = deadline }
-            if let memo { todos[id]?.memo = memo }
+            if let title { tagged[id]?.title = title }
+            if let deadline { tagged[id]?.deadline = deadline }
+            if let memo { tagged[id]?.memo = memo }
         case let .todoCompleted(id):
-            todos[id]?.isCompleted = true
+            tagged[id]?.isCompleted = true
         case let .todoReopened(id):
-            todos[id]?.isCompleted = false
+            tagged[id]?.isCompleted = false
         case let .todoDeleted(id):
-            todos.removeValue(forKey: id)
+            tagged.removeValue(forKey: id)
+        case let .todoTagged(id, tagId):
+            if tagged[id]?.tags.contains(tagId) == false { tagged[id]?.tags.append(tagId) }
+        case let .todoUntagged(id, tagId):
+            tagged[id]?.tags.removeAll { $0 == tagId }
+        case let .tagCreated(id, name, color):
+            if tags[id] == nil { tags[id] = Tag(id: id, name: name, color: color) }
+        case let .tagUpdated(id, name, color):
+            if let name { tags[id]?.name = name }
+            if let color { tags[id]?.color = color }
+        case let .tagDeleted(id):
+            tags.removeValue(forKey: id)
         }
     }
 
@@ -43,8 +65,18 @@ struct ReferenceModels: Equatable {
         }
     }
 
-    func todos(on day: CalendarDay? = nil, user: UUID? = nil) -> [Todo] {
-        sortedTodos.filter { todo in (day == nil || todo.deadline == day) && (user == nil || todo.userId == user) }
+    func todos(on day: CalendarDay? = nil, user: UUID? = nil, tag: UUID? = nil) -> [Todo] {
+        sortedTodos.filter { todo in
+            (day == nil || todo.deadline == day) && (user == nil || todo.userId == user) && (tag == nil || todo.tags.contains(tag!))
+        }
+    }
+
+    /// Tags by case-folded name (compared as the UTF-8 bytes of its NFC form), then id.
+    var sortedTags: [Tag] {
+        tags.values.sorted { a, b in
+            let (x, y) = (Array(Tag.foldedName(a.name).utf8), Array(Tag.foldedName(b.name).utf8))
+            return x != y ? x.lexicographicallyPrecedes(y) : a.id.lowercasedString < b.id.lowercasedString
+        }
     }
 
     /// Per day: every live todo due that day, and the completed ones among them.

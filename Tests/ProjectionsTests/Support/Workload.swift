@@ -11,6 +11,8 @@ struct Workload {
     private var todos: [UUID: TodoAggregate] = [:]
     private var userIDs: [UUID] = []
     private var todoIDs: [UUID] = []
+    private var tags: [UUID: TagAggregate] = [:]
+    private var tagIDs: [UUID] = []
     private(set) var accepted = 0
     private(set) var rejected = 0
 
@@ -19,6 +21,9 @@ struct Workload {
                                 "Ada Lovelace", "Grace"]
     private static let titles = ["Pay rent", "Write notes", "Call mom", "Fix bike", "  Read  ", "Plan trip"]
     private static let firstDay = day("2026-03-01")
+    /// Tag names that collide without regard to case, and fold beyond lowercasing.
+    private static let tagNames = ["Work", "work", "WORK", "Home", "Straße", "STRASSE", "  Errands ", "Σας", "ΣΑΣ"]
+    private static let colors = ["#FF8800", "#00aa00", "#123ABC", "#ffffff", "#0A0b0C", "#7f7F7f", "red", "#12345"]
 
     init(seed: UInt64) {
         random = SeededGenerator(seed: seed)
@@ -39,7 +44,7 @@ struct Workload {
     }
 
     private mutating func decide() throws -> [DomainEvent] {
-        switch Int.random(in: 0..<100, using: &random) {
+        switch Int.random(in: 0..<120, using: &random) {
         case 0..<12:
             let age = chance(10) ? Int.random(in: 151...300, using: &random) : Int.random(in: 0...150, using: &random)
             return [try UserCommands.create(id: newID(), name: chance(5) ? "   " : pick(Self.names), age: age)]
@@ -70,10 +75,35 @@ struct Workload {
         case 80..<88:
             let id = someTodo()
             return [try TodoCommands.reopen(todos[id] ?? TodoAggregate(), id: id)]
-        default:
+        case 88..<100:
             let id = someTodo()
             return [try TodoCommands.delete(todos[id] ?? TodoAggregate(), id: id)]
+        case 100..<105:
+            let name = pick(Self.tagNames)
+            return [try TagCommands.create(id: newID(), name: name, color: pick(Self.colors), nameHolder: holder(of: name))]
+        case 105..<108:
+            let id = someTag()
+            let name: String? = chance(60) ? pick(Self.tagNames) : nil
+            return [try TagCommands.update(tags[id] ?? TagAggregate(), id: id, name: name,
+                                           color: chance(50) ? pick(Self.colors) : nil, nameHolder: name.flatMap(holder))]
+        case 108..<110:
+            let id = someTag()
+            return [try TagCommands.delete(tags[id] ?? TagAggregate(), id: id)]
+        case 110..<116:
+            let live = tagIDs.filter { tags[$0]?.isLive == true }
+            let todo = someTodo(), tag = !live.isEmpty && chance(80) ? pick(live) : someTag()
+            return [try TodoCommands.tag(todos[todo] ?? TodoAggregate(), id: todo, tag: tags[tag] ?? TagAggregate(), tagId: tag)]
+        default:
+            let todo = someTodo()
+            let tag = chance(70) ? (todos[todo]?.tags.sorted { $0.uuidString < $1.uuidString }.first ?? someTag()) : someTag()
+            return [try TodoCommands.untag(todos[todo] ?? TodoAggregate(), id: todo, tag: tags[tag] ?? TagAggregate(), tagId: tag)]
         }
+    }
+
+    /// The live tag whose name folds like `name`, as the store's claim would say.
+    private func holder(of name: String) -> UUID? {
+        let folded = Tag.foldedName(name)
+        return tags.first { $0.value.isLive && $0.value.tag.map { Tag.foldedName($0.name) } == folded }?.key
     }
 
     private mutating func fold(_ event: DomainEvent) {
@@ -82,10 +112,14 @@ struct Workload {
             let id = event.entityID
             if users[id] == nil { userIDs.append(id) }
             users[id, default: UserAggregate()].apply(event)
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted:
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged:
             let id = event.entityID
             if todos[id] == nil { todoIDs.append(id) }
             todos[id, default: TodoAggregate()].apply(event)
+        case .tagCreated, .tagUpdated, .tagDeleted:
+            let id = event.entityID
+            if tags[id] == nil { tagIDs.append(id) }
+            tags[id, default: TagAggregate()].apply(event)
         }
     }
 
@@ -108,6 +142,10 @@ struct Workload {
 
     private mutating func someTodo() -> UUID {
         todoIDs.isEmpty || chance(5) ? newID() : pick(todoIDs)
+    }
+
+    private mutating func someTag() -> UUID {
+        tagIDs.isEmpty || chance(5) ? newID() : pick(tagIDs)
     }
 
     /// A day among three weeks (so days are shared and move often), sometimes not a real date.

@@ -1,0 +1,136 @@
+import Domain
+import EventLog
+import Foundation
+import UUIDText
+
+extension ChronicleStore {
+    /// Creates a tag. The name is trimmed, 1…50 characters, and unique among live tags
+    /// without regard to case ("Work" and "WORK" collide), whichever process adds it;
+    /// the color is `#rrggbb` in either case, stored lowercase.
+    ///
+    /// ```swift
+    /// let work = try await store.createTag(name: "Work", color: "#FF8800")
+    /// try await store.createTag(name: "work", color: "#000000")   // throws .rejected(.duplicateTagName("work"))
+    /// ```
+    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/duplicateTagName(_:)``,
+    ///   ``DomainError/invalidColor(_:)``, ``DomainError/emptyTagName``, ``DomainError/tagNameTooLong(_:)``.
+    @discardableResult
+    public func createTag(name: String, color: String) async throws -> Tag {
+        let id = UUIDv7.make()
+        var created: Tag?
+        try await execute {
+            let nameKey = ConsistencyKeys.tagName(name)
+            let event = try TagCommands.create(id: id, name: name, color: color, nameHolder: try tagHolding(nameKey))
+            var aggregate = TagAggregate()
+            aggregate.apply(event)
+            created = aggregate.tag
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .noStream, events: [NewEvent(event)])],
+                            keys: [.claim(nameKey, by: event.stream)])
+        }
+        return created!
+    }
+
+    /// Renames and/or recolors a tag; the new name must not be another live tag's.
+    /// - throws: ``ChronicleError/rejected(_:)`` as for ``createTag(name:color:)``, and
+    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, ``DomainError/nothingToUpdate``.
+    @discardableResult
+    public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> Tag {
+        var updated: Tag?
+        try await execute {
+            var (aggregate, version) = try loader.tag(id)
+            let newKey = name.map(ConsistencyKeys.tagName)
+            let event = try TagCommands.update(aggregate, id: id, name: name, color: color,
+                                               nameHolder: try newKey.flatMap(tagHolding))
+            let oldKey = aggregate.tag.map { ConsistencyKeys.tagName($0.name) }
+            aggregate.apply(event)
+            updated = aggregate.tag
+            var keys: [AppendKey] = []
+            if let newKey, let oldKey, newKey != oldKey {
+                keys = [.release(oldKey, by: event.stream), .claim(newKey, by: event.stream)]
+            }
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])],
+                            keys: keys)
+        }
+        return updated!
+    }
+
+    /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
+    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/unknownTag(_:)`` or ``DomainError/tagDeleted(_:)``.
+    public func deleteTag(_ id: UUID) async throws {
+        try await execute {
+            let (aggregate, version) = try loader.tag(id)
+            let event = try TagCommands.delete(aggregate, id: id)
+            let keys: [AppendKey] = aggregate.tag.map { [.release(ConsistencyKeys.tagName($0.name), by: event.stream)] } ?? []
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])],
+                            keys: keys)
+        }
+    }
+
+    /// Tags a todo; the tag must be live, and stays so until the append commits.
+    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/alreadyTagged(todo:tag:)``,
+    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, or the todo's rejections.
+    @discardableResult
+    public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
+        var result: Todo?
+        try await execute {
+            var (todo, version) = try loader.todo(todoID)
+            let (tag, tagVersion) = try loader.tag(tagID)
+            let event = try TodoCommands.tag(todo, id: todoID, tag: tag, tagId: tagID)
+            todo.apply(event)
+            result = try liveTagged(todo)
+            return Decision(streams: [
+                StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)]),
+                // Only a check: the tag must not be deleted meanwhile.
+                StreamAppend(stream: DomainEvent.tagStream(tagID), expected: .at(tagVersion), events: []),
+            ])
+        }
+        return result!
+    }
+
+    /// Removes a tag from a todo.
+    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/notTagged(todo:tag:)`` or the todo's rejections.
+    @discardableResult
+    public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
+        var result: Todo?
+        try await execute {
+            var (todo, version) = try loader.todo(todoID)
+            let (tag, _) = try loader.tag(tagID)
+            let event = try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
+            todo.apply(event)
+            result = try liveTagged(todo)
+            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])])
+        }
+        return result!
+    }
+
+    /// The tag, or `nil` when unknown or deleted.
+    public func tag(_ id: UUID) async throws -> Tag? {
+        try await readYourWrites()
+        return try models.tag(id)
+    }
+
+    /// Every live tag, by case-folded name, then id.
+    public func tags() async throws -> [Tag] {
+        try await readYourWrites()
+        return try models.tags()
+    }
+
+    // MARK: - Helpers
+
+    /// The live tag holding the unique name key, read from the log (never stale).
+    private func tagHolding(_ key: String) throws -> UUID? {
+        guard let owner = try log.holder(of: key) else { return nil }
+        // The owner is the holder's stream, `tag-` and its id.
+        guard let id = UUID(uuidString: String(owner.suffix(36))), DomainEvent.tagStream(id) == owner else {
+            throw ChronicleError.corruptEvent(position: 0, reason: "tag name '\(key)' is held by '\(owner)', not a tag stream")
+        }
+        return id
+    }
+
+    /// The todo with only its live tags, as read models show it.
+    func liveTagged(_ aggregate: TodoAggregate) throws -> Todo? {
+        guard var todo = aggregate.todo else { return nil }
+        todo.tags = Todo.sortedTagIDs(try aggregate.tags.filter { try loader.tag($0).aggregate.isLive })
+        return todo
+    }
+}

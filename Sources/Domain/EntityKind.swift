@@ -1,0 +1,25 @@
+import Foundation
+
+/// The three kinds of entity with a stream of their own.
+///
+/// One place maps events and type names to streams, so encoding and
+/// decoding cannot disagree about where an event belongs.
+enum EntityKind: Sendable, Equatable {
+    case user, todo, tag
+
+    /// The kind a known wire type name (one of ``DomainEvent/allTypes``) is
+    /// about: every type name starts with its entity (`TodoTagged` is about
+    /// the todo, `TagCreated` about the tag).
+    init(knownType type: String) {
+        self = type.hasPrefix("User") ? .user : type.hasPrefix("Todo") ? .todo : .tag
+    }
+
+    /// What the entity's stream name starts with, before the lowercase id.
+    var streamPrefix: String {
+        switch self {
+        case .user: "user-"
+        case .todo: "todo-"
+        case .tag: "tag-"
+        }
+    }
+}

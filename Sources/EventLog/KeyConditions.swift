@@ -1,0 +1,81 @@
+import Foundation
+import LMDB
+
+/// Checks and writes an append's ``AppendKey``s in the writer's transaction.
+enum KeyConditions {
+    /// Refuses malformed keys before the batch is queued.
+    static func validate(_ keys: [AppendKey]) throws(EventLogError) {
+        for operation in keys {
+            let bytes = operation.key.utf8.count
+            guard bytes > 0, bytes <= AppendKey.maxKeyBytes else {
+                throw .invalidEvent("a key must be 1…\(AppendKey.maxKeyBytes) bytes of UTF-8 (got \(bytes))")
+            }
+            switch operation {
+            case .claim(_, let owner), .release(_, let owner):
+                guard !owner.isEmpty else { throw .invalidEvent("the owner of key '\(operation.key)' is empty") }
+            case .unchanged, .touch:
+                break
+            }
+        }
+    }
+
+    /// Throws ``EventLogError/keyConflict(key:reason:)`` for the first condition that does not hold.
+    static func check(_ keys: [AppendKey], _ databases: LogDatabases, _ txn: Transaction) throws {
+        for operation in keys {
+            switch operation {
+            case .unchanged(let key, let since):
+                if let touched = try lastTouch(key, databases, txn), touched > since {
+                    throw EventLogError.keyConflict(key: key, reason: "touched at position \(touched), after \(since)")
+                }
+            case .claim(let key, let owner), .release(let key, let owner):
+                if let holder = try holder(key, databases, txn), holder != owner {
+                    throw EventLogError.keyConflict(key: key, reason: "held by '\(holder)'")
+                }
+            case .touch:
+                break
+            }
+        }
+    }
+
+    /// Writes the effects of a batch whose last event is at `position`: releases first, so a
+    /// batch may release a key and claim it again.
+    static func apply(_ keys: [AppendKey], at position: UInt64, _ databases: LogDatabases, _ txn: Transaction) throws {
+        for case .release(let key, _) in keys {
+            _ = try txn.delete(databases.claims, key: Array(key.utf8))
+        }
+        for operation in keys {
+            switch operation {
+            case .claim(let key, let owner):
+                try txn.put(databases.claims, key: Array(key.utf8), value: Array(owner.utf8))
+            case .touch(let key):
+                try txn.put(databases.touches, key: Array(key.utf8), value: Keys.position(position))
+            case .unchanged, .release:
+                break
+            }
+        }
+    }
+
+    static func lastTouch(_ key: String, _ databases: LogDatabases, _ txn: Transaction) throws -> UInt64? {
+        guard let value = try txn.get(databases.touches, key: Array(key.utf8)) else { return nil }
+        guard value.count == 8 else {
+            throw EventLogError.corruptRecord(position: 0, reason: "touch of key '\(key)' holds \(value.count) bytes, not 8")
+        }
+        return value.readBigEndian(UInt64.self, at: 0)
+    }
+
+    static func holder(_ key: String, _ databases: LogDatabases, _ txn: Transaction) throws -> String? {
+        try txn.get(databases.claims, key: Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension EventLog {
+    /// The position of the last batch that touched `key`, or `nil` (see ``AppendKey/touch(_:)``).
+    public func lastTouch(of key: String) throws -> UInt64? {
+        try withRead { txn in try KeyConditions.lastTouch(key, databases, txn) }
+    }
+
+    /// Who holds the unique `key`, or `nil` when it is free (see ``AppendKey/claim(_:by:)``).
+    public func holder(of key: String) throws -> String? {
+        try withRead { txn in try KeyConditions.holder(key, databases, txn) }
+    }
+}

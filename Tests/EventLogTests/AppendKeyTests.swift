@@ -1,0 +1,162 @@
+import EventLog
+import Foundation
+import LMDB
+import Testing
+
+/// Key conditions (``AppendKey``): what a decision read is part of its append's condition.
+struct AppendKeyTests {
+    @Test func unchangedFailsOnceAnotherBatchTouchedTheKey() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                let read = try log.head()
+                #expect(try log.lastTouch(of: "user-1/todos") == nil)
+                let touching = try await log.append([StreamAppend(stream: "todo-1", events: [makeEvent()])],
+                                                    keys: [.touch("user-1/todos")])
+                #expect(try log.lastTouch(of: "user-1/todos") == touching.head)
+                let head = try log.head()
+                await #expect(throws: EventLogError.keyConflict(key: "user-1/todos", reason: "touched at position 1, after 0")) {
+                    try await log.append([StreamAppend(stream: "user-1", events: [makeEvent()])],
+                                         keys: [.unchanged("user-1/todos", since: read)])
+                }
+                #expect(try log.head() == head)
+                // Decided again on what is there now, it goes through; other keys never mattered.
+                let again = try await log.append([StreamAppend(stream: "user-1", events: [makeEvent()])],
+                                                 keys: [.unchanged("user-1/todos", since: try log.head()),
+                                                        .unchanged("user-2/todos", since: 0)])
+                #expect(again.appended == 1)
+            }
+        }
+    }
+
+    @Test func aClaimedKeyIsUniqueUntilReleased() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append([StreamAppend(stream: "tag-a", events: [makeEvent()])], keys: [.claim("name:work", by: "tag-a")])
+                #expect(try log.holder(of: "name:work") == "tag-a")
+                let head = try log.head()
+                await #expect(throws: EventLogError.keyConflict(key: "name:work", reason: "held by 'tag-a'")) {
+                    try await log.append([StreamAppend(stream: "tag-b", events: [makeEvent()])], keys: [.claim("name:work", by: "tag-b")])
+                }
+                await #expect(throws: EventLogError.keyConflict(key: "name:work", reason: "held by 'tag-a'")) {
+                    try await log.append([StreamAppend(stream: "tag-b", events: [makeEvent()])], keys: [.release("name:work", by: "tag-b")])
+                }
+                #expect(try log.head() == head)
+                // The holder may claim again (a rename to another case of its own name), then release.
+                try await log.append([StreamAppend(stream: "tag-a", events: [makeEvent()])],
+                                     keys: [.release("name:work", by: "tag-a"), .claim("name:work", by: "tag-a")])
+                #expect(try log.holder(of: "name:work") == "tag-a")
+                try await log.append([StreamAppend(stream: "tag-a", events: [makeEvent()])], keys: [.release("name:work", by: "tag-a")])
+                #expect(try log.holder(of: "name:work") == nil)
+                try await log.append([StreamAppend(stream: "tag-b", events: [makeEvent()])], keys: [.claim("name:work", by: "tag-b")])
+                #expect(try log.holder(of: "name:work") == "tag-b")
+            }
+        }
+    }
+
+    @Test func aRefusedBatchWritesNoKey() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "s", events: [makeEvent()])
+                await #expect(throws: EventLogError.self) {
+                    try await log.append([StreamAppend(stream: "s", expected: .noStream, events: [makeEvent()])],
+                                         keys: [.claim("k", by: "s"), .touch("t")])
+                }
+                #expect(try log.holder(of: "k") == nil)
+                #expect(try log.lastTouch(of: "t") == nil)
+            }
+        }
+    }
+
+    @Test func aRetryOfStoredIdsIsNotJudgedAgain() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                let event = makeEvent()
+                let first = try await log.append([StreamAppend(stream: "tag-a", events: [event])], keys: [.claim("name", by: "tag-a")])
+                try await log.append([StreamAppend(stream: "tag-a", events: [makeEvent()])], keys: [.release("name", by: "tag-a")])
+                try await log.append([StreamAppend(stream: "tag-b", events: [makeEvent()])], keys: [.claim("name", by: "tag-b")])
+                // The same batch again (a lost answer): its original position, nothing claimed.
+                let retry = try await log.append([StreamAppend(stream: "tag-a", events: [event])], keys: [.claim("name", by: "tag-a")])
+                #expect(retry.positions == first.positions)
+                #expect(retry.appended == 0)
+                #expect(try log.holder(of: "name") == "tag-b")
+            }
+        }
+    }
+
+    @Test func malformedKeysAreRefusedBeforeQueueing() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                for keys: [AppendKey] in [[.touch("")], [.claim(String(repeating: "x", count: AppendKey.maxKeyBytes + 1), by: "s")],
+                                          [.claim("k", by: "")]] {
+                    await #expect(throws: EventLogError.self) {
+                        try await log.append([StreamAppend(stream: "s", events: [makeEvent()])], keys: keys)
+                    }
+                }
+                #expect(try log.head() == 0)
+            }
+        }
+    }
+
+    /// Many appenders in one group commit: for each key exactly one claim wins, and a refused
+    /// appender does not fail the others of its group.
+    @Test(.timeLimit(.minutes(1))) func oneClaimWinsPerKeyInsideAGroupCommit() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                let outcomes = await withTaskGroup(of: (key: Int, won: Bool).self) { group in
+                    for appender in 0..<64 {
+                        group.addTask {
+                            let key = appender % 4
+                            do {
+                                try await log.append([StreamAppend(stream: "tag-\(appender)", expected: .noStream, events: [makeEvent()])],
+                                                     keys: [.claim("name:\(key)", by: "tag-\(appender)")])
+                                return (key, true)
+                            } catch {
+                                return (key, false)
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                for key in 0..<4 {
+                    #expect(outcomes.filter { $0.key == key && $0.won }.count == 1)
+                }
+                #expect(try log.head() == 4)
+                for key in 0..<4 {
+                    let holder = try #require(try log.holder(of: "name:\(key)"))
+                    #expect(try log.version(of: holder) == 1)
+                }
+            }
+        }
+    }
+
+    /// A store written before format 3 has no key databases: it opens, gains them, and its
+    /// events stay as they were.
+    @Test func aFormatTwoStoreIsUpgradedWhenItOpens() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "a", events: [makeEvent(), makeEvent()])
+            }
+            // Make it what a format-2 release left: no `touches`, no `claims`, format byte 2.
+            do {
+                let environment = try Environment(path: store.logPath)
+                try environment.write { txn in
+                    try txn.drop(try txn.openDatabase(named: "touches", create: false))
+                    try txn.drop(try txn.openDatabase(named: "claims", create: false))
+                    try txn.put(try txn.openDatabase(named: "meta", create: false), key: Array("format".utf8), value: [2])
+                }
+            }
+            try await store.withLog { log throws in
+                #expect(try log.read().map(\.version) == [1, 2])
+                #expect(try log.holder(of: "k") == nil)
+                try await log.append([StreamAppend(stream: "a", expected: .exact(2), events: [makeEvent()])], keys: [.claim("k", by: "a")])
+                #expect(try log.holder(of: "k") == "a")
+                let report = try log.verify()
+                #expect(report.isIntact)
+            }
+            let format = try Environment(path: store.logPath).read { txn in
+                try txn.get(try txn.openDatabase(named: "meta", create: false), key: Array("format".utf8)).map { Array($0) }
+            }
+            #expect(format == [3])
+        }
+    }
+}
