@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "EventLog"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         .testTarget(name: "ReliabilityTests", dependencies: [
-            "EventLog", "LMDB", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture", "ChronicleCLI",
+            "EventLog", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture", "ChronicleCLI",
         ]),
     ]
 )

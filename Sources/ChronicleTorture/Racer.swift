@@ -7,14 +7,15 @@ import Foundation
 /// per line read from stdin, so that a test can send the same moment's command to several
 /// racers at once and read each outcome:
 ///
+/// - `user-add NAME` → `ok ID`
 /// - `tag-add NAME COLOR` → `ok ID` or `rejected MESSAGE`
 /// - `fill USER DAY N` → adds todos for USER on DAY and moves each of them to the next day,
 ///   N commands in all or until the user is gone → `filled COMMANDS`
 /// - `delete-user USER` → `ok` or `rejected MESSAGE`
 /// - `quit` → exits 0
 ///
-/// Any other failure prints `error MESSAGE` and exits 1: a conflict the store could not
-/// resolve by deciding again is such a failure.
+/// A conflict the store could not resolve by deciding again prints `conflict MESSAGE` and
+/// the racer goes on; any other failure prints `error: MESSAGE` on stderr and exits 1.
 enum Racer {
     static func run(_ raw: [String]) async throws {
         let arguments = try Arguments(raw, flagNames: [])
@@ -25,6 +26,9 @@ enum Racer {
             guard let command = words.first else { continue }
             do {
                 switch (command, words.count) {
+                case ("user-add", 2):
+                    let user = try await chronicle.createUser(name: words[1], age: 30)
+                    Output.line("ok \(user.id.uuidString.lowercased())")
                 case ("tag-add", 3):
                     let tag = try await chronicle.createTag(name: words[1], color: words[2])
                     Output.line("ok \(tag.id.uuidString.lowercased())")
@@ -42,6 +46,9 @@ enum Racer {
                 }
             } catch ChronicleError.rejected(let rule) {
                 Output.line("rejected \(rule)")
+            } catch let error as ChronicleError {
+                guard case .conflict = error else { throw error }
+                Output.line("conflict \(error)")
             }
         }
         await chronicle.close()

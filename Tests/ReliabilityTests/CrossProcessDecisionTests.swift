@@ -1,0 +1,128 @@
+import Chronicle
+import Domain
+import EventLog
+import Foundation
+import Projections
+import Testing
+
+extension Reliability {
+    /// Decisions that span entities hold against every process writing the store: what a
+    /// command read is part of its append's condition (SPEC §6).
+    @Suite("Decisions across processes", .timeLimit(.minutes(5)))
+    struct CrossProcessDecisionTests {
+        @Test("8 processes add tag names equal up to case at once: exactly one wins, 50 rounds")
+        func uniqueTagNames() async throws {
+            try await Scratch.with("tag-race") { root in
+                let store = root + "/store"
+                let racers = try await Racers.start(8, store: store)
+                for round in 0..<50 {
+                    // Case variants, and in odd rounds spellings only full case folding equates.
+                    let base = round.isMultiple(of: 2) ? "Work\(round)" : "Straße\(round)"
+                    let names = round.isMultiple(of: 2)
+                        ? [base, base.lowercased(), base.uppercased(), "wORK\(round)", "WoRk\(round)", "woRK\(round)", "WORk\(round)", "wOrK\(round)"]
+                        : [base, "STRASSE\(round)", "strasse\(round)", "STRAßE\(round)", "Strasse\(round)", "sTRASSE\(round)", "straße\(round)", "StraSSe\(round)"]
+                    let outcomes = try await racers.ask(names.map { "tag-add \($0) #00AA00" })
+                    let winners = outcomes.filter { $0.hasPrefix("ok ") }
+                    #expect(winners.count == 1, "round \(round): \(outcomes)")
+                    for outcome in outcomes where !outcome.hasPrefix("ok ") {
+                        #expect(outcome.hasPrefix("rejected a tag named ") && outcome.hasSuffix(" already exists"),
+                                "round \(round): \(outcome)")
+                    }
+                }
+                racers.stop()
+                try await racers.waitForExit()
+
+                let chronicle = try ChronicleStore(directory: store, backgroundProjections: false)
+                try await chronicle.refresh()
+                let tags = try await chronicle.tags()
+                #expect(tags.count == 50)
+                #expect(Set(tags.map { Domain.Tag.foldedName($0.name) }).count == 50)
+                #expect(try chronicle.log.head() == 50, "a refused add appended something")
+                #expect(try ModelVerifier.problems(log: chronicle.log, models: chronicle.models, deep: true).isEmpty)
+                await chronicle.close()
+            }
+        }
+
+        @Test("a user deleted while 4 processes add and move the user's todos: no live todo of a deleted user, 50 rounds")
+        func cascadeAgainstConcurrentTodos() async throws {
+            try await Scratch.with("cascade-race") { root in
+                let store = root + "/store"
+                let racers = try await Racers.start(5, store: store)
+                var deletions = 0
+                for round in 0..<50 {
+                    let created = try await racers.ask(["user-add Owner\(round)"])[0]
+                    let user = try #require(created.hasPrefix("ok ") ? String(created.dropFirst(3)) : nil, "\(created)")
+                    let day = round.isMultiple(of: 2) ? "2026-12-01" : "2026-12-02"
+                    // The deleter goes last, so that it races the fillers' first commands.
+                    var commands = Array(repeating: "fill \(user) \(day) 40", count: 4)
+                    commands.append("delete-user \(user)")
+                    let outcomes = try await racers.ask(commands)
+                    for outcome in outcomes.prefix(4) {
+                        #expect(outcome.hasPrefix("filled "), "round \(round): \(outcomes)")
+                    }
+                    // A deletion that lost every race to the fillers (a clear conflict) is sent again.
+                    var deleted = outcomes[4]
+                    if deleted.hasPrefix("conflict ") { deleted = try await racers.ask(["delete-user \(user)"])[0] }
+                    #expect(deleted == "ok", "round \(round): \(outcomes)")
+                    if outcomes[4] == "ok" { deletions += 1 }
+                }
+                #expect(deletions > 25, "the deletion should mostly win in its first command: \(deletions) of 50")
+                racers.stop()
+                try await racers.waitForExit()
+
+                let log = try EventLog(path: store + "/log")
+                let models = try ReadModels(path: store + "/models")
+                defer { log.close() }
+                var snapshot = DomainSnapshot()
+                try log.scan(after: 0) { recorded in
+                    snapshot.apply(try DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data))
+                }
+                #expect(snapshot.users.isEmpty)
+                let orphans = snapshot.todos.values.filter { $0.userId != nil }
+                #expect(orphans.isEmpty, "\(orphans.count) live todos belong to a deleted user")
+                try await ProjectionRunner(log: log, models: models).catchUp()
+                #expect(try models.todos().isEmpty)
+                #expect(try models.stats().isEmpty, "stats count todos that are not live")
+                #expect(try ModelVerifier.problems(log: log, models: models, deep: true).isEmpty)
+                #expect(try log.verify().isIntact)
+            }
+        }
+    }
+}
+
+/// `ChronicleTorture racer` processes on one store, asked one command each at the same moment.
+/// A racer left behind by a failed test exits when this process ends (its stdin closes).
+private struct Racers: Sendable {
+    let children: [ChildProcess]
+
+    static func start(_ count: Int, store: String) async throws -> Racers {
+        let torture = try Products.torture()
+        let children = try (0..<count).map { _ in try ChildProcess(torture, ["racer", "--store", store]) }
+        for child in children {
+            #expect(try await firstLine(of: child, what: "a racer's ready") { $0 == "ready" } != nil, "\(child.standardErrorText)")
+        }
+        return Racers(children: children)
+    }
+
+    /// Sends `commands[i]` to racer i, all before reading any answer; returns the answers in order.
+    func ask(_ commands: [String]) async throws -> [String] {
+        for (child, command) in zip(children, commands) { try child.send(command) }
+        var answers: [String] = []
+        for child in children.prefix(commands.count) {
+            let answer = try await firstLine(of: child, timeout: .seconds(60), what: "a racer's answer") { _ in true }
+            answers.append(try #require(answer, "a racer exited: \(child.standardErrorText)"))
+        }
+        return answers
+    }
+
+    func stop() {
+        for child in children { try? child.send("quit") }
+    }
+
+    func waitForExit() async throws {
+        for child in children {
+            let exit = try await withTimeout(.seconds(60), "a racer's exit") { await child.waitForExit() }
+            #expect(exit == .init(status: 0, wasSignalled: false), "\(child.standardErrorText)")
+        }
+    }
+}
