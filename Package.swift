@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ChronicleTorture"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog"]),
-        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTorture"]),
+        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "EventLog"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         .testTarget(name: "ReliabilityTests", dependencies: [
