@@ -87,18 +87,22 @@ extension ChronicleStore {
         return result!
     }
 
-    /// Removes a tag from a todo.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/notTagged(todo:tag:)`` or the todo's rejections.
+    /// Removes a live tag from a todo.
+    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/notTagged(todo:tag:)``,
+    ///   ``DomainError/tagDeleted(_:)``, ``DomainError/unknownTag(_:)`` or the todo's rejections.
     @discardableResult
     public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
         var result: Todo?
         try await execute {
             var (todo, version) = try loader.todo(todoID)
-            let (tag, _) = try loader.tag(tagID)
+            let (tag, tagVersion) = try loader.tag(tagID)
             let event = try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
             todo.apply(event)
             result = try liveTagged(todo)
-            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])])
+            return Decision(streams: [
+                StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)]),
+                StreamAppend(stream: DomainEvent.tagStream(tagID), expected: .at(tagVersion), events: []),
+            ])
         }
         return result!
     }

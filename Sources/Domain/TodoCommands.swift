@@ -95,20 +95,21 @@ public enum TodoCommands {
 
     /// Decides `TodoUntagged`.
     ///
-    /// The todo must have the tag. The tag must have been created but may since
-    /// have been deleted: the todo still remembers it, and removing it is the only
-    /// way to make the todo forget it.
+    /// The todo must have the tag, and the tag must be live: a deleted tag is no
+    /// longer on any todo (as every operation on a deleted entity, untagging it is
+    /// refused). The todo keeps remembering it, so a tag that comes back (undo)
+    /// is on its todos again.
     ///
     /// ```swift
     /// try TodoCommands.untag(todo, id: todoID, tag: work, tagId: workID)   // .todoUntagged
     /// ```
     /// - throws: ``DomainError/unknownTodo(_:)``, ``DomainError/todoDeleted(_:)``,
-    ///   ``DomainError/unknownTag(_:)``, ``DomainError/notTagged(todo:tag:)``.
+    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, ``DomainError/notTagged(todo:tag:)``.
     public static func untag(
         _ todo: TodoAggregate, id: UUID, tag: TagAggregate, tagId: UUID
     ) throws(DomainError) -> DomainEvent {
         _ = try todo.requireLive(id: id)
-        guard tag.tag?.id == tagId else { throw .unknownTag(tagId) }
+        _ = try tag.requireLive(id: tagId)
         guard todo.tags.contains(tagId) else { throw .notTagged(todo: id, tag: tagId) }
         return .todoUntagged(id: id, tagId: tagId)
     }

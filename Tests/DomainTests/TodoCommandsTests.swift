@@ -200,7 +200,8 @@ struct TodoCommandsTests {
         #expect(throws: DomainError.notTagged(todo: id, tag: tagID)) {
             try TodoCommands.untag(untagged, id: id, tag: liveTag, tagId: tagID)
         }
-        #expect(throws: DomainError.notTagged(todo: id, tag: tagID)) {
+        // The tag's state is checked before the todo's tags: a deleted tag is refused as such.
+        #expect(throws: DomainError.tagDeleted(tagID)) {
             try TodoCommands.untag(open, id: id, tag: deletedTag, tagId: tagID)
         }
     }
@@ -217,9 +218,10 @@ struct TodoCommandsTests {
         }
     }
 
-    /// The todo still remembers a deleted tag, so removing it must be possible.
-    @Test func untagAllowsADeletedTagTheTodoHas() throws {
-        #expect(try TodoCommands.untag(tagged, id: id, tag: deletedTag, tagId: tagID)
-            == .todoUntagged(id: id, tagId: tagID))
+    /// A deleted tag is on no todo any more, even one that remembers it: untagging it is refused.
+    @Test func untagRefusesADeletedTagTheTodoRemembers() {
+        #expect(throws: DomainError.tagDeleted(tagID)) {
+            try TodoCommands.untag(tagged, id: id, tag: deletedTag, tagId: tagID)
+        }
     }
 }
