@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where and how a store pushes its events.
+/// Where and how a store pushes its events and pulls everyone's.
 ///
 /// ```swift
 /// var configuration = SyncConfiguration(remote: URL(string: "https://sync.example.com")!, token: token)
@@ -11,8 +11,10 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var remote: URL
     /// The bearer token naming this store's tenant on the server.
     public var token: String?
-    /// The most events in one request.
+    /// The most events in one push.
     public var batchSize: Int
+    /// The most events one pull request asks for (the reference server serves up to 10,000).
+    public var pullLimit: Int
     /// The most bytes of payload in one request (a batch stops short of it; one event always goes).
     public var maxBatchBytes: Int
     public var retry: RetryPolicy
@@ -24,12 +26,13 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// ``SyncEngine/run(stopOnPermanentError:)``: check for unsent events at least this often.
     public var pollInterval: Duration
 
-    public init(remote: URL, token: String? = nil, batchSize: Int = 500, maxBatchBytes: Int = 4 << 20,
+    public init(remote: URL, token: String? = nil, batchSize: Int = 500, pullLimit: Int = 1000, maxBatchBytes: Int = 4 << 20,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
                 debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60)) {
         self.remote = remote
         self.token = token
         self.batchSize = batchSize
+        self.pullLimit = pullLimit
         self.maxBatchBytes = maxBatchBytes
         self.retry = retry
         self.requestTimeout = requestTimeout
@@ -39,6 +42,7 @@ public struct SyncConfiguration: Sendable, Hashable {
 
     func validate() throws(SyncError) {
         guard batchSize >= 1 else { throw .invalidRemote("the batch size must be at least 1") }
+        guard pullLimit >= 1 else { throw .invalidRemote("the pull limit must be at least 1") }
         guard maxBatchBytes >= 1 else { throw .invalidRemote("the batch byte limit must be at least 1") }
         guard retry.base >= .zero, retry.maximum >= retry.base else {
             throw .invalidRemote("the retry maximum must be at least the retry base")

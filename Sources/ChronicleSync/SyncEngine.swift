@@ -2,7 +2,8 @@ import EventLog
 import Foundation
 import Logging
 
-/// Pushes a store's events to its one remote, in order, in batches, retrying per SPEC §5.
+/// Pushes a store's events to its one remote, in order, in batches, and pulls everyone's
+/// events from it, retrying by the protocol's rules (docs/PROTOCOL.md).
 ///
 /// One actor owns the sync state; the state itself lives in the log's LMDB environment
 /// (named database `sync`), so a restarted process resumes where the last one stopped.
@@ -30,14 +31,14 @@ public actor SyncEngine {
     public nonisolated let log: EventLog
     public nonisolated let configuration: SyncConfiguration
 
-    private let client: PushClient
-    private let store: SyncStateStore
-    private let sleep: Sleep
-    private let logger: Logger
+    let client: SyncClient
+    let store: SyncStateStore
+    let sleep: Sleep
+    let logger: Logger
     private nonisolated let waker = SyncWaker()
 
-    private var state: SyncState
-    private var phase: SyncStatus.Phase = .idle
+    var state: SyncState
+    var phase: SyncStatus.Phase = .idle
     private var batchLimit: Int
     private var running = false
     private var busy = false
@@ -62,7 +63,7 @@ public actor SyncEngine {
         try configuration.validate()
         self.log = log
         self.configuration = configuration
-        self.client = try PushClient(remote: configuration.remote, token: configuration.token,
+        self.client = try SyncClient(remote: configuration.remote, token: configuration.token,
                                      requestTimeout: configuration.requestTimeout)
         self.store = try SyncStateStore(log: log)
         self.state = try store.load()
@@ -152,6 +153,8 @@ public actor SyncEngine {
                 summary.duplicates += ack.duplicates
             case .resized:
                 summary.requests += 1
+            case .skipped:
+                continue
             case let .failed(error, retryAfter):
                 summary.requests += 1
                 summary.failures.append(error)
@@ -267,7 +270,7 @@ public actor SyncEngine {
             try Task.checkCancellation()
             switch try await pushNextBatch() {
             case .upToDate: return .upToDate
-            case .acknowledged, .resized: continue
+            case .acknowledged, .resized, .skipped: continue
             case let .failed(error, retryAfter): return .failed(error, retryAfter: retryAfter)
             }
         }
@@ -277,7 +280,9 @@ public actor SyncEngine {
 
     private enum Step {
         case upToDate
-        case acknowledged(PushClient.Acknowledgement, count: Int)
+        case acknowledged(SyncClient.Acknowledgement, count: Int)
+        /// The batch held only pulled events: the acknowledged position moved past them unsent.
+        case skipped
         /// The server found the batch too large (413): the next one is smaller.
         case resized
         case failed(SyncError, retryAfter: Duration?)
@@ -302,23 +307,29 @@ public actor SyncEngine {
         }
         prepared = nil
         let events = batch.events
-        guard let last = events.last else {
+        guard batch.through > batch.after else {
             try await settle()
             return .upToDate
+        }
+        guard !events.isEmpty else {
+            try await settle()
+            let through = batch.through
+            state = try store.update { $0.ackedPosition = max($0.ackedPosition, through) }
+            return .skipped
         }
         phase = .pushing
         publish()
         let (log, limit, maxBytes) = (log, batchLimit, configuration.maxBatchBytes)
-        async let upcoming = try? PreparedBatch.read(from: log, after: last.position, limit: limit, maxBytes: maxBytes)
+        async let upcoming = try? PreparedBatch.read(from: log, after: batch.through, limit: limit, maxBytes: maxBytes)
         let outcome = await client.push(batch.body, count: events.count)
         let next = await upcoming
         try Task.checkCancellation()   // a cancelled request proves nothing about the server
         switch outcome {
-        case .acknowledged(let ack):
+        case .answered(let ack):
             prepared = next
             let now = Self.nowMilliseconds()
             let remote = configuration.remote.absoluteString
-            let ackedTo = last.position
+            let ackedTo = batch.through
             let record: @Sendable (inout SyncState) -> Void = { state in
                 state.ackedPosition = max(state.ackedPosition, ackedTo)
                 state.attempts = 0
@@ -365,7 +376,7 @@ public actor SyncEngine {
     }
 
     /// Waits for the acknowledgement being written, so the state on disk is the one in memory.
-    private func settle() async throws(SyncError) {
+    func settle() async throws(SyncError) {
         guard let pending = recording else { return }
         recording = nil
         do {
@@ -377,7 +388,7 @@ public actor SyncEngine {
         }
     }
 
-    private func scheduleRetry(after delay: Duration, because error: SyncError) throws(SyncError) {
+    func scheduleRetry(after delay: Duration, because error: SyncError) throws(SyncError) {
         let next = Self.nowMilliseconds() + Int64(delay.seconds * 1000)
         state = try store.update { $0.nextTryAt = next }
         phase = .backingOff(until: Date(timeIntervalSince1970: Double(next) / 1000))
@@ -391,7 +402,7 @@ public actor SyncEngine {
         SyncStatus(state: state, head: (try? Self.head(of: log)) ?? state.ackedPosition, phase: phase)
     }
 
-    private func publish() {
+    func publish() {
         let status = currentStatus()
         guard status != lastPublished else { return }
         lastPublished = status
@@ -403,7 +414,7 @@ public actor SyncEngine {
     }
 
     /// Serializes pushes: ``push()`` and ``run(stopOnPermanentError:)`` never send the same batch twice at once.
-    private func acquire() async {
+    func acquire() async {
         if !busy {
             busy = true
             return
@@ -411,7 +422,7 @@ public actor SyncEngine {
         await withCheckedContinuation { queue.append($0) }
     }
 
-    private func release() {
+    func release() {
         if queue.isEmpty {
             busy = false
         } else {

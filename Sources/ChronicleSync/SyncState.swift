@@ -22,12 +22,30 @@ struct SyncState: Codable, Sendable, Hashable {
     var lastSuccessAt: Int64?
     /// The URL of the last push (for people reading the status; it does not key the state).
     var remote: String?
+    /// The server position of the last event pulled and merged: the next pull asks for what follows.
+    var pulledPosition: UInt64 = 0
+
+    init() {}
+
+    /// Tolerant: a member that is missing takes its default, so a field added by a later
+    /// release never makes a store written by an earlier one unreadable.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ackedPosition = try container.decodeIfPresent(UInt64.self, forKey: .ackedPosition) ?? 0
+        attempts = try container.decodeIfPresent(Int.self, forKey: .attempts) ?? 0
+        lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+        lastErrorIsPermanent = try container.decodeIfPresent(Bool.self, forKey: .lastErrorIsPermanent) ?? false
+        nextTryAt = try container.decodeIfPresent(Int64.self, forKey: .nextTryAt)
+        lastSuccessAt = try container.decodeIfPresent(Int64.self, forKey: .lastSuccessAt)
+        remote = try container.decodeIfPresent(String.self, forKey: .remote)
+        pulledPosition = try container.decodeIfPresent(UInt64.self, forKey: .pulledPosition) ?? 0
+    }
 }
 
 /// Reads and writes ``SyncState`` in its own LMDB transactions.
 ///
 /// Several processes may sync one store (an app and `chronicle sync push`): updates are
-/// read-modify-write in one write transaction, and the acknowledged position only moves forward.
+/// read-modify-write in one write transaction, and the acknowledged and pulled positions only move forward.
 struct SyncStateStore: Sendable {
     let environment: Environment
     let database: Database
@@ -61,6 +79,7 @@ struct SyncStateStore: Sendable {
                 var state = stored
                 change(&state)
                 state.ackedPosition = max(state.ackedPosition, stored.ackedPosition)
+                state.pulledPosition = max(state.pulledPosition, stored.pulledPosition)
                 let bytes = try JSONEncoder().encode(state)
                 try txn.put(database, key: Self.key, value: Array(bytes))
                 return state

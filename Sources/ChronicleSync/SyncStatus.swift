@@ -13,6 +13,8 @@ public struct SyncStatus: Sendable, Hashable {
         case idle
         /// A batch is on its way.
         case pushing
+        /// A page of the remote's events is on its way.
+        case pulling
         /// A try failed and may succeed later; the next one is due at the given time.
         case backingOff(until: Date)
         /// A try failed for good (a 4xx such as 400 or 401): nothing is retried until
@@ -34,6 +36,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var nextTryAt: Date?
     /// When the last batch was acknowledged.
     public var lastSuccessAt: Date?
+    /// The server position of the last event pulled and merged (0: nothing pulled yet).
+    public var pulledPosition: UInt64
     public var phase: Phase
 
     init(state: SyncState, head: UInt64, phase: Phase) {
@@ -44,6 +48,7 @@ public struct SyncStatus: Sendable, Hashable {
         self.lastError = state.lastError
         self.nextTryAt = state.nextTryAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         self.lastSuccessAt = state.lastSuccessAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        self.pulledPosition = state.pulledPosition
         self.phase = phase
     }
 

@@ -4,12 +4,12 @@ import Dispatch
 import EventLog
 import Foundation
 
-/// `chronicle sync push|status|run`: send the store's events to its remote.
+/// `chronicle sync push|pull|status|run`: send the store's events to its remote, and fetch everyone's.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Push the store's unacknowledged events to a sync server, retrying with backoff.",
-        subcommands: [Push.self, Status.self, Run.self])
+        abstract: "Push the store's unacknowledged events to a sync server and pull everyone's, retrying with backoff.",
+        subcommands: [Push.self, Pull.self, Status.self, Run.self])
 
     /// `sync push`: one pass until everything is acknowledged or it gives up.
     struct Push: AsyncParsableCommand {
@@ -67,6 +67,52 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
+    /// `sync pull`: one pass until the store has every server event.
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pull",
+            abstract: "Fetch every server event after the store's pull cursor and store it; exit 0 when caught up.")
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var remote: RemoteOptions
+        @Option(help: "The most events per request (1…10000).") var limit: Int = 1000
+        @Option(help: "Give up after this many consecutive failed tries.") var maxAttempts: Int = 10
+        @Flag(help: "Print the summary as JSON.") var json = false
+
+        func validate() throws {
+            try remote.validate()
+            guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 10000") }
+            guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+        }
+
+        func run() async throws {
+            let log = try StoreAccess.openLog(store)
+            var configuration = try remote.configuration(maxAttempts: maxAttempts)
+            configuration.pullLimit = limit
+            let engine = try SyncEngine(log: log, configuration: configuration)
+            let summary = try await engine.pull()
+            if json {
+                CLIOutput.line("{\"complete\":\(summary.isComplete),\"received\":\(summary.received),\"stored\":\(summary.stored),"
+                               + "\"pages\":\(summary.pages),\"requests\":\(summary.requests),"
+                               + "\"pulledPosition\":\(summary.pulledPosition),\"error\":\(jsonValue(summary.failure?.description))}")
+            } else {
+                var text = "pulled \(events(summary.received)) (\(summary.stored) new here) in \(summary.pages) "
+                    + (summary.pages == 1 ? "page" : "pages")
+                let failed = summary.requests - summary.pages
+                if failed > 0 { text += ", \(failed) failed \(failed == 1 ? "try" : "tries")" }
+                CLIOutput.line(text + "; up to server position \(summary.pulledPosition)")
+            }
+            if let failure = summary.failure {
+                switch summary.outcome {
+                case .gaveUp(_, let attempts):
+                    throw SyncCommandError("gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure)")
+                default:
+                    throw SyncCommandError("\(failure)")
+                }
+            }
+        }
+    }
+
     /// `sync status`: the stored state, no network.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -81,10 +127,12 @@ struct SyncCommand: AsyncParsableCommand {
             let status = try SyncEngine.status(of: log)
             if output.json {
                 CLIOutput.line("{\"pending\":\(status.pending),\"lastAckedPosition\":\(status.lastAckedPosition),"
-                               + "\"attempts\":\(status.attempts),\"lastError\":\(jsonValue(status.lastError))}")
+                               + "\"attempts\":\(status.attempts),\"lastError\":\(jsonValue(status.lastError)),"
+                               + "\"pulledPosition\":\(status.pulledPosition)}")
                 return
             }
             CLIOutput.line("pending: \(events(status.pending)) (log head \(status.head), acknowledged up to \(status.lastAckedPosition))")
+            CLIOutput.line("pulled: up to server position \(status.pulledPosition)")
             if let success = status.lastSuccessAt {
                 CLIOutput.line("last acknowledged batch: \(Timestamp.format(milliseconds: Int64(success.timeIntervalSince1970 * 1000)))")
             }
@@ -96,7 +144,7 @@ struct SyncCommand: AsyncParsableCommand {
                 CLIOutput.line("state: stopped on a permanent error; fix it, then run 'chronicle sync push'")
             case .backingOff(let until):
                 CLIOutput.line("state: backing off until \(Timestamp.format(milliseconds: Int64(until.timeIntervalSince1970 * 1000)))")
-            case .idle, .pushing:
+            case .idle, .pushing, .pulling:
                 CLIOutput.line(status.pending == 0 ? "state: up to date" : "state: waiting for the next push")
             }
         }
@@ -150,7 +198,7 @@ struct SyncCommand: AsyncParsableCommand {
 
         static func describe(_ status: SyncStatus, previous: SyncStatus?) -> String? {
             switch status.phase {
-            case .pushing:
+            case .pushing, .pulling:
                 return nil
             case .idle:
                 if let previous, previous.lastAckedPosition == status.lastAckedPosition, previous.phase == .idle { return nil }

@@ -23,7 +23,16 @@ final class FaultServer: Sendable {
         case holdUntilReleased
     }
 
+    /// What to do with one `GET /v1/events`, in order; requests past the script pass through.
+    enum PullFault: Sendable {
+        /// Answer with this status (and `Retry-After`).
+        case status(Int, retryAfter: String? = nil)
+        /// Answer 200 with this body instead of the server's page.
+        case body(String)
+    }
+
     let script: FaultScript
+    let pullScript: PullScript
     let api: SyncAPI
     let group: ServiceGroup
     let task: Task<Void, any Error>
@@ -33,14 +42,15 @@ final class FaultServer: Sendable {
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var http: HTTP { HTTP(base: url) }
 
-    static func start(token: String, faults: [Fault]) async throws -> FaultServer {
+    static func start(token: String, faults: [Fault], pullFaults: [PullFault] = []) async throws -> FaultServer {
         let data = try TemporaryDirectory("fault-server")
         var tokens = TokenTable()
         try tokens.add(token: token)
         let api = SyncAPI(tokens: tokens, tenants: TenantStore(dataDirectory: data.path, options: .init(noSync: true)))
         let script = FaultScript(faults)
+        let pullScript = PullScript(pullFaults)
         let router = Router(context: FaultContext.self)
-        router.add(middleware: FaultMiddleware(script: script))
+        router.add(middleware: FaultMiddleware(script: script, pullScript: pullScript))
         api.install(on: router)
         let port = PortBox()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -48,12 +58,14 @@ final class FaultServer: Sendable {
                               logger: Quiet.logger)
         let group = ServiceGroup(services: [app], logger: Quiet.logger)
         let task = Task { try await group.run() }
-        return FaultServer(script: script, api: api, group: group, task: task, port: await port.value, data: data)
+        return FaultServer(script: script, pullScript: pullScript, api: api, group: group, task: task,
+                           port: await port.value, data: data)
     }
 
-    private init(script: FaultScript, api: SyncAPI, group: ServiceGroup, task: Task<Void, any Error>, port: Int,
-                 data: TemporaryDirectory) {
+    private init(script: FaultScript, pullScript: PullScript, api: SyncAPI, group: ServiceGroup, task: Task<Void, any Error>,
+                 port: Int, data: TemporaryDirectory) {
         self.script = script
+        self.pullScript = pullScript
         self.api = api
         self.group = group
         self.task = task
@@ -168,12 +180,45 @@ final class FaultScript: Sendable {
     }
 }
 
-/// Plays the script on `POST /v1/events`; everything else passes through.
+/// The pull faults still to play, and how many pulls arrived.
+final class PullScript: Sendable {
+    private let state: Mutex<(faults: [FaultServer.PullFault], pulls: Int)>
+
+    init(_ faults: [FaultServer.PullFault]) { state = Mutex((faults, 0)) }
+
+    /// How many `GET /v1/events` arrived (faulted ones included).
+    var pulls: Int { state.withLock { $0.pulls } }
+
+    func receive() -> FaultServer.PullFault? {
+        state.withLock { s in
+            s.pulls += 1
+            return s.faults.isEmpty ? nil : s.faults.removeFirst()
+        }
+    }
+}
+
+/// Plays the script on `POST /v1/events` and the pull script on `GET /v1/events`;
+/// everything else passes through.
 struct FaultMiddleware: RouterMiddleware {
     let script: FaultScript
+    let pullScript: PullScript
 
     func handle(_ request: Request, context: FaultContext,
                 next: (Request, FaultContext) async throws -> Response) async throws -> Response {
+        if request.method == .get, request.uri.path == "/v1/events" {
+            switch pullScript.receive() {
+            case nil:
+                return try await next(request, context)
+            case let .status(status, retryAfter):
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if let retryAfter { headers[.retryAfter] = retryAfter }
+                return Response(status: .init(code: status), headers: headers,
+                                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"injected \#(status)"}"#)))
+            case let .body(text):
+                return Response(status: .ok, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(string: text)))
+            }
+        }
         guard request.method == .post, request.uri.path == "/v1/events" else { return try await next(request, context) }
         var request = request
         let body = try await request.collectBody(upTo: 64 << 20)

@@ -24,9 +24,9 @@ func withServerAndStore<T>(tokens: [String: String?] = ["token-a": nil], limits:
 }
 
 /// Runs `body` with a client store and a fault-injecting server in front of the reference handlers.
-func withFaultServerAndStore<T>(token: String = "token-f", faults: [FaultServer.Fault],
+func withFaultServerAndStore<T>(token: String = "token-f", faults: [FaultServer.Fault], pullFaults: [FaultServer.PullFault] = [],
                                 _ body: (FaultServer, EventLog, TemporaryDirectory) async throws -> T) async throws -> T {
-    let server = try await FaultServer.start(token: token, faults: faults)
+    let server = try await FaultServer.start(token: token, faults: faults, pullFaults: pullFaults)
     let store = try TemporaryDirectory("client")
     do {
         let log = try TestLog.open(store: store.path)

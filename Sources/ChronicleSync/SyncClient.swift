@@ -4,11 +4,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends one batch to `POST /v1/events` and says what came back, in the terms of the retry rules.
+/// Talks to the store's one remote: sends a batch to `POST /v1/events` and reads a page of
+/// `GET /v1/events`, and says what came back in the terms of the retry rules.
 ///
 /// It uses `URLSession` (FoundationNetworking on Linux): what an iOS app already has, and it
 /// can run in the background there.
-struct PushClient: Sendable {
+struct SyncClient: Sendable {
     /// What the server said about a batch.
     struct Acknowledgement: Sendable, Hashable {
         var accepted: Int
@@ -16,8 +17,9 @@ struct PushClient: Sendable {
         var lastPosition: UInt64?
     }
 
-    enum Outcome: Sendable {
-        case acknowledged(Acknowledgement)
+    /// The answer to a request, in the terms of the retry rules.
+    enum Outcome<Value: Sendable>: Sendable {
+        case answered(Value)
         /// The request failed; `retryAfter` is the server's `Retry-After`, when it sent one.
         case failed(SyncError, retryAfter: Duration?)
     }
@@ -57,21 +59,41 @@ struct PushClient: Sendable {
     }
 
     /// Posts `body` (a ``WirePush`` of `count` events).
-    func push(_ body: Data, count: Int) async -> Outcome {
-        var request = URLRequest(url: endpoint, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-                                 timeoutInterval: Self.backstop(requestTimeout))
+    func push(_ body: Data, count: Int) async -> Outcome<Acknowledgement> {
+        var request = makeRequest(endpoint)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        return await exchange(request) { data throws(SyncError) in try Self.acknowledgement(in: data, count: count) }
+    }
+
+    /// Reads up to `limit` events after the server position `after`, checked against the
+    /// protocol before anything is applied (see ``page(in:after:limit:)``).
+    func pull(after: UInt64, limit: Int) async -> Outcome<WirePage> {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "after", value: String(after)), URLQueryItem(name: "limit", value: String(limit))]
+        var request = makeRequest(components.url!)
+        request.httpMethod = "GET"
+        return await exchange(request) { data throws(SyncError) in try Self.page(in: data, after: after, limit: limit) }
+    }
+
+    private func makeRequest(_ url: URL) -> URLRequest {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
+                                 timeoutInterval: Self.backstop(requestTimeout))
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = body
         #if canImport(FoundationNetworking)
         // FoundationNetworking (libcurl) hangs until the timeout when a reused keep-alive
         // connection dies after the body was sent: curl retries on a fresh connection but
-        // never re-sends the body. A fresh connection per batch avoids it.
+        // never re-sends the body. A fresh connection per request avoids it.
         request.setValue("close", forHTTPHeaderField: "Connection")
         #endif
+        return request
+    }
 
+    /// Sends `request` and reads a 2xx body with `read`; anything else is a failure.
+    private func exchange<Value: Sendable>(_ request: URLRequest,
+                                           read: (Data) throws(SyncError) -> Value) async -> Outcome<Value> {
         #if canImport(FoundationNetworking)
         // And a session per request: with one session, about 1 request in 500 with
         // `Connection: close` stalled until the timeout, never the first of a session
@@ -82,7 +104,7 @@ struct PushClient: Sendable {
 
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await withDeadline(requestTimeout) { [session, request] in
+            (data, response) = try await withDeadline(requestTimeout) { [session] in
                 try await session.data(for: request)
             }
         } catch let error as URLError {
@@ -106,7 +128,7 @@ struct PushClient: Sendable {
             return .failed(.http(status: status, message: Self.errorMessage(in: data)), retryAfter: retryAfter)
         }
         do {
-            return .acknowledged(try Self.acknowledgement(in: data, count: count))
+            return .answered(try read(data))
         } catch {
             return .failed(error, retryAfter: nil)
         }
@@ -145,6 +167,32 @@ struct PushClient: Sendable {
             throw .invalidResponse("\(count) events sent, \(body.accepted) accepted and \(body.duplicates) duplicates acknowledged")
         }
         return Acknowledgement(accepted: body.accepted, duplicates: body.duplicates, lastPosition: body.lastPosition)
+    }
+
+    /// A page must continue exactly where the client asked: positions strictly increasing,
+    /// each above `after`, no more than `limit` of them, and `lastPosition` at least the last
+    /// one. A page that breaks this is an error, never half-applied.
+    static func page(in data: Data, after: UInt64, limit: Int) throws(SyncError) -> WirePage {
+        let page: WirePage
+        do {
+            page = try WireEvent.decodePage(data)
+        } catch {
+            throw .invalidResponse("the page is not a valid {\"events\",\"lastPosition\"} body: \(error)")
+        }
+        guard page.events.count <= limit else {
+            throw .invalidResponse("\(page.events.count) events in a page asked for at most \(limit)")
+        }
+        var previous = after
+        for event in page.events {
+            guard event.position > previous else {
+                throw .invalidResponse("event \(event.id.uuidString.lowercased()) at position \(event.position) does not follow \(previous)")
+            }
+            previous = event.position
+        }
+        guard page.lastPosition >= previous else {
+            throw .invalidResponse("lastPosition \(page.lastPosition) is before the page's last event at \(previous)")
+        }
+        return page
     }
 
     /// The server's `{"error": …}` text, else the start of whatever it sent.

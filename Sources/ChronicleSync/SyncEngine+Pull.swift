@@ -1,0 +1,112 @@
+import EventLog
+import Foundation
+
+extension SyncEngine {
+    /// Fetches every server event after the store's pull cursor, page by page, and stores
+    /// each one once (by id: this store's own events coming back are already there), until
+    /// a page comes back short. Retries like ``push()``.
+    ///
+    /// Each page is stored before the cursor moves past it, so a pull cut off anywhere
+    /// resumes without a gap, and a page stored twice stores nothing new. A page that breaks
+    /// the protocol (positions not after the cursor, not increasing, more than asked) stops
+    /// the pull with ``SyncError/invalidResponse(_:)`` and stores nothing of it.
+    ///
+    /// ```swift
+    /// let summary = try await engine.pull()
+    /// print("\(summary.stored) new events, up to server position \(summary.pulledPosition)")
+    /// ```
+    /// - throws: ``SyncError/storage(_:)`` when the log or the sync state cannot be written;
+    ///   `CancellationError`. Sync failures are in the summary.
+    public func pull() async throws -> PullSummary {
+        await acquire()
+        defer { release() }
+        try await settle()
+        var summary = PullSummary(outcome: .complete)
+        var failures = 0
+        defer {
+            phase = SyncStatus.restingPhase(state)
+            publish()
+        }
+        let limit = configuration.pullLimit
+        while true {
+            try Task.checkCancellation()
+            state = try store.load()   // another process may have pulled meanwhile
+            phase = .pulling
+            publish()
+            let outcome = await client.pull(after: state.pulledPosition, limit: limit)
+            try Task.checkCancellation()
+            summary.requests += 1
+            switch outcome {
+            case .answered(let page):
+                failures = 0
+                summary.pages += 1
+                summary.received += page.events.count
+                summary.stored += try await store(page)
+                summary.pulledPosition = state.pulledPosition
+                if page.events.count < limit { return summary }
+            case let .failed(error, retryAfter):
+                summary.failures.append(error)
+                failures += 1
+                state = try store.update { state in
+                    state.attempts += 1
+                    state.lastError = error.description
+                    state.lastErrorIsPermanent = !error.isRetryable
+                    state.nextTryAt = nil
+                }
+                logger.warning("pull failed", metadata: [
+                    "error": "\(error)", "attempt": "\(failures)", "retryable": "\(error.isRetryable)",
+                ])
+                guard error.isRetryable else {
+                    summary.outcome = .stopped(error)
+                    return summary
+                }
+                if let maxAttempts = configuration.retry.maxAttempts, failures >= maxAttempts {
+                    summary.outcome = .gaveUp(error, attempts: failures)
+                    return summary
+                }
+                let delay = configuration.retry.delay(forAttempt: failures, retryAfter: retryAfter)
+                summary.waits.append(delay)
+                try scheduleRetry(after: delay, because: error)
+                try await sleep(delay)
+            }
+        }
+    }
+
+    /// Stores a page's events (those not stored yet), then moves the cursor past them;
+    /// returns how many were new.
+    private func store(_ page: WirePage) async throws -> Int {
+        var stored = 0
+        // Pulled events are never pushed: when nothing of this store's waited to be pushed and
+        // the pulled events landed right after the head, the acknowledged position moves past them.
+        var skippable: (from: UInt64, to: UInt64)?
+        if !page.events.isEmpty {
+            let foreign = page.events.map { event in
+                ForeignEvent(id: event.id, stream: event.stream, version: event.version, type: event.type,
+                             timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data)
+            }
+            do {
+                let before = try log.head()
+                let result = try await log.ingest(foreign)
+                stored = result.accepted
+                if result.head - before == UInt64(result.accepted) { skippable = (before, result.head) }
+            } catch let error as EventLogError {
+                throw SyncError.storage("cannot store pulled events: \(error)")
+            }
+        }
+        let through = page.events.last?.position ?? state.pulledPosition
+        let remote = configuration.remote.absoluteString
+        state = try store.update { state in
+            if let skippable, state.ackedPosition == skippable.from { state.ackedPosition = skippable.to }
+            state.pulledPosition = max(state.pulledPosition, through)
+            state.attempts = 0
+            state.lastError = nil
+            state.lastErrorIsPermanent = false
+            state.nextTryAt = nil
+            state.remote = remote
+        }
+        logger.debug("page pulled", metadata: [
+            "events": "\(page.events.count)", "stored": "\(stored)", "pulledPosition": "\(state.pulledPosition)",
+        ])
+        return stored
+    }
+}
