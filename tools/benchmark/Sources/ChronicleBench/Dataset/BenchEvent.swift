@@ -31,6 +31,13 @@ struct BenchEvent: Sendable {
     var streamAppend: StreamAppend {
         StreamAppend(stream: stream, expected: expected, events: [newEvent])
     }
+
+    /// The append keys a command deciding this event would carry (system `chronicle+keys`):
+    /// a condition that a key it read is unchanged (never touched here, so it holds: the
+    /// lookup is the cost) and a touch that later deciders could condition on.
+    var appendKeys: [AppendKey] {
+        [.unchanged("bench/read-\(stream)", since: 0), .touch("bench/\(stream)")]
+    }
 }
 
 /// The origin every baseline stores: a device id of the same length as Chronicle's.

@@ -68,6 +68,12 @@ struct Report {
             }
             text += "\n"
         }
+        let keyed = [Workload.appendBatch, .appendSingle1, .appendSingle8].compactMap { workload in
+            results.ratio(workload, .chronicleKeys, over: .chronicle).map { "\(workload.rawValue) \(Self.ratio($0))" }
+        }
+        if !keyed.isEmpty {
+            text += "\nappend keys (a condition and a touch per event): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
+        }
         let checks = targets()
         if !checks.isEmpty {
             text += "\ntargets (median ratios of this run):\n"
@@ -89,6 +95,10 @@ struct Report {
         check(results.ratio(.appendBatch, over: .lmdbRaw), atLeast: 0.5, "append-batch chronicle ÷ lmdb-raw")
         check(results.ratio(.appendSingle8, .chronicle, over: .chronicle, otherWorkload: .appendSingle1), atLeast: 4,
               "append-single chronicle 8 writers ÷ 1 writer")
+        for workload in [Workload.appendBatch, .appendSingle8] {
+            check(results.ratio(workload, .chronicleKeys, over: .chronicle), atLeast: 0.9,
+                  "\(workload.rawValue) chronicle+keys ÷ chronicle (append keys cost under 10%)")
+        }
         check(results.ratio(.rebuild, over: .grdb), atLeast: 3, "rebuild chronicle ÷ grdb")
         check(results.spread(.rebuild, .chronicle), atLeast: 1_000_000, "rebuild chronicle events/s", format: Self.number)
         if let peak = results.peakAnon(.rebuild, .chronicle) {

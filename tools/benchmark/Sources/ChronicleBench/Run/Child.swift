@@ -35,7 +35,10 @@ enum Child {
         case (.appendBatch, .grdb): return try await GRDBWorkloads.appendBatch(task)
         case (.appendBatch, .lmdbRaw): return try await RawLMDBWorkloads.appendBatch(task)
         case (.appendBatch, .lmdbIndexed): return try await RawLMDBWorkloads.appendBatch(task, withIndexes: true)
+        case (.appendBatch, .chronicleKeys): return try await ChronicleLogWorkloads.appendBatch(task, withKeys: true)
         case (.appendSingle1, .chronicle), (.appendSingle8, .chronicle): return try await ChronicleLogWorkloads.appendSingle(task)
+        case (.appendSingle1, .chronicleKeys), (.appendSingle8, .chronicleKeys):
+            return try await ChronicleLogWorkloads.appendSingle(task, withKeys: true)
         case (.appendSingle1, .grdb), (.appendSingle8, .grdb): return try await GRDBWorkloads.appendSingle(task)
         case (.appendSingle1, .lmdbRaw), (.appendSingle8, .lmdbRaw): return try RawLMDBWorkloads.appendSingle(task)
         case (.rebuild, .chronicle): return try await ChronicleWorkloads.rebuild(task)

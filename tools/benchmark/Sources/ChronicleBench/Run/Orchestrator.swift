@@ -32,7 +32,7 @@ struct Orchestrator {
         if selected.contains(.appendBatch) || selected.contains(.rebuild) || !reads.isEmpty {
             let recorded = selected.contains(.appendBatch)
             let systems = recorded ? Workload.appendBatch.systems + (options.diagnose ? [.lmdbIndexed] : [])
-                : Workload.appendBatch.systems.filter { $0 != .lmdbRaw || selected.contains(.rebuild) }
+                : Workload.appendBatch.systems.filter { $0 != .chronicleKeys && ($0 != .lmdbRaw || selected.contains(.rebuild)) }
             for run in 0..<(recorded ? options.runCount : 1) {
                 for system in systems {
                     let directory = "\(root)/log-\(system.rawValue)-\(run)"

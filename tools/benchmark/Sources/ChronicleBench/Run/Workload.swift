@@ -21,7 +21,8 @@ enum Workload: String, Codable, Sendable, CaseIterable {
     /// log), and it has no read models to query nor a sync protocol.
     var systems: [BenchSystem] {
         switch self {
-        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild: [.chronicle, .grdb, .lmdbRaw]
+        case .appendBatch, .appendSingle1, .appendSingle8: [.chronicle, .chronicleKeys, .grdb, .lmdbRaw]
+        case .rebuild: [.chronicle, .grdb, .lmdbRaw]
         case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .grdb]
         case .syncPush: [.chronicle]
         }
@@ -43,6 +44,9 @@ enum Workload: String, Codable, Sendable, CaseIterable {
 /// The systems compared.
 enum BenchSystem: String, Codable, Sendable, CaseIterable {
     case chronicle
+    /// Chronicle with append keys on every event (a condition and a touch): the cost of
+    /// decisions that hold across processes, beside `chronicle` in the same runs.
+    case chronicleKeys = "chronicle+keys"
     case grdb
     case lmdbRaw = "lmdb-raw"
     /// Diagnostics only (`--diagnose`, append-batch, not in the JSON): raw LMDB plus

@@ -5,24 +5,26 @@ import Foundation
 enum ChronicleLogWorkloads {
     /// One atomic `append(_:)` of 1,000 one-event stream appends per batch, each with its
     /// expected version (as an app's commands give them); durable when it returns.
-    static func appendBatch(_ task: ChildTask) async throws -> (Int, Double) {
+    /// `withKeys`: each event also carries its ``BenchEvent/appendKeys``.
+    static func appendBatch(_ task: ChildTask, withKeys: Bool = false) async throws -> (Int, Double) {
         let log = try EventLog(path: task.directory)
         defer { log.close() }
         var watch = Stopwatch()
         let done = try await forEachBatch(task) { batch in
-            try await watch.measureAsync { _ = try await log.append(batch.map(\.streamAppend)) }
+            let keys = withKeys ? batch.flatMap(\.appendKeys) : []
+            try await watch.measureAsync { _ = try await log.append(batch.map(\.streamAppend), keys: keys) }
         }
         return (done, watch.seconds)
     }
 
     /// Each writer awaits one single-event append at a time; the log's writer thread
     /// commits whatever is queued together (group commit).
-    static func appendSingle(_ task: ChildTask) async throws -> (Int, Double) {
+    static func appendSingle(_ task: ChildTask, withKeys: Bool = false) async throws -> (Int, Double) {
         let log = try EventLog(path: task.directory)
         defer { log.close() }
         let work = lanes(try loadEvents(task), writers: task.writers)
         return try await runLanes(work, timeLimit: task.timeLimit) { event in
-            _ = try await log.append([event.streamAppend])
+            _ = try await log.append([event.streamAppend], keys: withKeys ? event.appendKeys : [])
         }
     }
 
