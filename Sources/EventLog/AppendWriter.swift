@@ -132,6 +132,8 @@ final class AppendWriter: @unchecked Sendable {
         let snapshot: StreamIndex.Snapshot
         var link: (position: UInt64, hash: [UInt8])
         var written: StreamTail
+        /// The keys the group's appends touched, written once each at the end of the group.
+        var touches = KeyConditions.Touches()
     }
 
     private enum Outcome {
@@ -161,6 +163,7 @@ final class AppendWriter: @unchecked Sendable {
                         outcomes.append(.refused(error))
                     }
                 }
+                try state.touches.write(databases, txn)
                 checkpointed = streamIndex.shouldCheckpoint(state.written, after: snapshot)
                 if checkpointed {
                     try streamIndex.checkpoint(state.written, after: snapshot, txn)
@@ -221,7 +224,7 @@ final class AppendWriter: @unchecked Sendable {
             }
             versions[append.stream] = actual
         }
-        try KeyConditions.check(keys, databases, txn)
+        try KeyConditions.check(keys, state.touches, databases, txn)
         // 2. Write.
         var written: [UUID: UInt64] = [:]
         var index = 0
@@ -242,7 +245,7 @@ final class AppendWriter: @unchecked Sendable {
                 appended += 1
             }
         }
-        if appended > 0 { try KeyConditions.apply(keys, at: state.link.position, databases, txn) }
+        if appended > 0 { try KeyConditions.apply(keys, at: state.link.position, &state.touches, databases, txn) }
         return AppendResult(positions: positions.map { $0! }, appended: appended, head: state.link.position)
     }
 

@@ -19,12 +19,31 @@ enum KeyConditions {
         }
     }
 
-    /// Throws ``EventLogError/keyConflict(key:reason:)`` for the first condition that does not hold.
-    static func check(_ keys: [AppendKey], _ databases: LogDatabases, _ txn: Transaction) throws {
+    /// The keys touched by the appends of one group commit, by last position. Written once
+    /// each, in key order, when the group ends: a batch touching one key per event dirties
+    /// each page of `touches` once, not once per event.
+    struct Touches {
+        private var pending: [String: UInt64] = [:]
+
+        mutating func record(_ key: String, at position: UInt64) { pending[key] = position }
+
+        /// The position of the key's last touch in this group, if any.
+        func position(of key: String) -> UInt64? { pending[key] }
+
+        func write(_ databases: LogDatabases, _ txn: Transaction) throws {
+            for (key, position) in pending.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                try txn.put(databases.touches, key: Array(key.utf8), value: Keys.position(position))
+            }
+        }
+    }
+
+    /// Throws ``EventLogError/keyConflict(key:reason:)`` for the first condition that does not hold,
+    /// judged on the log with the group's earlier touches on top.
+    static func check(_ keys: [AppendKey], _ touches: Touches, _ databases: LogDatabases, _ txn: Transaction) throws {
         for operation in keys {
             switch operation {
             case .unchanged(let key, let since):
-                if let touched = try lastTouch(key, databases, txn), touched > since {
+                if let touched = try touches.position(of: key) ?? lastTouch(key, databases, txn), touched > since {
                     throw EventLogError.keyConflict(key: key, reason: "touched at position \(touched), after \(since)")
                 }
             case .claim(let key, let owner), .release(let key, let owner):
@@ -39,7 +58,8 @@ enum KeyConditions {
 
     /// Writes the effects of a batch whose last event is at `position`: releases first, so a
     /// batch may release a key and claim it again.
-    static func apply(_ keys: [AppendKey], at position: UInt64, _ databases: LogDatabases, _ txn: Transaction) throws {
+    static func apply(_ keys: [AppendKey], at position: UInt64, _ touches: inout Touches,
+                      _ databases: LogDatabases, _ txn: Transaction) throws {
         for case .release(let key, _) in keys {
             _ = try txn.delete(databases.claims, key: Array(key.utf8))
         }
@@ -48,7 +68,7 @@ enum KeyConditions {
             case .claim(let key, let owner):
                 try txn.put(databases.claims, key: Array(key.utf8), value: Array(owner.utf8))
             case .touch(let key):
-                try txn.put(databases.touches, key: Array(key.utf8), value: Keys.position(position))
+                touches.record(key, at: position)
             case .unchanged, .release:
                 break
             }

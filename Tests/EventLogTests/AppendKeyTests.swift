@@ -129,6 +129,34 @@ struct AppendKeyTests {
         }
     }
 
+    /// Touches are written once per group commit; an appender later in the group must still
+    /// see the touch of an earlier one: of many that read the key untouched, one goes through.
+    @Test(.timeLimit(.minutes(1))) func aTouchEarlierInTheGroupFailsALaterCondition() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                let read = try log.head()
+                let wins = await withTaskGroup(of: Bool.self) { group in
+                    for appender in 0..<32 {
+                        group.addTask {
+                            (try? await log.append([StreamAppend(stream: "s-\(appender)", events: [makeEvent()])],
+                                                   keys: [.unchanged("k", since: read), .touch("k")])) != nil
+                        }
+                    }
+                    return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+                }
+                #expect(wins == 1)
+                #expect(try log.head() == 1)
+                #expect(try log.lastTouch(of: "k") == 1)
+                // Touched twice in one batch: the batch's last position.
+                let both = try await log.append([StreamAppend(stream: "a", events: [makeEvent()]),
+                                                 StreamAppend(stream: "b", events: [makeEvent()])],
+                                                keys: [.touch("k"), .touch("j"), .touch("k")])
+                #expect(try log.lastTouch(of: "k") == both.head)
+                #expect(try log.lastTouch(of: "j") == both.head)
+            }
+        }
+    }
+
     /// A store written before format 3 has no key databases: it opens, gains them, and its
     /// events stay as they were.
     @Test func aFormatTwoStoreIsUpgradedWhenItOpens() async throws {

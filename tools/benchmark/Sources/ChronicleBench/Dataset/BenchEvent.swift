@@ -32,11 +32,18 @@ struct BenchEvent: Sendable {
         StreamAppend(stream: stream, expected: expected, events: [newEvent])
     }
 
-    /// The append keys a command deciding this event would carry (system `chronicle+keys`):
-    /// a condition that a key it read is unchanged (never touched here, so it holds: the
-    /// lookup is the cost) and a touch that later deciders could condition on.
+    /// The append keys `ChronicleStore`'s command for this event carries (system
+    /// `chronicle+keys`): a todo created for a user touches `user-<id>/todos`; a user's
+    /// deletion is conditioned on that key (here on no touch after the last possible
+    /// position, so it holds whatever was touched: the lookup is the cost). The other
+    /// events carry none, as in the store; the dataset has no tags, whose names are claims.
     var appendKeys: [AppendKey] {
-        [.unchanged("bench/read-\(stream)", since: 0), .touch("bench/\(stream)")]
+        guard let event = try? DomainEvent(type: type, stream: stream, data: data) else { return [] }
+        switch event {
+        case .todoCreated(_, _, _, let userId?, _): return [.touch("user-\(userId.uuidString.lowercased())/todos")]
+        case .userDeleted(let id): return [.unchanged("user-\(id.uuidString.lowercased())/todos", since: .max)]
+        default: return []
+        }
     }
 }
 

@@ -72,7 +72,7 @@ struct Report {
             results.ratio(workload, .chronicleKeys, over: .chronicle).map { "\(workload.rawValue) \(Self.ratio($0))" }
         }
         if !keyed.isEmpty {
-            text += "\nappend keys (a condition and a touch per event): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
+            text += "\nappend keys (those the store's commands carry): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
         }
         let checks = targets()
         if !checks.isEmpty {

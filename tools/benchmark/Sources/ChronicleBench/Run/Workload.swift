@@ -44,8 +44,8 @@ enum Workload: String, Codable, Sendable, CaseIterable {
 /// The systems compared.
 enum BenchSystem: String, Codable, Sendable, CaseIterable {
     case chronicle
-    /// Chronicle with append keys on every event (a condition and a touch): the cost of
-    /// decisions that hold across processes, beside `chronicle` in the same runs.
+    /// Chronicle with the append keys the store's commands carry (``BenchEvent/appendKeys``):
+    /// the cost of decisions that hold across processes, beside `chronicle` in the same runs.
     case chronicleKeys = "chronicle+keys"
     case grdb
     case lmdbRaw = "lmdb-raw"

@@ -22,9 +22,12 @@ enum ChronicleLogWorkloads {
     static func appendSingle(_ task: ChildTask, withKeys: Bool = false) async throws -> (Int, Double) {
         let log = try EventLog(path: task.directory)
         defer { log.close() }
-        let work = lanes(try loadEvents(task), writers: task.writers)
+        let events = try loadEvents(task)
+        // Decided before the clock starts, as for the batches.
+        let keys = withKeys ? Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0.appendKeys) }) : [:]
+        let work = lanes(events, writers: task.writers)
         return try await runLanes(work, timeLimit: task.timeLimit) { event in
-            _ = try await log.append([event.streamAppend], keys: withKeys ? event.appendKeys : [])
+            _ = try await log.append([event.streamAppend], keys: keys[event.id] ?? [])
         }
     }
 
