@@ -1,76 +1,75 @@
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("chronicle tag end to end", .timeLimit(.minutes(3)))
 struct TagCLITests {
     @Test("tag add, list, show, update and delete, todo tag/untag and list --tag, with plain and JSON output")
-    func lifecycle() throws {
+    func lifecycle() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let work = try succeed(cli, ["tag", "add", "--name", "Work", "--color", "#FF8800"])
+        let work = try await succeed(cli, ["tag", "add", "--name", "Work", "--color", "#FF8800"])
         #expect(UUID(uuidString: work) != nil, "add prints the id alone: \(work)")
-        let homeJSON = try succeed(cli, ["tag", "add", "--name", "  Home ", "--color", "#00AA00", "--json"])
+        let homeJSON = try await succeed(cli, ["tag", "add", "--name", "  Home ", "--color", "#00AA00", "--json"])
         let home = try #require(try object(homeJSON)["id"] as? String)
         #expect(homeJSON == tagJSON(home, "Home", "#00aa00"))
-        let apple = try succeed(cli, ["tag", "add", "--name", "apple", "--color", "#123456"])
+        let apple = try await succeed(cli, ["tag", "add", "--name", "apple", "--color", "#123456"])
 
         // By case-folded name: apple, Home, Work.
-        #expect(try succeed(cli, ["tag", "list", "--json"]) ==
+        #expect(try await succeed(cli, ["tag", "list", "--json"]) ==
                 "[" + [tagJSON(apple, "apple", "#123456"), tagJSON(home, "Home", "#00aa00"), tagJSON(work, "Work", "#ff8800")]
                 .joined(separator: ",") + "]")
-        let table = try succeed(cli, ["tag", "list"]).split(separator: "\n").map(String.init)
+        let table = try await succeed(cli, ["tag", "list"]).split(separator: "\n").map(String.init)
         #expect(table.count == 4, "\(table)")
         #expect(table.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) } == [apple, home, work])
         #expect(table.last?.contains("#ff8800") == true && table.last?.hasSuffix("Work") == true)
-        #expect(try succeed(cli, ["tag", "show", work, "--json"]) == tagJSON(work, "Work", "#ff8800"))
-        let shown = try succeed(cli, ["tag", "show", work])
+        #expect(try await succeed(cli, ["tag", "show", work, "--json"]) == tagJSON(work, "Work", "#ff8800"))
+        let shown = try await succeed(cli, ["tag", "show", work])
         #expect(shown.contains(work) && shown.contains("Work") && shown.contains("#ff8800"), "\(shown)")
 
         // Another case of its own name is fine; the color is stored lowercase.
-        _ = try succeed(cli, ["tag", "update", work, "--name", "WORK"])
-        #expect(try succeed(cli, ["tag", "update", work, "--color", "#ABCDEF", "--json"]) == tagJSON(work, "WORK", "#abcdef"))
-        #expect(try succeed(cli, ["tag", "show", work, "--json"]) == tagJSON(work, "WORK", "#abcdef"))
+        _ = try await succeed(cli, ["tag", "update", work, "--name", "WORK"])
+        #expect(try await succeed(cli, ["tag", "update", work, "--color", "#ABCDEF", "--json"]) == tagJSON(work, "WORK", "#abcdef"))
+        #expect(try await succeed(cli, ["tag", "show", work, "--json"]) == tagJSON(work, "WORK", "#abcdef"))
 
-        let user = try succeed(cli, ["user", "add", "--name", "Ada", "--age", "36"])
-        let first = try succeed(cli, ["todo", "add", "--title", "First", "--deadline", "2026-12-01", "--user", user, "--memo", "m"])
-        let second = try succeed(cli, ["todo", "add", "--title", "Second", "--deadline", "2026-12-02"])
-        #expect(try succeed(cli, ["todo", "show", first, "--json"]) ==
+        let user = try await succeed(cli, ["user", "add", "--name", "Ada", "--age", "36"])
+        let first = try await succeed(cli, ["todo", "add", "--title", "First", "--deadline", "2026-12-01", "--user", user, "--memo", "m"])
+        let second = try await succeed(cli, ["todo", "add", "--title", "Second", "--deadline", "2026-12-02"])
+        #expect(try await succeed(cli, ["todo", "show", first, "--json"]) ==
                 todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: []))
 
-        #expect(try succeed(cli, ["todo", "tag", first, work]).isEmpty)
+        #expect(try await succeed(cli, ["todo", "tag", first, work]).isEmpty)
         let both = [work, home].sorted()
         let firstTagged = todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: both)
-        #expect(try succeed(cli, ["todo", "tag", first, home, "--json"]) == firstTagged)
-        #expect(try succeed(cli, ["todo", "show", first, "--json"]) == firstTagged)
-        #expect(try succeed(cli, ["todo", "show", first]).contains("tags:      \(both.joined(separator: " "))"))
-        _ = try succeed(cli, ["todo", "tag", second, work])
+        #expect(try await succeed(cli, ["todo", "tag", first, home, "--json"]) == firstTagged)
+        #expect(try await succeed(cli, ["todo", "show", first, "--json"]) == firstTagged)
+        #expect(try await succeed(cli, ["todo", "show", first]).contains("tags:      \(both.joined(separator: " "))"))
+        _ = try await succeed(cli, ["todo", "tag", second, work])
         let secondTagged = todoJSON(second, "Second", "2026-12-02", tags: [work])
 
-        #expect(try succeed(cli, ["todo", "list", "--tag", work, "--json"]) == "[\(firstTagged),\(secondTagged)]")
-        #expect(try succeed(cli, ["todo", "list", "--tag", home, "--json"]) == "[\(firstTagged)]")
-        #expect(try succeed(cli, ["todo", "list", "--tag", apple, "--json"]) == "[]")
-        #expect(try succeed(cli, ["todo", "list", "--tag", work, "--date", "2026-12-02", "--json"]) == "[\(secondTagged)]")
-        #expect(try succeed(cli, ["todo", "list", "--tag", work, "--user", user, "--json"]) == "[\(firstTagged)]")
-        #expect(try succeed(cli, ["todo", "list", "--tag", work, "--user", user, "--date", "2026-12-02", "--json"]) == "[]")
-        let plain = try succeed(cli, ["todo", "list", "--tag", home])
+        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--json"]) == "[\(firstTagged),\(secondTagged)]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", home, "--json"]) == "[\(firstTagged)]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", apple, "--json"]) == "[]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--date", "2026-12-02", "--json"]) == "[\(secondTagged)]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--user", user, "--json"]) == "[\(firstTagged)]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--user", user, "--date", "2026-12-02", "--json"]) == "[]")
+        let plain = try await succeed(cli, ["todo", "list", "--tag", home])
         #expect(plain.contains(first) && !plain.contains(second), "\(plain)")
 
-        #expect(try succeed(cli, ["todo", "untag", first, home, "--json"]) ==
+        #expect(try await succeed(cli, ["todo", "untag", first, home, "--json"]) ==
                 todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: [work]))
-        #expect(try succeed(cli, ["todo", "list", "--tag", home, "--json"]) == "[]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", home, "--json"]) == "[]")
 
         // Deleting a tag takes it off every todo, and frees its name.
-        #expect(try succeed(cli, ["tag", "delete", work]).isEmpty)
-        #expect(try succeed(cli, ["todo", "list", "--json"]) ==
+        #expect(try await succeed(cli, ["tag", "delete", work]).isEmpty)
+        #expect(try await succeed(cli, ["todo", "list", "--json"]) ==
                 "[\(todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: [])),\(todoJSON(second, "Second", "2026-12-02", tags: []))]")
-        #expect(try succeed(cli, ["tag", "list", "--json"]) ==
+        #expect(try await succeed(cli, ["tag", "list", "--json"]) ==
                 "[\(tagJSON(apple, "apple", "#123456")),\(tagJSON(home, "Home", "#00aa00"))]")
-        let reborn = try succeed(cli, ["tag", "add", "--name", "work", "--color", "#000000"])
+        let reborn = try await succeed(cli, ["tag", "add", "--name", "work", "--color", "#000000"])
         #expect(reborn != work)
-        #expect(try succeed(cli, ["todo", "list", "--tag", reborn, "--json"]) == "[]")
+        #expect(try await succeed(cli, ["todo", "list", "--tag", reborn, "--json"]) == "[]")
 
-        let events = try logEvents(cli)
+        let events = try await logEvents(cli)
         #expect(events.compactMap { $0["type"] as? String } == [
             "TagCreated", "TagCreated", "TagCreated", "TagUpdated", "TagUpdated", "UserCreated", "TodoCreated", "TodoCreated",
             "TodoTagged", "TodoTagged", "TodoTagged", "TodoUntagged", "TagDeleted", "TagCreated",
@@ -79,23 +78,23 @@ struct TagCLITests {
         #expect(events[8]["stream"] as? String == "todo-\(first)")
         #expect(events[8]["data"] as? [String: String] == ["tagId": work])
         #expect(events[11]["data"] as? [String: String] == ["tagId": home])
-        let verify = try cli.run(["verify", "--deep"])
+        let verify = try await cli.run(["verify", "--deep"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
     @Test("each refused tag command: one error line, non-zero exit, nothing appended")
-    func rejections() throws {
+    func rejections() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let work = try succeed(cli, ["tag", "add", "--name", "Work", "--color", "#000000"])
-        let street = try succeed(cli, ["tag", "add", "--name", "Straße", "--color", "#000000"])
-        _ = try succeed(cli, ["tag", "add", "--name", "two\nlines", "--color", "#000000"])
-        let gone = try succeed(cli, ["tag", "add", "--name", "Gone", "--color", "#000000"])
-        _ = try succeed(cli, ["tag", "delete", gone])
-        let todo = try succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
-        _ = try succeed(cli, ["todo", "tag", todo, work])
-        let deletedTodo = try succeed(cli, ["todo", "add", "--title", "D", "--deadline", "2026-12-01"])
-        _ = try succeed(cli, ["todo", "delete", deletedTodo])
+        let work = try await succeed(cli, ["tag", "add", "--name", "Work", "--color", "#000000"])
+        let street = try await succeed(cli, ["tag", "add", "--name", "Straße", "--color", "#000000"])
+        _ = try await succeed(cli, ["tag", "add", "--name", "two\nlines", "--color", "#000000"])
+        let gone = try await succeed(cli, ["tag", "add", "--name", "Gone", "--color", "#000000"])
+        _ = try await succeed(cli, ["tag", "delete", gone])
+        let todo = try await succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
+        _ = try await succeed(cli, ["todo", "tag", todo, work])
+        let deletedTodo = try await succeed(cli, ["todo", "add", "--title", "D", "--deadline", "2026-12-01"])
+        _ = try await succeed(cli, ["todo", "delete", deletedTodo])
         let unknown = "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b"
         let long = String(repeating: "x", count: 51)
 
@@ -135,112 +134,113 @@ struct TagCLITests {
             (["rebuild", "--projection", "tag"], "tags"),
         ]
         for (arguments, expected) in cases {
-            try expectRefused(cli, arguments, expected)
+            try await expectRefused(cli, arguments, expected)
         }
     }
 
     /// Contract: "untagging what is not there" and "operations on … deleted tags" are refused.
     /// Fails while `todo untag` accepts a deleted tag the todo still remembers (and appends TodoUntagged).
     @Test("untagging a deleted tag is refused and appends nothing")
-    func untagDeletedTag() throws {
+    func untagDeletedTag() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let gone = try succeed(cli, ["tag", "add", "--name", "Gone", "--color", "#000000"])
-        let todo = try succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
-        _ = try succeed(cli, ["todo", "tag", todo, gone])
-        _ = try succeed(cli, ["tag", "delete", gone])
-        try expectRefused(cli, ["todo", "untag", todo, gone], gone)
+        let gone = try await succeed(cli, ["tag", "add", "--name", "Gone", "--color", "#000000"])
+        let todo = try await succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
+        _ = try await succeed(cli, ["todo", "tag", todo, gone])
+        _ = try await succeed(cli, ["tag", "delete", gone])
+        try await expectRefused(cli, ["todo", "untag", todo, gone], gone)
     }
 
     @Test("rebuild --projection tags rebuilds the same tags and todos' tags; verify --deep passes")
-    func rebuild() throws {
+    func rebuild() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
         var tags: [String] = []
         for (i, name) in ["Zeta", "alpha", "Straße", "Mu", "beta"].enumerated() {
-            tags.append(try succeed(cli, ["tag", "add", "--name", name, "--color", "#00000\(i)"]))
+            tags.append(try await succeed(cli, ["tag", "add", "--name", name, "--color", "#00000\(i)"]))
         }
-        let todo = try succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
-        for tag in tags { _ = try succeed(cli, ["todo", "tag", todo, tag]) }
-        _ = try succeed(cli, ["tag", "update", tags[0], "--name", "Omega"])
-        _ = try succeed(cli, ["tag", "delete", tags[3]])
+        let todo = try await succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
+        for tag in tags { _ = try await succeed(cli, ["todo", "tag", todo, tag]) }
+        _ = try await succeed(cli, ["tag", "update", tags[0], "--name", "Omega"])
+        _ = try await succeed(cli, ["tag", "delete", tags[3]])
 
-        let listed = try succeed(cli, ["tag", "list", "--json"])
+        let listed = try await succeed(cli, ["tag", "list", "--json"])
         let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]]).compactMap { $0["name"] as? String }
         #expect(names == ["alpha", "beta", "Omega", "Straße"])
-        let todoBefore = try succeed(cli, ["todo", "show", todo, "--json"])
+        let todoBefore = try await succeed(cli, ["todo", "show", todo, "--json"])
         #expect(try object(todoBefore)["tags"] as? [String] == [tags[0], tags[1], tags[2], tags[4]].sorted())
-        let byTag = try succeed(cli, ["todo", "list", "--tag", tags[2], "--json"])
-        let head = try logEvents(cli).count
+        let byTag = try await succeed(cli, ["todo", "list", "--tag", tags[2], "--json"])
+        let head = try await logEvents(cli).count
 
-        let rebuilt = try cli.run(["rebuild", "--projection", "tags", "--json"])
+        let rebuilt = try await cli.run(["rebuild", "--projection", "tags", "--json"])
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         let summary = try object(rebuilt.trimmed)
         #expect(summary["projections"] as? [String] == ["tags"])
         #expect((summary["entries"] as? [String: Int])?["tags"] == 4)
-        #expect(try cli.run(["rebuild", "--projection", "tags"]).status == 0)
+        #expect(try await cli.run(["rebuild", "--projection", "tags"]).status == 0)
 
-        #expect(try succeed(cli, ["tag", "list", "--json"]) == listed)
-        #expect(try succeed(cli, ["todo", "show", todo, "--json"]) == todoBefore)
-        #expect(try succeed(cli, ["todo", "list", "--tag", tags[2], "--json"]) == byTag)
-        #expect(try logEvents(cli).count == head, "a rebuild appends nothing")
+        #expect(try await succeed(cli, ["tag", "list", "--json"]) == listed)
+        #expect(try await succeed(cli, ["todo", "show", todo, "--json"]) == todoBefore)
+        #expect(try await succeed(cli, ["todo", "list", "--tag", tags[2], "--json"]) == byTag)
+        #expect(try await logEvents(cli).count == head, "a rebuild appends nothing")
         // The name claims live in the log, not in the rebuilt model.
-        try expectRefused(cli, ["tag", "add", "--name", "OMEGA", "--color", "#000000"], "already exists")
-        _ = try succeed(cli, ["tag", "add", "--name", "ZETA", "--color", "#000000"])
-        let verify = try cli.run(["verify", "--deep"])
+        try await expectRefused(cli, ["tag", "add", "--name", "OMEGA", "--color", "#000000"], "already exists")
+        _ = try await succeed(cli, ["tag", "add", "--name", "ZETA", "--color", "#000000"])
+        let verify = try await cli.run(["verify", "--deep"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
     @Test("8 processes adding one name in different cases at once: exactly one succeeds")
-    func concurrentProcesses() throws {
+    func concurrentProcesses() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        _ = try succeed(cli, ["tag", "add", "--name", "seed", "--color", "#000000"])
+        _ = try await succeed(cli, ["tag", "add", "--name", "seed", "--color", "#000000"])
         let names = ["Work", "work", "WORK", "wORK", "WoRk", "wOrK", "WOrk", "woRK"]
-        let results = Results(count: names.count)
-        DispatchQueue.concurrentPerform(iterations: names.count) { i in
-            results.set(i, Result { try cli.run(["tag", "add", "--name", names[i], "--color", "#000000"]) })
+        let outputs = try await withThrowingTaskGroup(of: (Int, CLIRunner.Output).self) { group in
+            for (i, name) in names.enumerated() {
+                group.addTask { (i, try await cli.run(["tag", "add", "--name", name, "--color", "#000000"])) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }.sorted { $0.key < $1.key }.map(\.value)
         }
-        let outputs = try results.all.map { try $0.get() }
         let winners = outputs.filter { $0.status == 0 }
         #expect(winners.count == 1, "\(outputs.map(\.stderr))")
         for (name, output) in zip(names, outputs) where output.status != 0 {
             #expect(output.stderr == "error: a tag named '\(name)' already exists\n")
         }
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(try succeed(cli, ["tag", "list", "--json"]).utf8))
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(try await succeed(cli, ["tag", "list", "--json"]).utf8))
             as? [[String: Any]])
         #expect(listed.count == 2)
         #expect(listed.compactMap { $0["id"] as? String }.contains(winners.first?.trimmed ?? "-"))
-        #expect(try logEvents(cli).count == 2)
+        #expect(try await logEvents(cli).count == 2)
     }
 
     // MARK: - Helpers
 
     /// Runs `arguments`, expects exit status 0, and returns stdout trimmed.
-    private func succeed(_ cli: CLIRunner, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try cli.run(arguments)
+    private func succeed(_ cli: CLIRunner, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await cli.run(arguments)
         #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         return result.trimmed
     }
 
     /// Expects one `error: …` line containing `expected`, a non-zero exit, no stdout and an unchanged log.
     private func expectRefused(_ cli: CLIRunner, _ arguments: [String], _ expected: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try cli.run(["log", "--json"]).stdout
-        let result = try cli.run(arguments)
+                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let before = try await cli.run(["log", "--json"]).stdout
+        let result = try await cli.run(arguments)
         #expect(result.status != 0, "\(arguments) succeeded", sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines.last?.isEmpty == true, "\(arguments): stderr \(result.stderr)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(arguments): stderr \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(expected), "\(arguments): stderr \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(arguments): stdout \(result.stdout)", sourceLocation: sourceLocation)
-        let after = try cli.run(["log", "--json"]).stdout
+        let after = try await cli.run(["log", "--json"]).stdout
         #expect(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [Any] != nil, sourceLocation: sourceLocation)
         #expect(after == before, "\(arguments) appended something", sourceLocation: sourceLocation)
     }
 
-    private func logEvents(_ cli: CLIRunner) throws -> [[String: Any]] {
-        let log = try cli.run(["log", "--json"])
+    private func logEvents(_ cli: CLIRunner) async throws -> [[String: Any]] {
+        let log = try await cli.run(["log", "--json"])
         return try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]])
     }
 
@@ -259,20 +259,5 @@ struct TagCLITests {
         #"{"id":"\#(id)","title":"\#(title)","deadline":"\#(deadline)","userId":\#(user.map { "\"\($0)\"" } ?? "null"),"#
             + #""memo":\#(memo.map { "\"\($0)\"" } ?? "null"),"isCompleted":\#(completed),"#
             + #""tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))]}"#
-    }
-}
-
-/// Outcomes written by concurrent threads, one slot each.
-private final class Results: Sendable {
-    private let slots: Mutex<[Result<CLIRunner.Output, any Error>?]>
-
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-
-    func set(_ index: Int, _ result: Result<CLIRunner.Output, any Error>) {
-        slots.withLock { $0[index] = result }
-    }
-
-    var all: [Result<CLIRunner.Output, any Error>] {
-        slots.withLock { $0.map { $0 ?? .failure(CocoaError(.featureUnsupported)) } }
     }
 }

@@ -4,47 +4,47 @@ import Testing
 @Suite("chronicle user/todo end to end")
 struct UserTodoCLITests {
     @Test("add, update, complete, list, show and delete through the executable")
-    func lifecycle() throws {
+    func lifecycle() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let add = try cli.run(["user", "add", "--name", "Ada", "--age", "36"])
+        let add = try await cli.run(["user", "add", "--name", "Ada", "--age", "36"])
         #expect(add.status == 0, "\(add.stderr)")
         let userID = add.trimmed
         #expect(UUID(uuidString: userID) != nil, "add prints the id alone: \(add.stdout)")
 
-        let todo = try cli.run(["todo", "add", "--title", "Write", "--deadline", "2026-12-01", "--user", userID, "--memo", "notes"])
+        let todo = try await cli.run(["todo", "add", "--title", "Write", "--deadline", "2026-12-01", "--user", userID, "--memo", "notes"])
         #expect(todo.status == 0, "\(todo.stderr)")
         let todoID = todo.trimmed
-        #expect(try cli.run(["user", "update", userID, "--age", "37"]).status == 0)
-        #expect(try cli.run(["todo", "update", todoID, "--deadline", "2026-12-03"]).status == 0)
-        #expect(try cli.run(["todo", "complete", todoID]).status == 0)
+        #expect(try await cli.run(["user", "update", userID, "--age", "37"]).status == 0)
+        #expect(try await cli.run(["todo", "update", todoID, "--deadline", "2026-12-03"]).status == 0)
+        #expect(try await cli.run(["todo", "complete", todoID]).status == 0)
 
-        let users = try cli.run(["user", "list", "--json"])
+        let users = try await cli.run(["user", "list", "--json"])
         let userList = try #require(try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [[String: Any]])
         #expect(userList.count == 1)
         #expect(userList.first?["age"] as? Int == 37)
         #expect(userList.first?["id"] as? String == userID)
 
-        let shown = try cli.run(["todo", "show", todoID, "--json"])
+        let shown = try await cli.run(["todo", "show", todoID, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["id", "title", "deadline", "userId", "memo", "isCompleted", "tags"])
         #expect(object["tags"] as? [String] == [])
         #expect(object["deadline"] as? String == "2026-12-03")
         #expect(object["isCompleted"] as? Bool == true)
 
-        let listed = try cli.run(["todo", "list", "--date", "2026-12-03"])
+        let listed = try await cli.run(["todo", "list", "--date", "2026-12-03"])
         #expect(listed.stdout.contains(todoID))
-        let stats = try cli.run(["stats", "--json"])
+        let stats = try await cli.run(["stats", "--json"])
         #expect(stats.trimmed == #"[{"date":"2026-12-03","total":1,"completed":1}]"#)
 
-        #expect(try cli.run(["user", "delete", userID]).status == 0)
-        let after = try cli.run(["todo", "list", "--json"])
+        #expect(try await cli.run(["user", "delete", userID]).status == 0)
+        let after = try await cli.run(["todo", "list", "--json"])
         #expect(after.trimmed == "[]")
-        let log = try cli.run(["log", "--json"])
+        let log = try await cli.run(["log", "--json"])
         let events = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]])
         #expect(events.compactMap { $0["type"] as? String } ==
                 ["UserCreated", "TodoCreated", "UserUpdated", "TodoUpdated", "TodoCompleted", "UserDeleted", "TodoDeleted"])
-        #expect(try cli.run(["verify"]).status == 0)
+        #expect(try await cli.run(["verify"]).status == 0)
     }
 
     @Test("bad input: one error line, non-zero exit, nothing appended",
@@ -56,28 +56,28 @@ struct UserTodoCLITests {
               (["user", "update", "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", "--age", "3"], "unknown user"),
               (["todo", "show", "not-a-uuid"], "invalid todo id"),
           ])
-    func badInput(arguments: [String], expected: String) throws {
+    func badInput(arguments: [String], expected: String) async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        #expect(try cli.run(["user", "add", "--name", "Seed", "--age", "1"]).status == 0)
-        let before = try cli.run(["log", "--json"]).stdout
-        let result = try cli.run(arguments)
+        #expect(try await cli.run(["user", "add", "--name", "Seed", "--age", "1"]).status == 0)
+        let before = try await cli.run(["log", "--json"]).stdout
+        let result = try await cli.run(arguments)
         #expect(result.status != 0)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.stderr)")
         #expect(lines.first?.hasPrefix("error: ") == true)
         #expect(result.stderr.contains(expected), "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(try cli.run(["log", "--json"]).stdout == before)
+        #expect(try await cli.run(["log", "--json"]).stdout == before)
     }
 
     @Test("--help works on every command")
-    func help() throws {
+    func help() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
         for command in [[], ["user"], ["user", "add"], ["todo", "list"], ["log"], ["verify"], ["stats"], ["replay"],
                         ["rebuild"], ["sync", "push"], ["serve"], ["demo"]] {
-            let result = try cli.run(command + ["--help"], useStore: false)
+            let result = try await cli.run(command + ["--help"], useStore: false)
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.contains("USAGE"), "\(command)")
         }

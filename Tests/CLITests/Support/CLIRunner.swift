@@ -1,8 +1,8 @@
 import Foundation
 
 /// Runs the built `chronicle` executable (it sits next to the test binary in the products folder).
-struct CLIRunner {
-    struct Output {
+struct CLIRunner: Sendable {
+    struct Output: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -20,8 +20,16 @@ struct CLIRunner {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chronicle")
     }
 
-    /// Runs `chronicle ARGS --store <store>` and waits for it.
-    func run(_ arguments: [String], useStore: Bool = true) throws -> Output {
+    /// Runs `chronicle ARGS --store <store>` and waits for it on a thread of its own: a test
+    /// waiting for a child must never block one of the few threads every async test shares
+    /// (with 2 cores, two blocked tests stall every server and client in the suite).
+    func run(_ arguments: [String], useStore: Bool = true) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runBlocking(arguments, useStore: useStore) }) }.start()
+        }
+    }
+
+    private func runBlocking(_ arguments: [String], useStore: Bool) throws -> Output {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments + (useStore ? ["--store", store] : [])
