@@ -25,10 +25,13 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var debounce: Duration
     /// ``SyncEngine/run(stopOnPermanentError:)``: check for unsent events at least this often.
     public var pollInterval: Duration
+    /// ``SyncEngine/run(stopOnPermanentError:)``: pull at least this often (`nil`: push only).
+    public var pullInterval: Duration?
 
     public init(remote: URL, token: String? = nil, batchSize: Int = 500, pullLimit: Int = 1000, maxBatchBytes: Int = 4 << 20,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
-                debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60)) {
+                debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60),
+                pullInterval: Duration? = .seconds(2)) {
         self.remote = remote
         self.token = token
         self.batchSize = batchSize
@@ -38,6 +41,7 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.requestTimeout = requestTimeout
         self.debounce = debounce
         self.pollInterval = pollInterval
+        self.pullInterval = pullInterval
     }
 
     func validate() throws(SyncError) {
@@ -49,5 +53,6 @@ public struct SyncConfiguration: Sendable, Hashable {
         }
         if let attempts = retry.maxAttempts, attempts < 1 { throw .invalidRemote("max attempts must be at least 1") }
         guard requestTimeout > .zero else { throw .invalidRemote("the request timeout must be positive") }
+        if let pullInterval, pullInterval <= .zero { throw .invalidRemote("the pull interval must be positive") }
     }
 }

@@ -27,35 +27,15 @@ extension SyncEngine {
             phase = SyncStatus.restingPhase(state)
             publish()
         }
-        let limit = configuration.pullLimit
         while true {
-            try Task.checkCancellation()
-            state = try store.load()   // another process may have pulled meanwhile
-            phase = .pulling
-            publish()
-            let outcome = await client.pull(after: state.pulledPosition, limit: limit)
-            try Task.checkCancellation()
-            summary.requests += 1
-            switch outcome {
-            case .answered(let page):
+            switch try await pullPage(&summary) {
+            case .more:
                 failures = 0
-                summary.pages += 1
-                summary.received += page.events.count
-                summary.stored += try await store(page)
-                summary.pulledPosition = state.pulledPosition
-                if page.events.count < limit { return summary }
+            case .caughtUp:
+                return summary
             case let .failed(error, retryAfter):
                 summary.failures.append(error)
                 failures += 1
-                state = try store.update { state in
-                    state.attempts += 1
-                    state.lastError = error.description
-                    state.lastErrorIsPermanent = !error.isRetryable
-                    state.nextTryAt = nil
-                }
-                logger.warning("pull failed", metadata: [
-                    "error": "\(error)", "attempt": "\(failures)", "retryable": "\(error.isRetryable)",
-                ])
                 guard error.isRetryable else {
                     summary.outcome = .stopped(error)
                     return summary
@@ -69,6 +49,63 @@ extension SyncEngine {
                 try scheduleRetry(after: delay, because: error)
                 try await sleep(delay)
             }
+        }
+    }
+
+    /// Pulls pages until caught up or one request fails (for ``run(stopOnPermanentError:)``,
+    /// which backs off by the stored attempt count).
+    func drainPulls() async throws -> DrainOutcome {
+        await acquire()
+        defer { release() }
+        try await settle()
+        var summary = PullSummary(outcome: .complete)
+        while true {
+            switch try await pullPage(&summary) {
+            case .more: continue
+            case .caughtUp: return .upToDate
+            case let .failed(error, retryAfter): return .failed(error, retryAfter: retryAfter)
+            }
+        }
+    }
+
+    enum PullStep {
+        /// A full page was stored: more may follow.
+        case more
+        case caughtUp
+        case failed(SyncError, retryAfter: Duration?)
+    }
+
+    /// One request: a page stored (and the cursor moved), or a failure recorded in the state.
+    private func pullPage(_ summary: inout PullSummary) async throws -> PullStep {
+        try Task.checkCancellation()
+        state = try store.load()   // another process may have pulled meanwhile
+        summary.pulledPosition = state.pulledPosition
+        phase = .pulling
+        publish()
+        let limit = configuration.pullLimit
+        let outcome = await client.pull(after: state.pulledPosition, limit: limit)
+        try Task.checkCancellation()
+        summary.requests += 1
+        switch outcome {
+        case .answered(let page):
+            summary.pages += 1
+            summary.received += page.events.count
+            summary.stored += try await store(page)
+            summary.pulledPosition = state.pulledPosition
+            return page.events.count < limit ? .caughtUp : .more
+        case let .failed(error, retryAfter):
+            state = try store.update { state in
+                state.attempts += 1
+                state.lastError = error.description
+                state.lastErrorIsPermanent = !error.isRetryable
+                state.nextTryAt = nil
+            }
+            logger.warning("pull failed", metadata: [
+                "error": "\(error)", "attempt": "\(state.attempts)", "retryable": "\(error.isRetryable)",
+            ])
+            if !error.isRetryable { phase = .stopped }
+            publish()
+            return .failed(error, retryAfter: retryAfter)
         }
     }
 

@@ -187,7 +187,8 @@ public actor SyncEngine {
 
     /// Pushes as events arrive until the task is cancelled: after appends (debounced by
     /// `configuration.debounce`), every `configuration.pollInterval`, on ``syncNow()`` and
-    /// on ``networkIsBack()``. Retryable failures back off per the policy, without an
+    /// on ``networkIsBack()``. With a `configuration.pullInterval`, it also pulls after each
+    /// push that brought the remote up to date, at least that often. Retryable failures back off per the policy, without an
     /// attempt limit; the backoff survives a restart (the next try time is stored).
     ///
     /// After a permanent failure (a 4xx such as 400 or 401) nothing is retried until
@@ -217,6 +218,7 @@ public actor SyncEngine {
         defer { watcher.cancel() }
 
         state = try store.load()
+        var pulledAt: ContinuousClock.Instant?
         // A backoff a previous process started still holds.
         if !state.lastErrorIsPermanent, let next = state.nextTryAt {
             let wait = Duration.milliseconds(next - Self.nowMilliseconds())
@@ -228,9 +230,14 @@ public actor SyncEngine {
         }
         while !Task.isCancelled {
             waker.clear([.append])
-            let outcome: DrainOutcome
+            var outcome: DrainOutcome
             do {
                 outcome = try await drain()
+                if case .upToDate = outcome, let interval = configuration.pullInterval,
+                   pulledAt.map({ ContinuousClock.now - $0 >= interval }) ?? true {
+                    outcome = try await drainPulls()
+                    pulledAt = ContinuousClock.now
+                }
             } catch is CancellationError {
                 return
             }
@@ -238,8 +245,9 @@ public actor SyncEngine {
             case .upToDate:
                 phase = .idle
                 publish()
-                let reason = await waker.wait(accepting: [.append, .manual, .network],
-                                              timeout: configuration.pollInterval) { try await Task.sleep(for: $0) }
+                let wait = configuration.pullInterval.map { min($0, configuration.pollInterval) } ?? configuration.pollInterval
+                let reason = await waker.wait(accepting: [.append, .manual, .network], timeout: wait) { try await Task.sleep(for: $0) }
+                if reason == .manual || reason == .network { pulledAt = nil }
                 if reason == .append, configuration.debounce > .zero {
                     try? await Task.sleep(for: configuration.debounce)
                 }
@@ -257,7 +265,7 @@ public actor SyncEngine {
         }
     }
 
-    private enum DrainOutcome {
+    enum DrainOutcome {
         case upToDate
         case failed(SyncError, retryAfter: Duration?)
     }

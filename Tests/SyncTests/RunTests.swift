@@ -34,6 +34,35 @@ struct RunTests {
         }
     }
 
+    @Test("two running engines: each store receives the other's events by pulling, none pushed back")
+    func runPullsTheOthersEvents() async throws {
+        try await withServerAndStore { server, a, _ in
+            let other = try TemporaryDirectory("client-b")
+            defer { other.remove() }
+            let b = try TestLog.open(store: other.path)
+            defer { b.close() }
+            var configuration = SyncConfiguration.testing(server.url, token: "token-a")
+            configuration.pullInterval = .milliseconds(20)
+            let engineA = try SyncEngine.quiet(log: a, configuration: configuration)
+            let engineB = try SyncEngine.quiet(log: b, configuration: configuration)
+            let updatesB = await engineB.statusUpdates()
+            let runningA = Task { try await engineA.run() }
+            let runningB = Task { try await engineB.run() }
+
+            let fromA = try await TestLog.appendEvents(a, count: 25)
+            let fromB = try await TestLog.appendEvents(b, count: 5, start: 100)
+            let caughtUp = await Self.first(updatesB) { $0.pulledPosition == 30 && $0.pending == 0 }
+            #expect(caughtUp != nil)
+            #expect(Set(try TestLog.all(b).map(\.id)) == Set(fromA + fromB))
+            #expect(try b.head() == 30)
+            runningA.cancel()
+            runningB.cancel()
+            try await runningA.value
+            try await runningB.value
+            #expect(try await server.http.pullAll(token: "token-a").count == 30, "a pulled event was pushed back")
+        }
+    }
+
     @Test("networkIsBack ends a backoff wait at once")
     func networkIsBack() async throws {
         try await withFaultServerAndStore(faults: [.status(503, retryAfter: "3600")]) { server, log, _ in

@@ -154,21 +154,24 @@ struct SyncCommand: AsyncParsableCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Push events as they are appended, back off on failure, stop cleanly on SIGINT/SIGTERM.")
+            abstract: "Push events as they are appended and pull everyone's, back off on failure, stop cleanly on SIGINT/SIGTERM.")
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var remote: RemoteOptions
         @Option(help: "Also push at least this often, in seconds, even without new events.") var interval: Int = 60
+        @Option(help: "Pull at least this often, in milliseconds.") var pullIntervalMs: Int = 2000
 
         func validate() throws {
             try remote.validate()
             guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
+            guard pullIntervalMs >= 1 else { throw ValidationError("--pull-interval-ms must be at least 1") }
         }
 
         func run() async throws {
             let log = try StoreAccess.openLog(store)
             var configuration = try remote.configuration(maxAttempts: nil)
             configuration.pollInterval = .seconds(interval)
+            configuration.pullInterval = .milliseconds(pullIntervalMs)
             let engine = try SyncEngine(log: log, configuration: configuration)
             let updates = await engine.statusUpdates()
             let printer = Task {
@@ -184,7 +187,7 @@ struct SyncCommand: AsyncParsableCommand {
                 task.cancel()
             }
             defer { signals.cancel() }
-            CLIOutput.line("sync run: pushing \(log.path) to \(configuration.remote.absoluteString) (Ctrl-C to stop)")
+            CLIOutput.line("sync run: syncing \(log.path) with \(configuration.remote.absoluteString) (Ctrl-C to stop)")
             do {
                 try await task.value
             } catch let error as SyncError {
@@ -201,8 +204,10 @@ struct SyncCommand: AsyncParsableCommand {
             case .pushing, .pulling:
                 return nil
             case .idle:
-                if let previous, previous.lastAckedPosition == status.lastAckedPosition, previous.phase == .idle { return nil }
-                return "acknowledged up to position \(status.lastAckedPosition), \(status.pending) pending"
+                if let previous, previous.lastAckedPosition == status.lastAckedPosition,
+                   previous.pulledPosition == status.pulledPosition, previous.phase == .idle { return nil }
+                return "acknowledged up to position \(status.lastAckedPosition), \(status.pending) pending; "
+                    + "pulled up to server position \(status.pulledPosition)"
             case .backingOff(let until):
                 if case .backingOff(let before) = previous?.phase, before == until { return nil }
                 let seconds = max(0, until.timeIntervalSinceNow)
