@@ -71,20 +71,9 @@ extension ChronicleStore {
     ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, or the todo's rejections.
     @discardableResult
     public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
-        var result: Todo?
-        try await execute {
-            var (todo, version) = try loader.todo(todoID)
-            let (tag, tagVersion) = try loader.tag(tagID)
-            let event = try TodoCommands.tag(todo, id: todoID, tag: tag, tagId: tagID)
-            todo.apply(event)
-            result = try liveTagged(todo)
-            return Decision(streams: [
-                StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)]),
-                // Only a check: the tag must not be deleted meanwhile.
-                StreamAppend(stream: DomainEvent.tagStream(tagID), expected: .at(tagVersion), events: []),
-            ])
+        try await changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
+            try TodoCommands.tag(todo, id: todoID, tag: tag, tagId: tagID)
         }
-        return result!
     }
 
     /// Removes a live tag from a todo.
@@ -92,11 +81,20 @@ extension ChronicleStore {
     ///   ``DomainError/tagDeleted(_:)``, ``DomainError/unknownTag(_:)`` or the todo's rejections.
     @discardableResult
     public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
+        try await changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
+            try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
+        }
+    }
+
+    /// Decides a tagging or untagging on the todo and the tag as read; the append requires
+    /// both unchanged (the tag's stream only as a check: it must not be deleted meanwhile).
+    private func changeTags(of todoID: UUID, tag tagID: UUID,
+                            _ decide: @escaping (TodoAggregate, TagAggregate) throws(DomainError) -> DomainEvent) async throws -> Todo {
         var result: Todo?
         try await execute {
             var (todo, version) = try loader.todo(todoID)
             let (tag, tagVersion) = try loader.tag(tagID)
-            let event = try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
+            let event = try decide(todo, tag)
             todo.apply(event)
             result = try liveTagged(todo)
             return Decision(streams: [

@@ -36,14 +36,7 @@ struct SyncCommand: AsyncParsableCommand {
             } else {
                 CLIOutput.line(Self.describe(summary))
             }
-            if let failure = summary.failure {
-                switch summary.outcome {
-                case .gaveUp(_, let attempts):
-                    throw SyncCommandError("gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure); \(events(summary.pending)) still pending")
-                default:
-                    throw SyncCommandError("\(failure); \(events(summary.pending)) still pending")
-                }
-            }
+            if let error = SyncCommandError(summary.outcome, then: "\(events(summary.pending)) still pending") { throw error }
         }
 
         /// `{"complete","eventsAcknowledged","accepted","duplicates","batches","requests","lastAckedPosition","pending","error"}`
@@ -102,14 +95,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if failed > 0 { text += ", \(failed) failed \(failed == 1 ? "try" : "tries")" }
                 CLIOutput.line(text + "; up to server position \(summary.pulledPosition)")
             }
-            if let failure = summary.failure {
-                switch summary.outcome {
-                case .gaveUp(_, let attempts):
-                    throw SyncCommandError("gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure)")
-                default:
-                    throw SyncCommandError("\(failure)")
-                }
-            }
+            if let error = SyncCommandError(summary.outcome) { throw error }
         }
     }
 
@@ -255,6 +241,17 @@ extension RetryPolicy.Jitter: ExpressibleByArgument {}
 struct SyncCommandError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// Why a push or pull ended short (`nil` when it completed), followed by `then` when given.
+    init?(_ outcome: PushSummary.Outcome, then: String? = nil) {
+        let reason: String
+        switch outcome {
+        case .complete: return nil
+        case let .gaveUp(failure, attempts): reason = "gave up after \(attempts) failed \(attempts == 1 ? "try" : "tries"): \(failure)"
+        case .stopped(let failure): reason = "\(failure)"
+        }
+        description = then.map { reason + "; " + $0 } ?? reason
+    }
 }
 
 /// `1 event`, `2 events`.
