@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+extension Reliability {
+    /// Stores written by earlier releases open, read, verify and sync with this one
+    /// (docs/FORMAT.md, "Evolving the format"). Each fixture under `Tests/Fixtures` was made
+    /// by `Tests/Fixtures/make-store.sh` with that release, beside what it printed.
+    @Suite("Stores of earlier releases", .timeLimit(.minutes(3)))
+    struct CompatibilityTests {
+        static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+        @Test("a store of 8db3d37 (format 2): same users, todos, stats and events; verify passes; new commands work; the pending event pushes")
+        func storeOf8db3d37() async throws {
+            let fixture = Self.fixtures.appendingPathComponent("store-8db3d37")
+            try await Scratch.with("compat-8db3d37") { root in
+                let store = root + "/store"
+                try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+                for environment in ["log", "models"] {
+                    try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(store)/\(environment)")
+                }
+                func printed(_ name: String) throws -> String {
+                    try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8)
+                        .trimmingCharacters(in: .newlines)
+                }
+                func run(_ arguments: [String]) async throws -> String {
+                    let output = try await runCommand(try Products.chronicle(), arguments + ["--store", store], timeout: .seconds(60))
+                    #expect(output.exit == .init(status: 0, wasSignalled: false), "\(arguments): \(output.standardError)")
+                    return output.standardOutput.joined(separator: "\n")
+                }
+
+                // What the old release printed, read by this one: the events byte for byte; a todo
+                // now also says which tags it has (none in a store without tags).
+                #expect(try await run(["log", "--json"]) == (try printed("log.json")))
+                #expect(try await run(["user", "list", "--json"]) == (try printed("users.json")))
+                #expect(try await run(["stats", "--json"]) == (try printed("stats.json")))
+                let oldTodos = try printed("todos.json")
+                #expect(try await run(["todo", "list", "--json"]) == oldTodos.replacingOccurrences(of: "}", with: ",\"tags\":[]}"))
+                #expect(try await run(["verify", "--deep"]).hasPrefix("verify: OK"))
+
+                // The old release had acknowledged all but the last event.
+                let status = try await run(["sync", "status", "--json"])
+                #expect(status.hasPrefix("{\"pending\":1,"), "\(status)")
+
+                // New commands work on it, and its log keeps growing the same chain.
+                let tag = try await run(["tag", "add", "--name", "Errands", "--color", "#00AA00"])
+                let milk = try #require(try await Self.todoID(titled: "Buy milk", in: store))
+                _ = try await run(["todo", "tag", milk, tag])
+                #expect(try await run(["todo", "list", "--tag", tag, "--json"]).contains("\"tags\":[\"\(tag)\"]"))
+
+                // The pending event and the two new ones push to a server; nothing acknowledged goes again.
+                let server = try ChildProcess(try Products.chronicle(),
+                                              ["serve", "--port", "0", "--data", root + "/server", "--token", "compat", "--log-level", "error"])
+                defer { server.kill() }
+                let listening = try await firstLine(of: server, timeout: .seconds(60), what: "the server's address") {
+                    $0.hasPrefix("listening on ")
+                }
+                let address = try #require(listening?.split(separator: " ").dropFirst(2).first.map(String.init))
+                let pushed = try await run(["sync", "push", "--remote", address, "--token", "compat", "--json"])
+                #expect(pushed.contains("\"eventsAcknowledged\":3,\"accepted\":3,"), "\(pushed)")
+                #expect(try await run(["sync", "status", "--json"]).hasPrefix("{\"pending\":0,"))
+                #expect(try await run(["verify", "--deep"]).hasPrefix("verify: OK"))
+            }
+        }
+
+        /// The id of the live todo with `title`, read with the new release.
+        static func todoID(titled title: String, in store: String) async throws -> String? {
+            let output = try await runCommand(try Products.chronicle(), ["todo", "list", "--json", "--store", store])
+            let todos = try JSONSerialization.jsonObject(with: Data(output.standardOutput.joined().utf8)) as? [[String: Any]]
+            return todos?.first { $0["title"] as? String == title }?["id"] as? String
+        }
+    }
+}
