@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
-        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "EventLog"]),
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "Domain", "EventLog"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         .testTarget(name: "ReliabilityTests", dependencies: [
             "EventLog", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture", "ChronicleCLI",

@@ -2,6 +2,7 @@ import Crypto
 import Domain
 import EventLog
 import Foundation
+import UUIDText
 
 /// What a command decided: the events to append, and the keys that make the decision's
 /// reads part of the append's condition (see ``AppendKey``).
@@ -31,4 +32,43 @@ enum ConsistencyKeys {
 
 private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+extension ConsistencyKeys {
+    /// The key effects of pulled events, as the store's commands would have written them:
+    /// a todo created for a user touches the user's key, a tag created claims its name, a
+    /// rename moves the claim, a deletion releases it. Events already in the log (this store's
+    /// own, coming back) have had theirs. Read against the log before the events are stored,
+    /// and folded in order, so a page creating and renaming a tag claims its last name.
+    static func effects(ofPulled events: [RecordedEvent], log: EventLog, loader: EntityLoader) throws -> [AppendKey] {
+        var liveNames: [UUID: String?] = [:]   // a tag's live name as of the events so far (nil: not live)
+        func liveName(_ id: UUID) throws -> String? {
+            if let known = liveNames[id] { return known }
+            let aggregate = try loader.tag(id).aggregate
+            return aggregate.isLive ? aggregate.tag?.name : nil
+        }
+        var keys: [AppendKey] = []
+        for recorded in events where try log.event(id: recorded.id) == nil {
+            guard let event = try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data) else { continue }
+            switch event {
+            case .todoCreated(_, _, _, let userId?, _):
+                keys.append(.touch(todosOfUser(userId.lowercasedString)))
+            case .tagCreated(let id, let name, _):
+                guard try liveName(id) == nil else { continue }
+                keys.append(.claim(tagName(name), by: event.stream))
+                liveNames[id] = .some(name)
+            case .tagUpdated(let id, let name?, _):
+                guard let old = try liveName(id) else { continue }
+                keys += [.release(tagName(old), by: event.stream), .claim(tagName(name), by: event.stream)]
+                liveNames[id] = .some(name)
+            case .tagDeleted(let id):
+                guard let old = try liveName(id) else { continue }
+                keys.append(.release(tagName(old), by: event.stream))
+                liveNames[id] = .some(nil)
+            default:
+                continue
+            }
+        }
+        return keys
+    }
 }

@@ -121,9 +121,15 @@ extension SyncEngine {
                 ForeignEvent(id: event.id, stream: event.stream, version: event.version, type: event.type,
                              timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data)
             }
+            let keys: [AppendKey]
+            do {
+                keys = try pulledKeys?(page.events) ?? []
+            } catch {
+                throw SyncError.storage("cannot read the log to store pulled events: \(error)")
+            }
             do {
                 let before = try log.head()
-                let result = try await log.ingest(foreign)
+                let result = try await log.ingest(foreign, keys: keys)
                 stored = result.accepted
                 if result.head - before == UInt64(result.accepted) { skippable = (before, result.head) }
             } catch let error as EventLogError {

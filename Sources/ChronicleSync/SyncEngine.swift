@@ -26,6 +26,10 @@ import Logging
 public actor SyncEngine {
     /// Waits for a duration. Tests pass one that records the waits instead of sleeping.
     public typealias Sleep = @Sendable (Duration) async throws -> Void
+    /// The effects of a page of pulled events on the log's keys (see ``EventLog/ingest(_:keys:)``):
+    /// what the store's own commands would have claimed, released or touched for them, so that
+    /// local decisions see what was pulled. Called before the page is stored, in server order.
+    public typealias PulledKeys = @Sendable ([RecordedEvent]) throws -> [AppendKey]
 
     /// The log this engine pushes.
     public nonisolated let log: EventLog
@@ -34,6 +38,7 @@ public actor SyncEngine {
     let client: SyncClient
     let store: SyncStateStore
     let sleep: Sleep
+    let pulledKeys: PulledKeys?
     let logger: Logger
     private nonisolated let waker = SyncWaker()
 
@@ -55,11 +60,13 @@ public actor SyncEngine {
     ///
     /// - parameters:
     ///   - sleep: how the engine waits between tries (the default really sleeps).
+    ///   - pulledKeys: the key effects of pulled events (a store's domain layer passes them).
     /// - throws: ``SyncError/invalidRemote(_:)`` for an unusable URL or setting,
     ///   ``SyncError/storage(_:)`` when the sync state cannot be opened.
     public init(log: EventLog, configuration: SyncConfiguration,
                 logger: Logger = Logger(label: "chronicle.sync"),
-                sleep: @escaping Sleep = { try await Task.sleep(for: $0) }) throws(SyncError) {
+                sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
+                pulledKeys: PulledKeys? = nil) throws(SyncError) {
         try configuration.validate()
         self.log = log
         self.configuration = configuration
@@ -68,6 +75,7 @@ public actor SyncEngine {
         self.store = try SyncStateStore(log: log)
         self.state = try store.load()
         self.sleep = sleep
+        self.pulledKeys = pulledKeys
         self.logger = logger
         self.batchLimit = configuration.batchSize
         self.phase = SyncStatus.restingPhase(state)

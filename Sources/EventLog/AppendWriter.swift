@@ -27,19 +27,19 @@ final class AppendWriter: @unchecked Sendable {
 
     enum Job {
         case append([StreamAppend], [AppendKey], CheckedContinuation<AppendResult, any Error>)
-        case ingest([ForeignEvent], CheckedContinuation<IngestResult, any Error>)
+        case ingest([ForeignEvent], [AppendKey], CheckedContinuation<IngestResult, any Error>)
 
         var eventCount: Int {
             switch self {
             case .append(let appends, _, _): appends.reduce(0) { $0 + $1.events.count }
-            case .ingest(let events, _): events.count
+            case .ingest(let events, _, _): events.count
             }
         }
 
         func fail(_ error: any Error) {
             switch self {
             case .append(_, _, let continuation): continuation.resume(throwing: error)
-            case .ingest(_, let continuation): continuation.resume(throwing: error)
+            case .ingest(_, _, let continuation): continuation.resume(throwing: error)
             }
         }
     }
@@ -156,8 +156,8 @@ final class AppendWriter: @unchecked Sendable {
                         switch job {
                         case .append(let appends, let keys, _):
                             outcomes.append(.appended(try append(appends, keys: keys, txn, &state)))
-                        case .ingest(let events, _):
-                            outcomes.append(.ingested(try ingest(events, txn, &state)))
+                        case .ingest(let events, let keys, _):
+                            outcomes.append(.ingested(try ingest(events, keys: keys, txn, &state)))
                         }
                     } catch let error as EventLogError {
                         outcomes.append(.refused(error))
@@ -180,7 +180,7 @@ final class AppendWriter: @unchecked Sendable {
         for (job, outcome) in zip(group, outcomes) {
             switch (job, outcome) {
             case (.append(_, _, let continuation), .appended(let result)): continuation.resume(returning: result)
-            case (.ingest(_, let continuation), .ingested(let result)): continuation.resume(returning: result)
+            case (.ingest(_, _, let continuation), .ingested(let result)): continuation.resume(returning: result)
             case (_, .refused(let error)): job.fail(error)
             default: job.fail(EventLogError.invalidEvent("internal: mismatched outcome"))
             }
@@ -251,7 +251,8 @@ final class AppendWriter: @unchecked Sendable {
 
     /// Stores events created elsewhere (a sync server receiving a push): their ids,
     /// versions, timestamps and origins are kept; each id is stored once.
-    private func ingest(_ events: [ForeignEvent], _ txn: Transaction, _ state: inout GroupState) throws -> IngestResult {
+    private func ingest(_ events: [ForeignEvent], keys: [AppendKey], _ txn: Transaction,
+                        _ state: inout GroupState) throws -> IngestResult {
         var seen = Set<UUID>()
         var fresh: [ForeignEvent] = []
         for event in events {
@@ -268,6 +269,7 @@ final class AppendWriter: @unchecked Sendable {
                       type: event.type, timestampMilliseconds: event.timestampMilliseconds, origin: event.origin,
                       data: event.data, txn, &state)
         }
+        if !fresh.isEmpty { try KeyConditions.applyTaken(keys, at: state.link.position, &state.touches, databases, txn) }
         return IngestResult(accepted: fresh.count, duplicates: events.count - fresh.count, head: state.link.position)
     }
 

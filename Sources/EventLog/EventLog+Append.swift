@@ -29,11 +29,18 @@ extension EventLog {
     }
 
     /// Stores events created by other replicas, keeping their ids, versions, timestamps and
-    /// origins, each id once (a sync server's push). All or nothing: one invalid event refuses the batch.
-    public func ingest(_ events: [ForeignEvent]) async throws -> IngestResult {
+    /// origins, each id once (a sync server's push, a client's pull). All or nothing: one
+    /// invalid event refuses the batch.
+    ///
+    /// `keys` are the effects of these events on the log's keys, applied in the same
+    /// transaction when at least one event is new. The events were decided elsewhere, so no
+    /// key refuses them: touches are recorded, a claim is taken only while its key is free
+    /// (or already the owner's), a release frees only the owner's key, conditions are ignored.
+    public func ingest(_ events: [ForeignEvent], keys: [AppendKey] = []) async throws -> IngestResult {
         if events.isEmpty { return IngestResult(accepted: 0, duplicates: 0, head: try head()) }
+        try KeyConditions.validate(keys)
         return try await withCheckedThrowingContinuation { continuation in
-            writer.submit(.ingest(events, continuation))
+            writer.submit(.ingest(events, keys, continuation))
         }
     }
 }

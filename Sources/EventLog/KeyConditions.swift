@@ -75,6 +75,27 @@ enum KeyConditions {
         }
     }
 
+    /// The effects of events already decided elsewhere (an ingest): they are stored whatever
+    /// the keys say, so nothing is refused. A touch is recorded; a claim is taken only while
+    /// the key is free or already the owner's; a release frees only the owner's key.
+    static func applyTaken(_ keys: [AppendKey], at position: UInt64, _ touches: inout Touches,
+                           _ databases: LogDatabases, _ txn: Transaction) throws {
+        for operation in keys {
+            switch operation {
+            case .release(let key, let owner):
+                if try holder(key, databases, txn) == owner { _ = try txn.delete(databases.claims, key: Array(key.utf8)) }
+            case .claim(let key, let owner):
+                if try holder(key, databases, txn) == nil {
+                    try txn.put(databases.claims, key: Array(key.utf8), value: Array(owner.utf8))
+                }
+            case .touch(let key):
+                touches.record(key, at: position)
+            case .unchanged:
+                break
+            }
+        }
+    }
+
     static func lastTouch(_ key: String, _ databases: LogDatabases, _ txn: Transaction) throws -> UInt64? {
         guard let value = try txn.get(databases.touches, key: Array(key.utf8)) else { return nil }
         guard value.count == 8 else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chronicle
 import ChronicleSync
 import Dispatch
 import EventLog
@@ -79,10 +80,9 @@ struct SyncCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let log = try StoreAccess.openLog(store)
             var configuration = try remote.configuration(maxAttempts: maxAttempts)
             configuration.pullLimit = limit
-            let engine = try SyncEngine(log: log, configuration: configuration)
+            let engine = try StoreAccess.openStore(store).syncEngine(configuration)
             let summary = try await engine.pull()
             if json {
                 CLIOutput.line("{\"complete\":\(summary.isComplete),\"received\":\(summary.received),\"stored\":\(summary.stored),"
@@ -154,11 +154,12 @@ struct SyncCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let log = try StoreAccess.openLog(store)
+            let chronicle = try StoreAccess.openStore(store)
+            let log = chronicle.log
             var configuration = try remote.configuration(maxAttempts: nil)
             configuration.pollInterval = .seconds(interval)
             configuration.pullInterval = .milliseconds(pullIntervalMs)
-            let engine = try SyncEngine(log: log, configuration: configuration)
+            let engine = try chronicle.syncEngine(configuration)
             let updates = await engine.statusUpdates()
             let printer = Task {
                 var previous: SyncStatus?
