@@ -10,12 +10,15 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     case conflict(String)
     /// A stored event could not be decoded.
     case corruptEvent(position: UInt64, reason: String)
+    /// The folder cannot hold a store (see ``StoreFolder``). Nothing was written.
+    case notAStore(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .rejected(let error): error.description
         case .conflict(let detail): "what this command read kept changing concurrently, try again (\(detail))"
         case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
+        case let .notAStore(path, reason): "cannot use '\(path)' as a store: \(reason)"
         }
     }
 }

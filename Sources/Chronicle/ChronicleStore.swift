@@ -39,8 +39,11 @@ public final class ChronicleStore: Sendable {
     ///   - directory: the store folder; it holds `log/` and `models/`.
     ///   - backgroundProjections: `false` leaves projections to explicit ``refresh()`` calls
     ///     (short-lived processes such as the CLI).
-    /// - throws: when the store cannot be opened (damaged, newer format, no access).
+    /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something
+    ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
+    ///   format, no access).
     public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init()) throws {
+        try StoreFolder.prepare(directory)
         self.directory = directory
         self.log = try EventLog(path: directory + "/log", options: logOptions)
         self.models = try ReadModels(path: directory + "/models")

@@ -71,6 +71,36 @@ struct UserTodoCLITests {
         #expect(try await cli.run(["log", "--json"]).stdout == before)
     }
 
+    @Test("a store is opened only in a new or empty folder or an existing store; anything else is refused and left as it was")
+    func storePaths() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        let root = cli.store
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        func refused(_ path: String, _ reason: String) async throws {
+            let result = try await cli.run(["user", "add", "--name", "Ada", "--age", "36", "--store", path], useStore: false)
+            #expect(result.status == 1, "\(path): \(result.stderr)")
+            #expect(result.stderr == "error: cannot use '\(path)' as a store: \(reason)\n")
+            #expect(result.stdout.isEmpty)
+        }
+        try await refused("", "the path is empty")
+        let file = root + "/notes.txt"
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: file))
+        try await refused(file, "it is not a directory")
+        let other = root + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try Data([0]).write(to: URL(fileURLWithPath: other + "/data.mdb"))
+        try await refused(other, "it holds 'data.mdb' and no store: choose a new or empty folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["data.mdb"], "a refused folder was written to")
+        for usable in [root + "/new/store", root + "/empty"] {
+            if usable.hasSuffix("empty") { try FileManager.default.createDirectory(atPath: usable, withIntermediateDirectories: true) }
+            let added = try await cli.run(["user", "add", "--name", "Ada", "--age", "36", "--store", usable], useStore: false)
+            #expect(added.status == 0, "\(usable): \(added.stderr)")
+            let again = try await cli.run(["user", "list", "--json", "--store", usable], useStore: false)
+            #expect(again.status == 0 && again.stdout.contains("\"Ada\""), "\(usable): \(again.stderr)")
+        }
+    }
+
     @Test("--help works on every command")
     func help() async throws {
         let cli = CLIRunner()

@@ -8,10 +8,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the reference sync server: one event log per tenant, stops gracefully on SIGINT/SIGTERM.")
 
-    @OptionGroup var store: StoreOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one (printed when listening).") var port = 8080
-    @Option(help: "Where the tenants' logs live (default: <store>/server).") var data: String?
+    @Option(help: "Where the tenants' logs live (default: $CHRONICLE_SERVER_DATA, else ./.chronicle-server; never a client store).")
+    var data: String?
     @Option(help: "A bearer token; each one is its own tenant. Repeatable.") var token: [String] = []
     @Option(help: "A file of 'tenant token' lines (# comments allowed).") var tokensFile: String?
     @Option(help: "The largest request body accepted, in bytes.") var maxBodyBytes = 8 << 20
@@ -34,7 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
         var tokens = TokenTable()
         for token in self.token { try tokens.add(token: token) }
         if let tokensFile { try tokens.load(file: tokensFile) }
-        let dataDirectory = data ?? (store.path as NSString).appendingPathComponent("server")
+        // A server's data is its own: never inside the store a client's $CHRONICLE_STORE names.
+        let environment = ProcessInfo.processInfo.environment["CHRONICLE_SERVER_DATA"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataDirectory = data ?? environment ?? FileManager.default.currentDirectoryPath + "/.chronicle-server"
         let configuration = SyncServer.Configuration(
             host: host, port: port, dataDirectory: dataDirectory, tokens: tokens,
             limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes),

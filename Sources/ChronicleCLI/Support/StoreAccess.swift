@@ -1,3 +1,4 @@
+import Chronicle
 import EventLog
 import Foundation
 import Projections
@@ -9,7 +10,8 @@ enum StoreAccess {
     /// Every command but `verify` opens it with `checkHead`: a store whose last record is
     /// damaged is refused before anything reads or writes it (`verify` must open it to say where).
     static func openLog(_ options: StoreOptions, checkHead: Bool = true) throws -> EventLog {
-        try EventLog(path: options.logPath, options: logOptions(checkHead: checkHead))
+        try StoreFolder.prepare(options.path)
+        return try EventLog(path: options.logPath, options: logOptions(checkHead: checkHead))
     }
 
     static func logOptions(checkHead: Bool = true) -> EventLog.Options {
