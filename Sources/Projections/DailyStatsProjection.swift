@@ -46,12 +46,6 @@ struct DailyStatsProjection: Projection {
         return DailyStatDelta.between(before: todo(before), after: todo(after))
     }
 
-    private struct TouchedTodo {
-        var original: TodoMark?
-        var current: TodoMark?
-        var position: UInt64
-    }
-
     private struct TouchedDay {
         var original: (total: Int, completed: Int)
         var current: (total: Int, completed: Int)
@@ -61,7 +55,7 @@ struct DailyStatsProjection: Projection {
     private let txn: Transaction
     private let stats: Database
     private let marks: Database
-    private var touched: [UUID: TouchedTodo] = [:]
+    private var touched = TouchedEntities<TodoMark>()
 
     init(txn: Transaction, databases: [Database]) {
         self.txn = txn
@@ -75,19 +69,12 @@ struct DailyStatsProjection: Projection {
         case .userCreated, .userUpdated, .userDeleted: return
         case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
         }
-        let id = event.entityID
-        var entry: TouchedTodo
-        if let known = touched[id] {
-            entry = known
-        } else {
-            let stored = try withUnsafeBytes(of: id.uuid) { key in
+        let (txn, marks) = (txn, marks)
+        try touched.fold(event.entityID, at: position, load: {
+            try withUnsafeBytes(of: event.entityID.uuid) { key in
                 try txn.get(marks, key: key).map { bytes in try ModelCodec.decodeMark(bytes) }
             }
-            entry = TouchedTodo(original: stored, current: stored, position: position)
-        }
-        entry.current = Self.fold(event, entry.current)
-        entry.position = position
-        touched[id] = entry
+        }) { Self.fold(event, $0) }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
@@ -96,7 +83,7 @@ struct DailyStatsProjection: Projection {
         value.reserveCapacity(16)
         // Counts are sums over the live todos, so each todo's net change is all that matters.
         var days: [UInt32: TouchedDay] = [:]
-        for (id, entry) in touched.sorted(by: { IDOrder($0.key) < IDOrder($1.key) }) where entry.original != entry.current {
+        for (id, entry) in touched.sorted where entry.original != entry.current {
             if let mark = entry.current {
                 ModelCodec.encode(mark, into: &value)
                 try withUnsafeBytes(of: id.uuid) { k in

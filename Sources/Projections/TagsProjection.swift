@@ -29,16 +29,10 @@ struct TagsProjection: Projection {
         }
     }
 
-    private struct Touched {
-        var original: Tag?
-        var current: Tag?
-        var position: UInt64
-    }
-
     private let txn: Transaction
     private let byID: Database
     private let byName: Database
-    private var touched: [UUID: Touched] = [:]
+    private var touched = TouchedEntities<Tag>()
 
     init(txn: Transaction, databases: [Database]) {
         self.txn = txn
@@ -51,23 +45,16 @@ struct TagsProjection: Projection {
         case .tagCreated, .tagUpdated, .tagDeleted: break
         default: return
         }
-        let id = event.entityID
-        var entry: Touched
-        if let known = touched[id] {
-            entry = known
-        } else {
-            let stored = try Self.load(id, txn: txn, byID: byID)
-            entry = Touched(original: stored, current: stored, position: position)
+        let (txn, byID) = (txn, byID)
+        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
+            Self.fold(event, $0)
         }
-        entry.current = Self.fold(event, entry.current)
-        entry.position = position
-        touched[id] = entry
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
         var key = [UInt8](), value = [UInt8]()
         var membershipChanged: UInt64?
-        for (id, entry) in touched.sorted(by: { IDOrder($0.key) < IDOrder($1.key) }) {
+        for (id, entry) in touched.sorted {
             let old = entry.original, new = entry.current
             if old == new { continue }
             let renamed = !(old?.name).sameBytes(as: new?.name)

@@ -51,18 +51,12 @@ struct TodosProjection: Projection {
         }
     }
 
-    private struct Touched {
-        var original: Todo?
-        var current: Todo?
-        var position: UInt64
-    }
-
     private let txn: Transaction
     private let byID: Database
     private let byDeadline: Database
     private let byUser: Database
     private let byTag: Database
-    private var touched: [UUID: Touched] = [:]
+    private var touched = TouchedEntities<Todo>()
 
     init(txn: Transaction, databases: [Database]) {
         self.txn = txn
@@ -77,24 +71,17 @@ struct TodosProjection: Projection {
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged: break
         case .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted: return
         }
-        let id = event.entityID
-        var entry: Touched
-        if let known = touched[id] {
-            entry = known
-        } else {
-            let stored = try Self.load(id, txn: txn, byID: byID)
-            entry = Touched(original: stored, current: stored, position: position)
+        let (txn, byID) = (txn, byID)
+        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
+            Self.fold(event, $0)
         }
-        entry.current = Self.fold(event, entry.current)
-        entry.position = position
-        touched[id] = entry
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(256)
-        for (id, entry) in touched.sorted(by: { IDOrder($0.key) < IDOrder($1.key) }) {
+        for (id, entry) in touched.sorted {
             let old = entry.original, new = entry.current
             if Self.same(old, new) { continue }
             let moved = old?.deadline != new?.deadline

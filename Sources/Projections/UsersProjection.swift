@@ -30,16 +30,10 @@ struct UsersProjection: Projection {
         }
     }
 
-    private struct Touched {
-        var original: User?
-        var current: User?
-        var position: UInt64
-    }
-
     private let txn: Transaction
     private let byID: Database
     private let byName: Database
-    private var touched: [UUID: Touched] = [:]
+    private var touched = TouchedEntities<User>()
 
     init(txn: Transaction, databases: [Database]) {
         self.txn = txn
@@ -53,24 +47,17 @@ struct UsersProjection: Projection {
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: return
         case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
         }
-        let id = event.entityID
-        var entry: Touched
-        if let known = touched[id] {
-            entry = known
-        } else {
-            let stored = try Self.load(id, txn: txn, byID: byID)
-            entry = Touched(original: stored, current: stored, position: position)
+        let (txn, byID) = (txn, byID)
+        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
+            Self.fold(event, $0)
         }
-        entry.current = Self.fold(event, entry.current)
-        entry.position = position
-        touched[id] = entry
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(64)
-        for (id, entry) in touched.sorted(by: { IDOrder($0.key) < IDOrder($1.key) }) {
+        for (id, entry) in touched.sorted {
             if Self.same(entry.original, entry.current) { continue }
             let renamed = !(entry.original?.name).sameBytes(as: entry.current?.name)
             if let old = entry.original, renamed {
