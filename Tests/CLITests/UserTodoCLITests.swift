@@ -51,6 +51,9 @@ struct UserTodoCLITests {
           arguments: [
               (["user", "add", "--name", "", "--age", "3"], "name must not be empty"),
               (["user", "add", "--name", "Bob", "--age=-1"], "age must be between 0 and 150"),
+              (["user", "add", "--name", "Bob", "--age", "-1"], "age must be between 0 and 150 (got -1)"),
+              (["log", "--after", "-5"], "--after must be a position, 0 or more (got -5)"),
+              (["log", "--limit", "-2"], "--limit must not be negative (got -2)"),
               (["todo", "add", "--title", "T", "--deadline", "2026-02-30"], "2026-02-30"),
               (["todo", "complete", "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b"], "unknown todo"),
               (["user", "update", "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", "--age", "3"], "unknown user"),

@@ -9,22 +9,23 @@ struct LogCommand: AsyncParsableCommand {
         abstract: "List stored events in position order (the audit trail).")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "Only events after this position.") var after: UInt64 = 0
-    @Option(help: "At most this many events.") var limit: Int?
+    @Option(parsing: .unconditional, help: "Only events after this position.") var after: Int = 0
+    @Option(parsing: .unconditional, help: "At most this many events.") var limit: Int?
     @Option(help: "Only this stream, e.g. todo-<id>.") var stream: String?
     @Option(help: "Only this event type, e.g. TodoCreated.") var type: String?
     @Flag(help: "Print one JSON array.") var json = false
     @Flag(help: "Print one JSON event per line.") var ndjson = false
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative (got \(limit))") }
+        guard after >= 0 else { throw ValidationError("--after must be a position, 0 or more (got \(after))") }
         if json && ndjson { throw ValidationError("--json and --ndjson exclude each other") }
     }
 
     func run() async throws {
         let log = try StoreAccess.openLog(store)
         var remaining = limit ?? Int.max
-        var position = after
+        var position = UInt64(after)
         var first = true
         // The first page is read before anything is printed, so a store that cannot be read
         // gives only the error line, not a header or a cut JSON array.

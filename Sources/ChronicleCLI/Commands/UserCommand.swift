@@ -15,7 +15,7 @@ struct UserCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user; prints the new id.")
         @OptionGroup var store: StoreOptions
         @Option(help: "The name (1…200 characters).") var name: String
-        @Option(help: "The age (0…150).") var age: Int
+        @Option(parsing: .unconditional, help: "The age (0…150).") var age: Int
         @Flag(help: "Print the new user as JSON.") var json = false
 
         func run() async throws {
@@ -30,7 +30,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
         @Argument(help: "The user's id.") var id: String
         @Option(help: "The new name.") var name: String?
-        @Option(help: "The new age.") var age: Int?
+        @Option(parsing: .unconditional, help: "The new age.") var age: Int?
         @Flag(help: "Print the updated user as JSON.") var json = false
 
         func run() async throws {
