@@ -120,7 +120,11 @@ public final class SyncServer: Service, Sendable {
             logger: logger
         )
         do {
-            try await app.run()
+            do {
+                try await app.run()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw SyncServerError.addressInUse(host: configuration.host, port: configuration.port)
+            }
         } catch {
             listening.resolve(.failure(error))
             await api.tenants.closeAll()

@@ -14,6 +14,8 @@ public enum SyncServerError: Error, Sendable, Hashable, CustomStringConvertible 
     case cannotRead(path: String, reason: String)
     /// A setting is out of range.
     case invalidSetting(String)
+    /// Another process already listens on the address.
+    case addressInUse(host: String, port: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum SyncServerError: Error, Sendable, Hashable, CustomStringConvertible 
             return "cannot read \(path): \(reason)"
         case .invalidSetting(let why):
             return why
+        case let .addressInUse(host, port):
+            return "port \(port) on \(host) is in use by another process: stop it, or pass another --port (0 picks a free one)"
         }
     }
 }

@@ -120,6 +120,25 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: folder.appending("data/tenants/\(tenant)")))
     }
 
+    @Test("serve on a port another server holds: one line saying so, exit 1")
+    func portInUse() async throws {
+        let chronicle = try Self.requireExecutable()
+        let folder = try TemporaryDirectory("serve-twice")
+        defer { folder.remove() }
+        let first = try ChildProcess(chronicle, ["serve", "--port", "0", "--data", folder.appending("one"),
+                                                 "--token", "t", "--log-level", "warning"], in: folder, pipeOutput: true)
+        let url = try await Self.readListeningURL(first)
+        let port = try #require(url.port)
+        let second = try ChildProcess(chronicle, ["serve", "--port", "\(port)", "--data", folder.appending("two"),
+                                                  "--token", "t", "--log-level", "warning"], in: folder, pipeOutput: true)
+        let refused = await second.result()
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: port \(port) on 127.0.0.1 is in use by another process: "
+                + "stop it, or pass another --port (0 picks a free one)\n")
+        kill(first.pid, SIGTERM)
+        #expect(await first.result().status == 0)
+    }
+
     @Test("sync run pushes events appended by another process and stops cleanly on SIGTERM")
     func run() async throws {
         let chronicle = try Self.requireExecutable()
