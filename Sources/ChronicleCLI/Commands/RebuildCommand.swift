@@ -51,22 +51,22 @@ struct RebuildCommand: AsyncParsableCommand {
             CLIOutput.line(String(decoding: data, as: UTF8.self))
             return
         }
-        CLIOutput.line("rebuilt \(summary.projections.map(\.rawValue).joined(separator: ", ")) from \(grouped(summary.eventsRead)) events "
+        CLIOutput.line("rebuilt \(summary.projections.map(\.rawValue).joined(separator: ", ")) from \(counted(summary.eventsRead, "event")) "
                        + "in \(String(format: "%.2f", seconds)) s (\(grouped(UInt64(summary.eventsPerSecond))) events/s); "
                        + "the models are at position \(summary.position)")
         let sizes = summary.projections.compactMap { name -> String? in
             summary.entries[name].map { count in
                 switch name {
-                case .users: "\(grouped(UInt64(count))) users"
-                case .todos: "\(grouped(UInt64(count))) todos"
-                case .dailyStats: "\(grouped(UInt64(count))) days with todos"
-                case .tags: "\(grouped(UInt64(count))) tags"
+                case .users: counted(UInt64(count), "user")
+                case .todos: counted(UInt64(count), "todo")
+                case .dailyStats: counted(UInt64(count), "day") + " with todos"
+                case .tags: counted(UInt64(count), "tag")
                 }
             }
         }
         CLIOutput.line(sizes.joined(separator: ", "))
         if summary.skippedEvents > 0 {
-            CLIOutput.line("\(grouped(summary.skippedEvents)) events skipped (unknown type or unreadable data)")
+            CLIOutput.line("\(counted(summary.skippedEvents, "event")) skipped (unknown type or unreadable data)")
         }
     }
 }
@@ -119,6 +119,11 @@ private final class ProgressBar: Sendable {
 }
 
 /// `1234567` → `1,234,567`.
+/// `1 user`, `1,200 users`.
+private func counted(_ value: UInt64, _ noun: String) -> String {
+    "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+}
+
 private func grouped(_ value: UInt64) -> String {
     let digits = String(value)
     var out = ""

@@ -33,7 +33,7 @@ struct VerifyCommand: AsyncParsableCommand {
             CLIOutput.line("verify: FAILED at position \(problem.position) (\(problem.cause.rawValue)): \(problem.detail)")
             CLIOutput.line("checked \(report.eventsChecked) of \(report.head) events before the problem")
         } else {
-            CLIOutput.line("verify: \(report.isIntact ? "OK" : "FAILED"): \(report.eventsChecked) events, positions 1…\(report.head) gap-free, checksums and hash chain intact")
+            CLIOutput.line("verify: \(report.isIntact ? "OK" : "FAILED"): \(report.eventsChecked) \(report.eventsChecked == 1 ? "event" : "events"), positions 1…\(report.head) gap-free, checksums and hash chain intact")
             CLIOutput.line("head hash: \(report.headHash)")
             for problem in report.otherProblems { CLIOutput.line("problem: \(problem)") }
         }
