@@ -104,6 +104,17 @@ struct UserTodoCLITests {
         }
     }
 
+    @Test("counts agree with their nouns: 1 event, 1 user")
+    func singularCounts() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        #expect(try await cli.run(["user", "add", "--name", "Ada", "--age", "36"]).status == 0)
+        let rebuilt = try await cli.run(["rebuild"])
+        #expect(rebuilt.stdout.contains(" from 1 event in "), "\(rebuilt.stdout)")
+        #expect(rebuilt.stdout.contains("1 user, 0 todos, 0 days with todos, 0 tags"), "\(rebuilt.stdout)")
+        #expect(try await cli.run(["verify"]).stdout.hasPrefix("verify: OK: 1 event, positions 1…1"))
+    }
+
     @Test("--help works on every command")
     func help() async throws {
         let cli = CLIRunner()
