@@ -17,6 +17,7 @@ struct ChronicleCommand: AsyncParsableCommand {
     /// Parses and runs, printing every failure as one `error: …` line on stderr.
     static func main() async {
         do {
+            try rejectUnknownSubcommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -25,6 +26,22 @@ struct ChronicleCommand: AsyncParsableCommand {
             }
         } catch {
             exit(withFailure: error)
+        }
+    }
+
+    /// An unknown command is an error whatever follows it: `chronicle backup --help` must not
+    /// print the root help and exit 0 as if it had asked for it.
+    static func rejectUnknownSubcommand(_ arguments: [String]) throws {
+        var command: any ParsableCommand.Type = Self.self
+        var path = ["chronicle"]
+        for argument in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, !argument.hasPrefix("-"), argument != "help" else { return }
+            guard let next = subcommands.first(where: { $0._commandName == argument }) else {
+                throw ValidationError("unknown command '\(argument)' for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'")
+            }
+            command = next
+            path.append(argument)
         }
     }
 
