@@ -106,11 +106,11 @@ final class ProjectionWorker: Sendable {
 
     // MARK: - Version upgrades
 
-    /// Rebuilds (blue/green) the models built by an older version of their projection,
-    /// joining a rebuild another caller or process already runs.
+    /// Rebuilds (blue/green) the models built by an older version of their projection, or
+    /// ahead of the log, joining a rebuild another caller or process already runs.
     func upgradeIfNeeded() async throws {
         while true {
-            let stale = try models.staleProjections()
+            let stale = try models.staleProjections(logHead: log.head)
             if stale.isEmpty { return }
             let (id, task) = upgrade.withLock { running -> (Int, Task<Void, any Error>) in
                 if let running { return running }

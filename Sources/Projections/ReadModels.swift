@@ -256,11 +256,27 @@ public final class ReadModels: Sendable {
 
     // MARK: - Internals
 
-    /// The projections whose model was built by an older version of their code.
-    func staleProjections() throws -> [ProjectionName] {
-        try read { txn in
-            try ProjectionName.allCases.filter { name in try databases.state(name, txn).version < codeVersions[name]! }
-        }
+    /// The projections whose model must be rebuilt before it is served: built by an older
+    /// version of their code, or ahead of the log (a checkpoint past its head: models copied
+    /// from a later state than the log beside them). See ``needsRebuild(_:logHead:)``.
+    func staleProjections(logHead: () throws -> UInt64) throws -> [ProjectionName] {
+        let states = try read { txn in try ProjectionName.allCases.map { ($0, try databases.state($0, txn)) } }
+        let head = try logHead()
+        return states.filter { needsRebuild($0.1, of: $0.0, head: head) }.map(\.0)
+    }
+
+    /// The projections whose checkpoint is past the log's head.
+    public func projectionsAhead(ofLogHead logHead: () throws -> UInt64) throws -> [ProjectionName] {
+        let states = try read { txn in try ProjectionName.allCases.map { ($0, try databases.state($0, txn)) } }
+        let head = try logHead()
+        return states.filter { $0.1.checkpoint > head }.map(\.0)
+    }
+
+    /// Whether a model in `state` must be rebuilt. `head` must be read after `state`: models
+    /// apply only events that exist, so a checkpoint read first is never past a head read
+    /// later unless the models really are ahead of this log.
+    func needsRebuild(_ state: ProjectionState, of name: ProjectionName, head: UInt64) -> Bool {
+        state.version < codeVersions[name]! || state.checkpoint > head
     }
 
     /// Whether `state` was built by this code (an older model is rebuilt; a newer one is left alone).

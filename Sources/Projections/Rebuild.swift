@@ -53,7 +53,7 @@ public enum Rebuild {
         case fresh
         /// Continue a build of the current version if there is one (version upgrades; several
         /// processes opening the same store cooperate on one build), else start one;
-        /// only projections built by an older version.
+        /// only projections built by an older version or ahead of the log.
         case join
     }
 
@@ -63,7 +63,7 @@ public enum Rebuild {
         let queue = DispatchQueue(label: "chronicle.rebuild")
         let clock = ContinuousClock()
         let started = clock.now
-        var plan = try await queue.perform { try begin(models, names, mode) }
+        var plan = try await queue.perform { try begin(models, names, mode, logHead: log.head) }
         let startPosition = plan.values.map(\.checkpoint).min() ?? 0
         var position = startPosition
         var eventsRead: UInt64 = 0
@@ -100,14 +100,16 @@ public enum Rebuild {
     // MARK: - Steps (each one write transaction)
 
     /// Empties the inactive slots and records the builds (or adopts running ones in join mode).
-    static func begin(_ models: ReadModels, _ names: [ProjectionName], _ mode: Mode) throws -> [ProjectionName: BuildState] {
+    static func begin(_ models: ReadModels, _ names: [ProjectionName], _ mode: Mode,
+                      logHead: () throws -> UInt64 = { 0 }) throws -> [ProjectionName: BuildState] {
         try models.write { txn in
             var plan: [ProjectionName: BuildState] = [:]
-            for name in names {
-                let state = try models.databases.state(name, txn)
+            let states = try names.map { ($0, try models.databases.state($0, txn)) }
+            let head = mode == .join ? try logHead() : 0   // read after the states (see ReadModels.needsRebuild)
+            for (name, state) in states {
                 let version = models.codeVersions[name]!
                 if mode == .join {
-                    guard state.version < version else { continue }
+                    guard models.needsRebuild(state, of: name, head: head) else { continue }
                     if let running = try models.databases.build(name, txn), running.version == version,
                        running.slot != state.slot {
                         plan[name] = running
@@ -189,12 +191,15 @@ public enum Rebuild {
                 var state = try models.databases.state(name, txn)
                 if let planned = plan[name] {
                     if var build = try models.databases.build(name, txn), build.id == planned.id {
-                        // The live model may have applied events appended since the build's last batch.
-                        while build.checkpoint < state.checkpoint {
-                            let limit = Int(min(UInt64(min(batchSize, chunkSize)), state.checkpoint - build.checkpoint))
+                        // The live model may have applied events appended since the build's last batch;
+                        // never past the log's head (read after the state): a live model ahead of the
+                        // log is the very reason for some rebuilds.
+                        let target = min(state.checkpoint, try log.head())
+                        while build.checkpoint < target {
+                            let limit = Int(min(UInt64(min(batchSize, chunkSize)), target - build.checkpoint))
                             let events = try log.read(after: build.checkpoint, limit: limit)
                             guard let last = events.last?.position else {
-                                throw ProjectionError.beyondHead(position: state.checkpoint, head: build.checkpoint)
+                                throw ProjectionError.beyondHead(position: target, head: build.checkpoint)
                             }
                             var none: [ReadModelChange]? = nil
                             build.skipped += try name.projection.apply(

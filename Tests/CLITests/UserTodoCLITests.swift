@@ -104,6 +104,36 @@ struct UserTodoCLITests {
         }
     }
 
+    @Test("models ahead of their log (copied from a later state): detected at open, rebuilt with a notice, never served")
+    func modelsAheadOfTheLog() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        let source = cli.store + "/source", copy = cli.store + "/copy"
+        func chronicle(_ arguments: [String], _ store: String) async throws -> CLIRunner.Output {
+            try await cli.run(arguments + ["--store", store], useStore: false)
+        }
+        for n in 1...3 { #expect(try await chronicle(["user", "add", "--name", "U\(n)", "--age", "1"], source).status == 0) }
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source + "/log", toPath: copy + "/log")
+        for n in 4...5 { #expect(try await chronicle(["user", "add", "--name", "U\(n)", "--age", "1"], source).status == 0) }
+        #expect(try await chronicle(["user", "list"], source).status == 0)
+        try FileManager.default.copyItem(atPath: source + "/models", toPath: copy + "/models")
+
+        let plainVerify = try await chronicle(["verify"], copy)
+        #expect(plainVerify.status != 0 && plainVerify.stdout.contains("projection 'users' is at position 5 but the log ends at 3"))
+        let listed = try await chronicle(["user", "list", "--json"], copy)
+        #expect(listed.status == 0)
+        #expect(listed.stderr.hasPrefix("notice: the read models (users, todos, daily-stats, tags) are ahead of the log"))
+        let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(names.compactMap { $0["name"] as? String } == ["U1", "U2", "U3"])
+        // The models follow the log again: a user added now is listed.
+        #expect(try await chronicle(["user", "add", "--name", "New", "--age", "2"], copy).status == 0)
+        #expect(try await chronicle(["user", "list", "--json"], copy).stdout.contains("\"New\""))
+        let deep = try await chronicle(["verify", "--deep"], copy)
+        #expect(deep.status == 0, "\(deep.stdout)")
+        #expect(deep.stderr.isEmpty)
+    }
+
     @Test("counts agree with their nouns: 1 event, 1 user")
     func singularCounts() async throws {
         let cli = CLIRunner()

@@ -23,7 +23,17 @@ enum StoreAccess {
     static func openModels(_ options: StoreOptions) throws -> (log: EventLog, models: ReadModels, runner: ProjectionRunner) {
         let log = try openLog(options)
         let models = try ReadModels(path: options.path + "/models")
+        try noticeModelsAhead(models, log)
         return (log, models, ProjectionRunner(log: log, models: models))
+    }
+
+    /// Says, in one line on stderr, that the models are ahead of the log and will be rebuilt
+    /// before anything is read from them (the projection runner does that when it catches up).
+    static func noticeModelsAhead(_ models: ReadModels, _ log: EventLog) throws {
+        let ahead = try models.projectionsAhead(ofLogHead: log.head)
+        guard !ahead.isEmpty else { return }
+        CLIOutput.note("notice: the read models (\(ahead.map(\.rawValue).joined(separator: ", "))) are ahead of the log "
+                       + "(at positions it does not have: a copy of a live store?); rebuilding them from the log")
     }
 
     /// Projection checks for `verify`: checkpoints within the log, and with `deep` the stored
