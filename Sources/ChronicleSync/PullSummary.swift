@@ -1,5 +1,6 @@
 /// What ``SyncEngine/pull()`` did.
 public struct PullSummary: Sendable, Hashable {
+    /// Caught up, or why the pull ended short (the same cases as a push's).
     public var outcome: PushSummary.Outcome
     /// Events the server sent.
     public var received = 0

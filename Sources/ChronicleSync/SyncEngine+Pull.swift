@@ -90,7 +90,7 @@ extension SyncEngine {
         case .answered(let page):
             summary.pages += 1
             summary.received += page.events.count
-            summary.stored += try await store(page)
+            summary.stored += try await storePage(page)
             summary.pulledPosition = state.pulledPosition
             return page.events.count < limit ? .caughtUp : .more
         case let .failed(error, retryAfter):
@@ -111,7 +111,7 @@ extension SyncEngine {
 
     /// Stores a page's events (those not stored yet), then moves the cursor past them;
     /// returns how many were new.
-    private func store(_ page: WirePage) async throws -> Int {
+    private func storePage(_ page: WirePage) async throws -> Int {
         var stored = 0
         // Pulled events are never pushed: when nothing of this store's waited to be pushed and
         // the pulled events landed right after the head, the acknowledged position moves past them.
