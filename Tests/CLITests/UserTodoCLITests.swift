@@ -134,6 +134,17 @@ struct UserTodoCLITests {
         #expect(deep.stderr.isEmpty)
     }
 
+    @Test("a date that is not a real day is refused by the rule (exit 1) wherever it is given")
+    func badDatesExitAlike() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        let deadline = try await cli.run(["todo", "add", "--title", "T", "--deadline", "2026-02-30"])
+        let from = try await cli.run(["stats", "--from", "2026-02-30"])
+        #expect(deadline.status == 1 && from.status == 1, "\(deadline.status) \(from.status)")
+        #expect(from.stderr == "error: --from: invalid date '2026-02-30': expected a real calendar day as YYYY-MM-DD\n")
+        #expect(try await cli.run(["stats", "--from", "2026-03-02", "--to", "2026-03-01"]).status == 64, "a contradiction between options is usage")
+    }
+
     @Test("counts agree with their nouns: 1 event, 1 user")
     func singularCounts() async throws {
         let cli = CLIRunner()

@@ -32,11 +32,19 @@ struct StatsCommand: AsyncParsableCommand {
     }
 }
 
-/// Parses a calendar day option, with a one-line error naming the option.
+/// Parses a calendar day option, with a one-line error naming the option. A day that is
+/// not a real date is refused by the domain's rule, as `todo add --deadline` refuses it:
+/// exit status 1, not the usage status 64.
 func parseDay(_ text: String, option: String) throws -> CalendarDay {
     do {
         return try CalendarDay(parsing: text)
     } catch {
-        throw ValidationError("\(option): \(error.description)")
+        throw RefusedInput("\(option): \(error.description)")
     }
+}
+
+/// A value refused by a domain rule before any store is opened: one `error:` line, exit 1.
+struct RefusedInput: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
