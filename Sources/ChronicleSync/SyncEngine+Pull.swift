@@ -23,6 +23,7 @@ extension SyncEngine {
         try await settle()
         var summary = PullSummary(outcome: .complete)
         var failures = 0
+        attemptsThisRun = 0
         defer {
             phase = SyncStatus.restingPhase(state)
             publish()
@@ -100,8 +101,9 @@ extension SyncEngine {
                 state.lastErrorIsPermanent = !error.isRetryable
                 state.nextTryAt = nil
             }
+            attemptsThisRun += 1
             logger.warning("pull failed", metadata: [
-                "error": "\(error)", "attempt": "\(state.attempts)", "retryable": "\(error.isRetryable)",
+                "error": "\(error)", "attempt": "\(attemptsThisRun)", "retryable": "\(error.isRetryable)",
             ])
             if !error.isRetryable { phase = .stopped }
             publish()
@@ -147,6 +149,7 @@ extension SyncEngine {
             state.nextTryAt = nil
             state.remote = remote
         }
+        attemptsThisRun = 0
         logger.debug("page pulled", metadata: [
             "events": "\(page.events.count)", "stored": "\(stored)", "pulledPosition": "\(state.pulledPosition)",
         ])

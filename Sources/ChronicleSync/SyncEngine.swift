@@ -44,6 +44,9 @@ public actor SyncEngine {
 
     var state: SyncState
     var phase: SyncStatus.Phase = .idle
+    /// Failed tries in a row since this engine's current push, pull or run began (the stored
+    /// count goes on across processes, for the backoff; people count from 1 in each run).
+    var attemptsThisRun = 0
     private var batchLimit: Int
     private var running = false
     private var busy = false
@@ -143,6 +146,7 @@ public actor SyncEngine {
         defer { release() }
         var summary = PushSummary(outcome: .complete)
         var failures = 0
+        attemptsThisRun = 0
         defer {
             phase = SyncStatus.restingPhase(state)
             publish()
@@ -207,6 +211,7 @@ public actor SyncEngine {
     public func run(stopOnPermanentError: Bool = false) async throws {
         guard !running else { throw SyncError.alreadyRunning }
         running = true
+        attemptsThisRun = 0
         defer {
             running = false
             phase = SyncStatus.restingPhase(state)
@@ -356,6 +361,7 @@ public actor SyncEngine {
                 state.remote = remote
             }
             record(&state)
+            attemptsThisRun = 0
             let (store, previous) = (store, recording)
             recording = Task {
                 _ = try await previous?.value
@@ -382,8 +388,9 @@ public actor SyncEngine {
                 state.nextTryAt = nil
                 state.remote = configuration.remote.absoluteString
             }
+            attemptsThisRun += 1
             logger.warning("push failed", metadata: [
-                "error": "\(error)", "attempt": "\(state.attempts)", "retryable": "\(error.isRetryable)",
+                "error": "\(error)", "attempt": "\(attemptsThisRun)", "retryable": "\(error.isRetryable)",
             ])
             if !error.isRetryable { phase = .stopped }
             publish()
@@ -415,7 +422,8 @@ public actor SyncEngine {
     // MARK: - Helpers
 
     private func currentStatus() -> SyncStatus {
-        SyncStatus(state: state, head: (try? Self.head(of: log)) ?? state.ackedPosition, phase: phase)
+        SyncStatus(state: state, head: (try? Self.head(of: log)) ?? state.ackedPosition, phase: phase,
+                   attemptsThisRun: attemptsThisRun)
     }
 
     func publish() {

@@ -28,8 +28,12 @@ public struct SyncStatus: Sendable, Hashable {
     public var lastAckedPosition: UInt64
     /// The log's last position.
     public var head: UInt64
-    /// Failed tries since the last acknowledged batch.
+    /// Failed tries since the last acknowledged batch, counted across processes (it drives
+    /// the backoff, which survives a restart).
     public var attempts: Int
+    /// Failed tries in a row since this engine's current push, pull or run began (from 1 in
+    /// each run; 0 when no engine reports it).
+    public var attemptsThisRun: Int
     /// Why the last try failed; `nil` after a success.
     public var lastError: String?
     /// When the next try is due after a retryable failure.
@@ -40,11 +44,12 @@ public struct SyncStatus: Sendable, Hashable {
     public var pulledPosition: UInt64
     public var phase: Phase
 
-    init(state: SyncState, head: UInt64, phase: Phase) {
+    init(state: SyncState, head: UInt64, phase: Phase, attemptsThisRun: Int = 0) {
         self.pending = head > state.ackedPosition ? head - state.ackedPosition : 0
         self.lastAckedPosition = state.ackedPosition
         self.head = head
         self.attempts = state.attempts
+        self.attemptsThisRun = attemptsThisRun
         self.lastError = state.lastError
         self.nextTryAt = state.nextTryAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         self.lastSuccessAt = state.lastSuccessAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }

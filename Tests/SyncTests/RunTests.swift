@@ -63,6 +63,23 @@ struct RunTests {
         }
     }
 
+    @Test("failed tries count from 1 in each run; the stored count goes on for the backoff")
+    func attemptsCountPerRun() async throws {
+        try await withFaultServerAndStore(faults: [.status(503), .status(503), .status(503)]) { server, log, _ in
+            try await TestLog.appendEvents(log, count: 3)
+            let first = try SyncEngine.quiet(log: log, configuration: .testing(server.url, token: "token-f", maxAttempts: 2))
+            _ = try await first.push()
+            #expect(try await first.status().attemptsThisRun == 2)
+            let second = try SyncEngine.quiet(log: log, configuration: .testing(server.url, token: "token-f", maxAttempts: 1))
+            #expect(try await second.status().attemptsThisRun == 0)
+            let summary = try await second.push()
+            #expect(summary.failures.count == 1)
+            let status = try await second.status()
+            #expect(status.attemptsThisRun == 1)
+            #expect(status.attempts == 3)
+        }
+    }
+
     @Test("networkIsBack ends a backoff wait at once")
     func networkIsBack() async throws {
         try await withFaultServerAndStore(faults: [.status(503, retryAfter: "3600")]) { server, log, _ in

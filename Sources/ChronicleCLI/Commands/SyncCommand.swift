@@ -198,7 +198,10 @@ struct SyncCommand: AsyncParsableCommand {
             case .backingOff(let until):
                 if case .backingOff(let before) = previous?.phase, before == until { return nil }
                 let seconds = max(0, until.timeIntervalSinceNow)
-                return "try \(status.attempts) failed: \(status.lastError ?? "unknown error"); retrying in \(String(format: "%.1f", seconds)) s"
+                if status.attemptsThisRun == 0 {
+                    return "waiting out an earlier run's backoff (\(status.lastError ?? "unknown error")); retrying in \(String(format: "%.1f", seconds)) s"
+                }
+                return "try \(status.attemptsThisRun) failed: \(status.lastError ?? "unknown error"); retrying in \(String(format: "%.1f", seconds)) s"
             case .stopped:
                 if previous?.phase == .stopped { return nil }
                 return "stopped: \(status.lastError ?? "unknown error")"
