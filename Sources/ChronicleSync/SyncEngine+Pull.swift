@@ -37,18 +37,10 @@ extension SyncEngine {
             case let .failed(error, retryAfter):
                 summary.failures.append(error)
                 failures += 1
-                guard error.isRetryable else {
-                    summary.outcome = .stopped(error)
+                if let end = try await backOff(after: error, retryAfter: retryAfter, failures: failures, waits: &summary.waits) {
+                    summary.outcome = end
                     return summary
                 }
-                if let maxAttempts = configuration.retry.maxAttempts, failures >= maxAttempts {
-                    summary.outcome = .gaveUp(error, attempts: failures)
-                    return summary
-                }
-                let delay = configuration.retry.delay(forAttempt: failures, retryAfter: retryAfter)
-                summary.waits.append(delay)
-                try scheduleRetry(after: delay, because: error)
-                try await sleep(delay)
             }
         }
     }

@@ -171,20 +171,26 @@ public actor SyncEngine {
                 summary.requests += 1
                 summary.failures.append(error)
                 failures += 1
-                guard error.isRetryable else {
-                    summary.outcome = .stopped(error)
+                if let end = try await backOff(after: error, retryAfter: retryAfter, failures: failures, waits: &summary.waits) {
+                    summary.outcome = end
                     return finish(summary)
                 }
-                if let limit = configuration.retry.maxAttempts, failures >= limit {
-                    summary.outcome = .gaveUp(error, attempts: failures)
-                    return finish(summary)
-                }
-                let delay = configuration.retry.delay(forAttempt: failures, retryAfter: retryAfter)
-                summary.waits.append(delay)
-                try scheduleRetry(after: delay, because: error)
-                try await sleep(delay)
             }
         }
+    }
+
+    /// After the `failures`-th failure in a row of one push or pull: the outcome that ends it
+    /// (a permanent error, or the attempt limit), or `nil` once the backoff wait, recorded in
+    /// `waits` and in the stored state, is over.
+    func backOff(after error: SyncError, retryAfter: Duration?, failures: Int,
+                 waits: inout [Duration]) async throws -> PushSummary.Outcome? {
+        guard error.isRetryable else { return .stopped(error) }
+        if let limit = configuration.retry.maxAttempts, failures >= limit { return .gaveUp(error, attempts: failures) }
+        let delay = configuration.retry.delay(forAttempt: failures, retryAfter: retryAfter)
+        waits.append(delay)
+        try scheduleRetry(after: delay, because: error)
+        try await sleep(delay)
+        return nil
     }
 
     private func finish(_ summary: PushSummary) -> PushSummary {
