@@ -1,4 +1,5 @@
 import ChronicleSync
+import Projections
 import Foundation
 
 extension ChronicleStore {
@@ -17,5 +18,45 @@ extension ChronicleStore {
         return try SyncEngine(log: log, configuration: configuration, pulledKeys: { events in
             try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader)
         })
+    }
+}
+
+extension ChronicleStore {
+    /// Pushes this store's unsent events to `configuration.remote`, retrying by its rules.
+    ///
+    /// ```swift
+    /// let pushed = try await store.push(SyncConfiguration(remote: url, token: token))
+    /// pushed.outcome   // .complete when the server has everything
+    /// ```
+    public func push(_ configuration: SyncConfiguration) async throws -> PushSummary {
+        try await syncEngine(configuration).push()
+    }
+
+    /// Pulls every event the server has after this store's cursor and merges it: reads made
+    /// after it returns show the merged state (see ``conflicts()`` for what it overruled).
+    ///
+    /// ```swift
+    /// let pulled = try await store.pull(SyncConfiguration(remote: url, token: token))
+    /// print(pulled.stored, "new events")
+    /// ```
+    public func pull(_ configuration: SyncConfiguration) async throws -> PullSummary {
+        try await syncEngine(configuration).pull()
+    }
+
+    /// Where sync stands: pending events, the acknowledged and pulled positions, failures.
+    public func syncStatus() throws -> SyncStatus {
+        try SyncEngine.status(of: log)
+    }
+
+    /// What merges overruled of this store's writes: tags shown under a changed name (the
+    /// same on every device), then writes lost to other devices' (see ``MergeConflict``).
+    /// Never an error; every event stays in the log.
+    ///
+    /// ```swift
+    /// for conflict in try await store.conflicts() { print(conflict.stream, conflict.kind, conflict.detail) }
+    /// ```
+    public func conflicts() async throws -> [MergeConflict] {
+        try await readYourWrites()
+        return try models.conflicts()
     }
 }

@@ -46,7 +46,7 @@ extension ChronicleStore {
             let (aggregate, version) = try loader.user(id)
             var todos: [(Todo, UInt64)] = []
             for candidate in try models.todos(user: id) {
-                let (todo, todoVersion) = try loader.todo(candidate.id)
+                let (todo, todoVersion) = try loader.todo(candidate.id, ownerIsLive: aggregate.isLive)
                 if todo.isLive, let live = todo.todo { todos.append((live, todoVersion)) }
             }
             let events = try UserCommands.delete(aggregate, id: id, liveTodosOfUser: todos.map(\.0))

@@ -18,7 +18,8 @@ import Synchronization
 /// Every method returns plain `Sendable` values, fully decoded before any storage
 /// transaction ends. Calls from many tasks at once are safe: each command reads its
 /// entity's stream, decides, and appends with the stream's expected version; on a
-/// conflict it reads again and decides once more. Reads see this store's own writes.
+/// conflict it reads again and decides once more. Reads see everything in the log when they
+/// begin: this store's own writes, pulled events, other processes' appends.
 /// Rules that span entities (a todo's user must be live, tag names are unique) are part of
 /// each append's condition (``AppendKey``), so they hold against every process writing the store.
 public final class ChronicleStore: Sendable {
@@ -110,9 +111,10 @@ public final class ChronicleStore: Sendable {
         return .microseconds(Int.random(in: 0...bound))
     }
 
-    /// Waits until the read models include everything this store appended.
+    /// Waits until the read models include everything in the log when the read began: this
+    /// store's own writes, what a pull stored, and other processes' appends.
     func readYourWrites() async throws {
-        let position = lastAppended.withLock { $0 }
+        let position = max(lastAppended.withLock { $0 }, try log.head())
         if position > 0 { try await projections.wait(until: position) }
     }
 }

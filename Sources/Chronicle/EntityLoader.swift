@@ -3,6 +3,10 @@ import EventLog
 import Foundation
 
 /// Folds one entity's stream into its aggregate, together with the stream version it was read at.
+///
+/// The events are folded in the merge's order (``MergeRank``: the server's order, then this
+/// store's unsent events), so a command decides on the state the read models show, pulled
+/// events included. The version is the stream's last in this log, what the append expects.
 struct EntityLoader {
     let log: EventLog
 
@@ -12,9 +16,14 @@ struct EntityLoader {
         return (aggregate, version)
     }
 
-    func todo(_ id: UUID) throws -> (aggregate: TodoAggregate, version: UInt64) {
+    /// A todo whose user is deleted is not live (the merge's rule): it folds as deleted.
+    /// `ownerIsLive` skips reading the user when the caller knows it is live.
+    func todo(_ id: UUID, ownerIsLive: Bool = false) throws -> (aggregate: TodoAggregate, version: UInt64) {
         var aggregate = TodoAggregate()
         let version = try fold(DomainEvent.todoStream(id)) { aggregate.apply($0) }
+        if !ownerIsLive, aggregate.isLive, let owner = aggregate.todo?.userId, try user(owner).aggregate.isDeleted {
+            aggregate.apply(.todoDeleted(id: id))
+        }
         return (aggregate, version)
     }
 
@@ -25,14 +34,21 @@ struct EntityLoader {
     }
 
     private func fold(_ stream: String, _ apply: (DomainEvent) -> Void) throws -> UInt64 {
-        var version: UInt64 = 0
-        for recorded in try log.read(stream: stream) {
+        var events = try log.read(stream: stream)
+        let version = events.last?.version ?? 0
+        if events.contains(where: { $0.origin != log.deviceID }) {
+            let upstream = try log.upstreamPositions(of: events.map(\.position))
+            events.sort { a, b in
+                MergeRank(upstream: upstream[a.position], position: a.position)
+                    < MergeRank(upstream: upstream[b.position], position: b.position)
+            }
+        }
+        for recorded in events {
             do {
                 apply(try DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data))
             } catch {
                 throw ChronicleError.corruptEvent(position: recorded.position, reason: error.description)
             }
-            version = recorded.version
         }
         return version
     }

@@ -113,7 +113,8 @@ extension SyncEngine {
         if !page.events.isEmpty {
             let foreign = page.events.map { event in
                 ForeignEvent(id: event.id, stream: event.stream, version: event.version, type: event.type,
-                             timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data)
+                             timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data,
+                             upstreamPosition: event.position)
             }
             let keys: [AppendKey]
             do {

@@ -25,6 +25,12 @@ public struct DomainSnapshot: Sendable, Equatable {
     /// comes back shows on its todos again; `todos[id].tags` is this filtered
     /// by ``tags``. Todos without tags have no entry.
     private var taggedWith: [UUID: Set<UUID>]
+    /// Users deleted: their todos are not live, whichever came first.
+    private var deletedUsers: Set<UUID>
+    /// Each live tag's own name and the rank of the write that gave it (``tags`` shows
+    /// the name with a ` (2)`, ` (3)`, … when an earlier-ranked live tag has it too).
+    private var tagNames: [UUID: (name: String, rank: MergeRank)]
+    private var applied: UInt64
 
     /// An empty snapshot, as of position 0.
     public init() {
@@ -33,17 +39,30 @@ public struct DomainSnapshot: Sendable, Equatable {
         stats = [:]
         tags = [:]
         taggedWith = [:]
+        deletedUsers = []
+        tagNames = [:]
+        applied = 0
     }
 
-    /// Folds one event in.
+    public static func == (a: DomainSnapshot, b: DomainSnapshot) -> Bool {
+        a.users == b.users && a.todos == b.todos && a.stats == b.stats && a.tags == b.tags
+    }
+
+    /// Folds one event in, ranked after every event folded so far.
+    public mutating func apply(_ event: DomainEvent) {
+        apply(event, rank: MergeRank(upstream: nil, position: applied + 1))
+    }
+
+    /// Folds one event in; `rank` orders the names of tags that collide (see ``MergeRank``).
     ///
     /// Total: an event that does not apply (update or delete of an entity that
     /// is not live, creation of an id that is already live, tagging or
-    /// untagging a todo that is not live) changes nothing.
-    /// Deleting a user does not delete todos here; the log carries one
-    /// `TodoDeleted` per todo. Deleting a tag hides it from every todo, and a
-    /// todo forgets its tags when it is deleted.
-    public mutating func apply(_ event: DomainEvent) {
+    /// untagging a todo that is not live) changes nothing. A todo whose user is
+    /// deleted is not live, whichever event came first (the log also carries a
+    /// `TodoDeleted` per todo the deleting replica knew). Deleting a tag hides it
+    /// from every todo, and a todo forgets its tags when it is deleted.
+    public mutating func apply(_ event: DomainEvent, rank: MergeRank) {
+        applied = max(applied, rank.position)
         switch event {
         case .userCreated(let id, let name, let age):
             guard users[id] == nil else { return }
@@ -55,8 +74,13 @@ public struct DomainSnapshot: Sendable, Equatable {
             users[id] = user
         case .userDeleted(let id):
             users[id] = nil
+            deletedUsers.insert(id)
+            for (todoID, todo) in todos where todo.userId == id {
+                taggedWith[todoID] = nil
+                changeTodo(todoID, to: nil)
+            }
         case .todoCreated(let id, let title, let deadline, let userId, let memo):
-            guard todos[id] == nil else { return }
+            guard todos[id] == nil, userId.map(deletedUsers.contains) != true else { return }
             // No tags yet: a todo's tagged set goes when the todo does.
             changeTodo(id, to: Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo))
         case .todoUpdated(let id, let title, let deadline, let memo):
@@ -79,14 +103,20 @@ public struct DomainSnapshot: Sendable, Equatable {
         case .tagCreated(let id, let name, let color):
             guard tags[id] == nil else { return }
             tags[id] = Tag(id: id, name: name, color: color)
+            tagNames[id] = (name, rank)
+            showNames(of: Tag.foldedName(name))
             showTagsAgain(ofTodosTaggedWith: id)
         case .tagUpdated(let id, let name, let color):
-            guard var tag = tags[id] else { return }
-            if let name { tag.name = name }
-            if let color { tag.color = color }
-            tags[id] = tag
+            guard tags[id] != nil else { return }
+            if let color { tags[id]?.color = color }
+            if let name, let old = tagNames[id] {
+                tagNames[id] = (name, rank)
+                showNames(of: Tag.foldedName(old.name))
+                showNames(of: Tag.foldedName(name))
+            }
         case .tagDeleted(let id):
-            guard tags.removeValue(forKey: id) != nil else { return }
+            guard tags.removeValue(forKey: id) != nil, let old = tagNames.removeValue(forKey: id) else { return }
+            showNames(of: Tag.foldedName(old.name))
             showTagsAgain(ofTodosTaggedWith: id)
         case .todoTagged(let id, let tagId):
             guard todos[id] != nil else { return }
@@ -138,6 +168,14 @@ public struct DomainSnapshot: Sendable, Equatable {
             stat.completed += delta.completed
             stats[delta.date] = stat.total > 0 ? stat : nil
         }
+    }
+
+    /// Shows the live tags whose names fold to `folded`, in the order of the writes that named them:
+    /// the first with its name, the next with ` (2)` appended, and so on (``TagNames``).
+    private mutating func showNames(of folded: String) {
+        let group = tagNames.filter { Tag.foldedName($0.value.name) == folded }
+            .map { (id: $0.key, name: $0.value.name, rank: $0.value.rank) }
+        for (id, shown) in TagNames.shown(group) { tags[id]?.name = shown }
     }
 
     /// Recomputes the visible tags of every todo tagged with `tagId`, after

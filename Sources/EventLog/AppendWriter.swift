@@ -255,22 +255,39 @@ final class AppendWriter: @unchecked Sendable {
                         _ state: inout GroupState) throws -> IngestResult {
         var seen = Set<UUID>()
         var fresh: [ForeignEvent] = []
+        var returning: [(positionKey: [UInt8], upstream: UInt64)] = []
         for event in events {
             try EventValidation.check(stream: event.stream)
             try EventValidation.check(type: event.type, data: event.data)
             try EventValidation.check(origin: event.origin)
             guard event.version > 0 else { throw EventLogError.invalidEvent("version must be at least 1 (event \(event.id))") }
             if !seen.insert(event.id).inserted { continue }
-            if try txn.get(databases.ids, key: Keys.id(event.id)) != nil { continue }
+            if let stored = try txn.get(databases.ids, key: Keys.id(event.id)) {
+                // Already here (this replica's own event coming back, or a page pulled twice).
+                if let upstream = event.upstreamPosition { returning.append((Array(stored), upstream)) }
+                continue
+            }
             fresh.append(event)
         }
+        // Written once every event is known valid: a refused ingest writes nothing.
+        for (positionKey, upstream) in returning { try recordUpstream(upstream, of: positionKey, txn) }
         for event in fresh {
             try write(position: state.link.position + 1, id: event.id, stream: event.stream, version: event.version,
                       type: event.type, timestampMilliseconds: event.timestampMilliseconds, origin: event.origin,
                       data: event.data, txn, &state)
+            if let upstream = event.upstreamPosition {
+                try recordUpstream(upstream, of: Keys.position(state.link.position), txn)
+            }
         }
         if !fresh.isEmpty { try KeyConditions.applyTaken(keys, at: state.link.position, &state.touches, databases, txn) }
         return IngestResult(accepted: fresh.count, duplicates: events.count - fresh.count, head: state.link.position)
+    }
+
+    /// Remembers the server's position of the event stored under `positionKey`; the first
+    /// one recorded stays (a server gives an event one position).
+    private func recordUpstream(_ upstream: UInt64, of positionKey: [UInt8], _ txn: Transaction) throws {
+        guard try txn.get(databases.upstream, key: positionKey) == nil else { return }
+        try txn.put(databases.upstream, key: positionKey, value: Keys.position(upstream))
     }
 
     private func write(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,

@@ -9,9 +9,12 @@ public struct ForeignEvent: Sendable, Hashable {
     public var timestampMilliseconds: Int64
     public var origin: String
     public var data: Data
+    /// The position the sync server gave the event, when a pull brought it: recorded for the
+    /// event (stored now or already here), so merges can order it (``EventLog/upstreamPositions(of:)``).
+    public var upstreamPosition: UInt64?
 
     public init(id: UUID, stream: String, version: UInt64, type: String, timestampMilliseconds: Int64,
-                origin: String, data: Data) {
+                origin: String, data: Data, upstreamPosition: UInt64? = nil) {
         self.id = id
         self.stream = stream
         self.version = version
@@ -19,6 +22,7 @@ public struct ForeignEvent: Sendable, Hashable {
         self.timestampMilliseconds = timestampMilliseconds
         self.origin = origin
         self.data = data
+        self.upstreamPosition = upstreamPosition
     }
 }
 

@@ -9,6 +9,8 @@ import LMDB
 ///   checkpoint `meta[streams-indexed]` (the rest are indexed in memory: ``StreamIndex``)
 /// - `touches`: key → u64 BE, the last position of a batch that touched it (``AppendKey``)
 /// - `claims`: key → the UTF-8 name of its owner (``AppendKey/claim(_:by:)``)
+/// - `upstream`: position (u64 BE) → the position the sync server gave the event (u64 BE),
+///   for each event a pull stored or brought back (``EventLog/upstreamPositions(of:)``)
 /// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64
 struct LogDatabases: Sendable {
     let events: Database
@@ -16,6 +18,7 @@ struct LogDatabases: Sendable {
     let streams: Database
     let touches: Database
     let claims: Database
+    let upstream: Database
     let meta: Database
 
     static let formatKey = Array("format".utf8)
@@ -24,8 +27,10 @@ struct LogDatabases: Sendable {
     /// The format of the store as a whole (`meta["format"]`). 1: `streams` indexes every
     /// event; 2: only those up to `meta["streams-indexed"]`; 3: `touches` and `claims` exist
     /// (a format-2 store is upgraded when it opens: both start empty, which is exact, since
-    /// no release before format 3 wrote a key). Records have their own format byte.
-    static let storeFormat: UInt8 = 3
+    /// no release before format 3 wrote a key); 4: `upstream` exists (a format-3 store gets it
+    /// empty: events it pulled before are ordered by their position here). Records have
+    /// their own format byte.
+    static let storeFormat: UInt8 = 4
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
@@ -76,6 +81,7 @@ struct LogDatabases: Sendable {
                      streams: try txn.openDatabase(named: "streams", create: create),
                      touches: try txn.openDatabase(named: "touches", create: create),
                      claims: try txn.openDatabase(named: "claims", create: create),
+                     upstream: try txn.openDatabase(named: "upstream", create: create),
                      meta: meta)
     }
 

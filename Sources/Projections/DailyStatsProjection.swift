@@ -3,20 +3,22 @@ import Foundation
 import LMDB
 
 /// Per-day counts (`daily-stats`: day → total, completed; only days with a live todo),
-/// and the projection's own view of each live todo (`daily-stats.todos`: id → day, completed),
+/// and the projection's own view of each live todo (`daily-stats.todos`: id → day, completed,
+/// user; `daily-stats.by-user`: user ‖ todo id; `daily-stats.deleted-users`: ``DeletedUsers``),
 /// so it can be rebuilt on its own.
 struct DailyStatsProjection: Projection {
     static let name = ProjectionName.dailyStats
-    static let version: UInt32 = 1
-    static let databaseNames = ["daily-stats", "daily-stats.todos"]
+    /// 2: merged (see ``MergeDecoder``), and a deleted user's todos do not count.
+    static let version: UInt32 = 2
+    static let databaseNames = ["daily-stats", "daily-stats.todos", "daily-stats.by-user", "daily-stats.deleted-users"]
 
     /// The fold: what counts of the todo after `event`, given what counted before (nil: not live).
     ///
     /// The same rules as the todos projection; the days move by ``DailyStatDelta``.
     static func fold(_ event: DomainEvent, _ mark: TodoMark?) -> TodoMark? {
         switch event {
-        case .todoCreated(_, _, let deadline, _, _):
-            return mark ?? TodoMark(deadline: deadline, isCompleted: false)
+        case .todoCreated(_, _, let deadline, let userId, _):
+            return mark ?? TodoMark(deadline: deadline, isCompleted: false, userId: userId)
         case .todoUpdated(_, _, let deadline, _):
             guard var mark else { return nil }
             if let deadline { mark.deadline = deadline }
@@ -55,26 +57,44 @@ struct DailyStatsProjection: Projection {
     private let txn: Transaction
     private let stats: Database
     private let marks: Database
+    private let byUser: Database
+    private let deletedUsers: DeletedUsers
     private var touched = TouchedEntities<TodoMark>()
 
-    init(txn: Transaction, databases: [Database]) {
+    init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         stats = databases[0]
         marks = databases[1]
+        byUser = databases[2]
+        deletedUsers = DeletedUsers(txn: txn, database: databases[3])
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event {
+        case .todoCreated(_, _, _, let userId?, _):
+            if try deletedUsers.contains(userId) { return }
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
-        case .userCreated, .userUpdated, .userDeleted: return
+        case .userDeleted(let userId):
+            try deletedUsers.insert(userId)
+            let (txn, marks) = (txn, marks)
+            for id in try deletedUsers.entities(of: userId, in: byUser, idAt: 16) {
+                try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks) }) { _ in nil }
+            }
+            touched.foldAll(where: { $0.userId == userId }, at: position) { _ in nil }
+            return
+        case .userCreated, .userUpdated: return
         case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
         }
         let (txn, marks) = (txn, marks)
-        try touched.fold(event.entityID, at: position, load: {
-            try withUnsafeBytes(of: event.entityID.uuid) { key in
-                try txn.get(marks, key: key).map { bytes in try ModelCodec.decodeMark(bytes) }
-            }
-        }) { Self.fold(event, $0) }
+        try touched.fold(event.entityID, at: position, load: { try Self.loadMark(event.entityID, txn: txn, marks: marks) }) {
+            Self.fold(event, $0)
+        }
+    }
+
+    private static func loadMark(_ id: UUID, txn: Transaction, marks: Database) throws -> TodoMark? {
+        try withUnsafeBytes(of: id.uuid) { key in
+            try txn.get(marks, key: key).map { bytes in try ModelCodec.decodeMark(bytes) }
+        }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
@@ -84,6 +104,10 @@ struct DailyStatsProjection: Projection {
         // Counts are sums over the live todos, so each todo's net change is all that matters.
         var days: [UInt32: TouchedDay] = [:]
         for (id, entry) in touched.sorted where entry.original != entry.current {
+            if entry.original?.userId != entry.current?.userId {
+                if let owner = entry.original?.userId { try txn.delete(byUser, key: Self.userKey(owner, id)) }
+                if let owner = entry.current?.userId { try txn.putIndexEntry(byUser, key: Self.userKey(owner, id)) }
+            }
             if let mark = entry.current {
                 ModelCodec.encode(mark, into: &value)
                 try withUnsafeBytes(of: id.uuid) { k in
@@ -123,6 +147,14 @@ struct DailyStatsProjection: Projection {
         }
     }
 
+    /// `daily-stats.by-user` key: user id ‖ todo id.
+    private static func userKey(_ user: UUID, _ todo: UUID) -> [UInt8] {
+        var key: [UInt8] = []
+        key.appendID(user)
+        key.appendID(todo)
+        return key
+    }
+
     private func loadStat(_ dayKey: UInt32) throws -> (total: Int, completed: Int)? {
         try withUnsafeBytes(of: dayKey.bigEndian) { key in
             try txn.get(stats, key: key).map { bytes in try ModelCodec.decodeStat(bytes) }
@@ -130,8 +162,10 @@ struct DailyStatsProjection: Projection {
     }
 }
 
-/// What the daily-stats projection keeps of a todo: the day it counts on and whether it counts as completed.
+/// What the daily-stats projection keeps of a todo: the day it counts on, whether it counts
+/// as completed, and its user (whose deletion takes it out).
 struct TodoMark: Equatable, Sendable {
     var deadline: CalendarDay
     var isCompleted: Bool
+    var userId: UUID?
 }

@@ -37,6 +37,6 @@ struct LogPrefetcher: Sendable {
     static func read(_ log: EventLog, after position: UInt64, limit: Int) throws -> Batch? {
         let records = try log.read(after: position, limit: limit)
         guard let last = records.last?.position else { return nil }
-        return Batch(events: DecodedEvents(records), last: last, count: records.count, head: try log.head())
+        return Batch(events: try MergeDecoder(log: log).decode(records), last: last, count: records.count, head: try log.head())
     }
 }

@@ -12,6 +12,8 @@ import Foundation
 /// only while holding `condition`.
 final class LogReadAhead: @unchecked Sendable {
     private let log: EventLog
+    /// Rank lookups in the log read.
+    var ranks: MergeRanks { MergeRanks(log: log) }
     private let chunkSize: Int
     private let depth: Int
     private let queue = DispatchQueue(label: "chronicle.rebuild.read")

@@ -12,9 +12,10 @@ import Foundation
 /// todo         u8 flags (1 completed, 2 has user, 4 has memo, 8 has tags) ‖ day ‖ [user id]
 ///              ‖ [u16 tag count ‖ tag ids] ‖ u32 title length ‖ title ‖ [memo, rest]
 ///              (the tags it was tagged with and not untagged, deleted tags included: reads show the live ones)
-/// tag          color (7 bytes, `#rrggbb`) ‖ name (UTF-8, rest)
+/// tag          color (7 bytes, `#rrggbb`) ‖ u64 position of the name's write ‖ u16 shown as (1: the name, n: ` (n)`)
+///              ‖ name (UTF-8, rest)
 /// stat         i64 total ‖ i64 completed
-/// todo mark    day ‖ u8 completed            (the daily-stats projection's own view of a todo)
+/// todo mark    day ‖ u8 completed ‖ [user id] (the daily-stats projection's own view of a todo)
 /// name key     escaped NFC name ‖ 00 00 ‖ id   (00 inside the name is written 00 FF; tags: the folded name)
 /// tag key      tag id ‖ day ‖ todo id          (`todos.by-tag`)
 /// ```
@@ -145,16 +146,20 @@ enum ModelCodec {
 
     // MARK: - Tags
 
-    static func encode(_ tag: Tag, into out: inout [UInt8]) {
+    static func encode(_ tag: StoredTag, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.append(contentsOf: tag.color.utf8)
+        out.appendBigEndian(tag.nameWrittenAt)
+        out.appendBigEndian(tag.shownAs)
         out.append(contentsOf: tag.name.utf8)
     }
 
-    static func decodeTag(id: UUID, _ bytes: UnsafeRawBufferPointer) throws(ProjectionError) -> Tag {
+    static func decodeStoredTag(id: UUID, _ bytes: UnsafeRawBufferPointer) throws(ProjectionError) -> StoredTag {
         var reader = ModelReader(bytes)
         let color = try reader.string(length: 7)
-        return Tag(id: id, name: reader.rest(), color: color)
+        let writtenAt = try reader.integer(UInt64.self)
+        let shownAs = try reader.integer(UInt16.self)
+        return StoredTag(id: id, name: reader.rest(), color: color, nameWrittenAt: writtenAt, shownAs: shownAs)
     }
 
     /// `todos.by-deadline` key: day ‖ todo id.
@@ -189,12 +194,14 @@ enum ModelCodec {
         out.removeAll(keepingCapacity: true)
         out.appendBigEndian(dayKey(mark.deadline))
         out.append(mark.isCompleted ? 1 : 0)
+        if let user = mark.userId { out.appendID(user) }
     }
 
     static func decodeMark(_ bytes: UnsafeRawBufferPointer) throws(ProjectionError) -> TodoMark {
         var reader = ModelReader(bytes)
         let deadline = try day(fromKey: try reader.integer(UInt32.self))
-        return TodoMark(deadline: deadline, isCompleted: try reader.integer(UInt8.self) != 0)
+        let isCompleted = try reader.integer(UInt8.self) != 0
+        return TodoMark(deadline: deadline, isCompleted: isCompleted, userId: reader.isAtEnd ? nil : try reader.id())
     }
 
     // MARK: - Ids

@@ -28,6 +28,9 @@ struct ModelReader {
         String(decoding: try take(length), as: UTF8.self)
     }
 
+    /// Whether everything has been read.
+    var isAtEnd: Bool { offset == bytes.count }
+
     /// Everything left, as text.
     mutating func rest() -> String {
         defer { offset = bytes.count }

@@ -21,24 +21,33 @@ protocol Projection {
     /// The databases the projection owns, without the slot suffix (the first holds the entities).
     static var databaseNames: [String] { get }
 
-    /// Starts a batch writing to `databases` (one per ``databaseNames`` entry, same order).
-    init(txn: Transaction, databases: [Database])
+    /// Starts a batch writing to `databases` (one per ``databaseNames`` entry, same order);
+    /// `ranks` looks up where the merge ranks events already applied.
+    init(txn: Transaction, databases: [Database], ranks: MergeRanks)
     /// Folds one event in; events that are not about this model change nothing.
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws
+    /// Folds one decoded item in: by default its event, unless the merge overruled it.
+    mutating func apply(_ item: DecodedEvents.Item) throws
     /// Writes the batch's net changes and, when `changes` is not nil, describes them there.
     mutating func finish(changes: inout [ReadModelChange]?) throws
 }
 
-/// A batch of log events, each decoded once for every projection.
+/// A batch of log events, each decoded once for every projection, as the merge applies
+/// them (see ``MergeDecoder``).
 struct DecodedEvents: Sendable {
-    /// Position and event; `nil` for an event of an unknown type or with undecodable data.
-    var items: [(position: UInt64, event: DomainEvent?)]
-
-    init(_ events: [RecordedEvent]) {
-        items = events.map { recorded in
-            (recorded.position, try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data))
-        }
+    struct Item: Sendable {
+        var position: UInt64
+        /// `nil` for an event of an unknown type or with undecodable data.
+        var event: DomainEvent?
+        /// Where the merge ranks the event (the tags projection orders colliding names by it).
+        var rank: MergeRank
+        /// The event was decoded, but what it writes is held by later writes: it changes nothing.
+        var overruled = false
+        /// What the event overruled of this store's writes.
+        var conflicts: [MergeConflict] = []
     }
+
+    var items: [Item]
 
     var first: UInt64? { items.first?.position }
     var last: UInt64? { items.last?.position }
@@ -46,10 +55,14 @@ struct DecodedEvents: Sendable {
 
 extension Projection {
     /// Applies the events after `checkpoint` in one batch; returns how many of them were skipped.
+    mutating func apply(_ item: DecodedEvents.Item) throws {
+        if let event = item.event, !item.overruled { try apply(event, at: item.position) }
+    }
+
     static func apply(_ events: DecodedEvents, after checkpoint: UInt64, txn: Transaction, databases: [Database],
-                      changes: inout [ReadModelChange]?) throws -> UInt64 {
+                      ranks: MergeRanks, changes: inout [ReadModelChange]?) throws -> UInt64 {
         guard let last = events.last, last > checkpoint else { return 0 }
-        var batch = Self(txn: txn, databases: databases)
+        var batch = Self(txn: txn, databases: databases, ranks: ranks)
         let skipped = try batch.fold(events, after: checkpoint)
         try batch.finish(changes: &changes)
         return skipped
@@ -65,11 +78,8 @@ extension Projection {
         }
         var skipped: UInt64 = 0
         for item in events.items where item.position > checkpoint {
-            if let event = item.event {
-                try apply(event, at: item.position)
-            } else {
-                skipped += 1
-            }
+            if item.event == nil { skipped += 1 }
+            try apply(item)
         }
         return skipped
     }

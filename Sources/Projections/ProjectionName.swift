@@ -13,6 +13,8 @@ public enum ProjectionName: String, CaseIterable, Sendable, Codable, CustomStrin
     case dailyStats = "daily-stats"
     /// Tags by id, listed by case-folded name.
     case tags
+    /// What merges overruled of this store's writes (see ``MergeConflict``).
+    case conflicts
 
     public var description: String { rawValue }
 
@@ -23,6 +25,7 @@ public enum ProjectionName: String, CaseIterable, Sendable, Codable, CustomStrin
         case .todos: TodosProjection.self
         case .dailyStats: DailyStatsProjection.self
         case .tags: TagsProjection.self
+        case .conflicts: ConflictsProjection.self
         }
     }
 }

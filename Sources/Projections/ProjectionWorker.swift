@@ -92,7 +92,8 @@ final class ProjectionWorker: Sendable {
                 if state.checkpoint < last {
                     state.skipped += try name.projection.apply(
                         decoded, after: state.checkpoint, txn: txn,
-                        databases: models.databases.databases(name, state.slot), changes: &changes)
+                        databases: models.databases.databases(name, state.slot), ranks: MergeRanks(log: log),
+                        changes: &changes)
                     state.checkpoint = last
                     try models.databases.putState(state, of: name, txn)
                 }
@@ -152,7 +153,7 @@ final class ProjectionWorker: Sendable {
                 _ = try await catchUp()
                 let from = try pendingFrom()
                 for try await batch in log.subscribeBatches(after: from == .max ? try log.head() : from, batchSize: batchSize) {
-                    try await queue.perform { [self] in try apply(DecodedEvents(batch)) }
+                    try await queue.perform { [self] in try apply(try MergeDecoder(log: log).decode(batch)) }
                     failures = 0
                     lastError.withLock { $0 = nil }
                 }

@@ -37,6 +37,8 @@ public enum ReadModelChange: Sendable, Equatable {
     case tag(Tag, position: UInt64)
     /// A tag was deleted (todos stop showing it: an ``invalidated(_:position:)`` of `.todos` follows).
     case tagRemoved(UUID, position: UInt64)
+    /// A merge overruled a write of this store (see ``MergeConflict``).
+    case conflict(MergeConflict, position: UInt64)
     /// The model changed in a way not itemized here — it was rebuilt, or another process
     /// applied events to it: re-query what you show.
     case invalidated(ProjectionName, position: UInt64)
@@ -46,7 +48,8 @@ public enum ReadModelChange: Sendable, Equatable {
         switch self {
         case .user(_, let position), .userRemoved(_, let position), .todo(_, let position),
              .todoRemoved(_, let position), .stat(_, let position), .statRemoved(_, let position),
-             .tag(_, let position), .tagRemoved(_, let position), .invalidated(_, let position):
+             .tag(_, let position), .tagRemoved(_, let position), .conflict(_, let position),
+             .invalidated(_, let position):
             position
         }
     }

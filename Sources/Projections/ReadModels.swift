@@ -57,7 +57,7 @@ public final class ReadModels: Sendable {
         do {
             // Write transactions of a rebuild are large: in place, their dirty pages are
             // page cache instead of anonymous memory.
-            environment = try Environment(path: path, options: .init(mapSize: options.initialMapSize, maxDatabases: 32,
+            environment = try Environment(path: path, options: .init(mapSize: options.initialMapSize, maxDatabases: 64,
                                                                      noSync: options.noSync, writeMap: true))
             databases = try ModelDatabases.open(in: environment, versions: versions)
         } catch let error as LMDBError {
@@ -186,6 +186,41 @@ public final class ReadModels: Sendable {
     /// The live tag `id`, or nil.
     public func tag(_ id: UUID) throws -> Tag? {
         try read { txn in try TagsProjection.load(id, txn: txn, byID: try active(.tags, txn)[0]) }
+    }
+
+    /// What merges overruled of this store's writes, oldest first, after the tags shown under
+    /// a changed name (``TagNames``), which every device lists alike.
+    public func conflicts() throws -> [MergeConflict] {
+        try read { txn in
+            var found: [MergeConflict] = []
+            let tags = try active(.tags, txn)
+            var renamed: [StoredTag] = []
+            try txn.withCursor(tags[0]) { cursor in
+                var entry = try cursor.first()
+                while let current = entry {
+                    let tag = try ModelCodec.decodeStoredTag(id: try ModelCodec.id(in: current.key, at: 0), current.value)
+                    if tag.shownAs > 1 { renamed.append(tag) }
+                    entry = try cursor.next()
+                }
+            }
+            renamed.sort { a, b in
+                ModelCodec.nameOrder(Tag.foldedName(a.shown.name), id: a.id)
+                    .lexicographicallyPrecedes(ModelCodec.nameOrder(Tag.foldedName(b.shown.name), id: b.id))
+            }
+            for tag in renamed {
+                found.append(MergeConflict(
+                    stream: DomainEvent.tagStream(tag.id), kind: TagNames.conflictKind,
+                    detail: "shown as \"\(tag.shown.name)\": an earlier tag is named \"\(tag.name)\" up to case"))
+            }
+            try txn.withCursor(try active(.conflicts, txn)[0]) { cursor in
+                var entry = try cursor.first()
+                while let current = entry {
+                    found.append(try ConflictsProjection.decode(current.value))
+                    entry = try cursor.next()
+                }
+            }
+            return found
+        }
     }
 
     /// Every live tag, by case-folded name, then id: a scan of the name index.

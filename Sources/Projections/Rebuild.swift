@@ -159,7 +159,7 @@ public enum Rebuild {
                     throw ProjectionError.superseded(name)
                 }
                 let databases = models.databases.databases(name, build.slot)
-                builds.append((name, build, name.projection.init(txn: txn, databases: databases)))
+                builds.append((name, build, name.projection.init(txn: txn, databases: databases, ranks: source.ranks)))
             }
             guard !builds.isEmpty else { return step }
             while step.events < limit, let chunk = try source.next() {
@@ -203,8 +203,9 @@ public enum Rebuild {
                             }
                             var none: [ReadModelChange]? = nil
                             build.skipped += try name.projection.apply(
-                                DecodedEvents(events), after: build.checkpoint, txn: txn,
-                                databases: models.databases.databases(name, build.slot), changes: &none)
+                                try MergeDecoder(log: log).decode(events), after: build.checkpoint, txn: txn,
+                                databases: models.databases.databases(name, build.slot), ranks: MergeRanks(log: log),
+                                changes: &none)
                             build.checkpoint = last
                         }
                         let old = state.slot

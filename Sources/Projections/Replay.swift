@@ -12,7 +12,8 @@ import Foundation
 /// The stored models are not touched. Memory grows with the number of live entities
 /// at `position`, not with the log.
 public enum Replay {
-    /// Folds events 1 through `position` into a ``DomainSnapshot``.
+    /// Folds events 1 through `position` into a ``DomainSnapshot``, merged as the stored
+    /// models are (see ``MergeDecoder``).
     ///
     /// Events of unknown types or with undecodable data are skipped, as the stored projections do.
     /// - throws: ``ProjectionError/beyondHead(position:head:)`` when `position` is past the log's end.
@@ -29,9 +30,9 @@ public enum Replay {
         while last < position {
             let events = try log.read(after: last, limit: Int(min(position - last, 4096)))
             guard let tail = events.last else { break }
-            for recorded in events {
-                if let event = try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data) {
-                    result.snapshot.apply(event)
+            for item in try MergeDecoder(log: log).decode(events).items {
+                if let event = item.event {
+                    if !item.overruled { result.snapshot.apply(event, rank: item.rank) }
                 } else {
                     result.skippedEvents += 1
                 }

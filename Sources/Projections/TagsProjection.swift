@@ -2,24 +2,32 @@ import Domain
 import Foundation
 import LMDB
 
-/// Live tags by id (`tags`), and the name index the list is read from (`tags.by-name`,
-/// keyed by the case-folded name, so "work" and "Work" sort together).
+/// Live tags by id (`tags`), the name index the list is read from (`tags.by-name`, keyed by
+/// the case-folded name shown, so "work" and "Work" sort together), and the groups of tags
+/// whose own names fold alike (`tags.groups`, keyed by that folded name).
+///
+/// Tags named apart on devices that had not seen each other may share a name once merged:
+/// each group is shown in the order of the writes that gave the names (``TagNames``).
 struct TagsProjection: Projection {
     static let name = ProjectionName.tags
-    static let version: UInt32 = 1
-    static let databaseNames = ["tags", "tags.by-name"]
+    /// 2: colliding names shown with ` (2)`, …; the name's write and the suffix are stored.
+    static let version: UInt32 = 2
+    static let databaseNames = ["tags", "tags.by-name", "tags.groups"]
 
-    /// The fold: the tag left after `event`, given the live tag before it (nil: none).
+    /// The fold: the tag left after `event` at `position`, given the live tag before it (nil: none).
     ///
     /// The rules of ``DomainSnapshot``: a creation of a live id, and an update of an id
     /// that is not live, change nothing; a deletion removes.
-    static func fold(_ event: DomainEvent, _ tag: Tag?) -> Tag? {
+    static func fold(_ event: DomainEvent, at position: UInt64, _ tag: StoredTag?) -> StoredTag? {
         switch event {
         case .tagCreated(let id, let name, let color):
-            return tag ?? Tag(id: id, name: name, color: color)
+            return tag ?? StoredTag(id: id, name: name, color: color, nameWrittenAt: position, shownAs: 1)
         case .tagUpdated(_, let name, let color):
             guard var tag else { return nil }
-            if let name { tag.name = name }
+            if let name {
+                tag.name = name
+                tag.nameWrittenAt = position
+            }
             if let color { tag.color = color }
             return tag
         case .tagDeleted:
@@ -32,12 +40,16 @@ struct TagsProjection: Projection {
     private let txn: Transaction
     private let byID: Database
     private let byName: Database
-    private var touched = TouchedEntities<Tag>()
+    private let groups: Database
+    private let ranks: MergeRanks
+    private var touched = TouchedEntities<StoredTag>()
 
-    init(txn: Transaction, databases: [Database]) {
+    init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]
         byName = databases[1]
+        groups = databases[2]
+        self.ranks = ranks
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
@@ -46,20 +58,26 @@ struct TagsProjection: Projection {
         default: return
         }
         let (txn, byID) = (txn, byID)
-        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
-            Self.fold(event, $0)
+        try touched.fold(event.entityID, at: position, load: { try Self.loadStored(event.entityID, txn: txn, byID: byID) }) {
+            Self.fold(event, at: position, $0)
         }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
+        try showGroups()
         var key = [UInt8](), value = [UInt8]()
         var membershipChanged: UInt64?
         for (id, entry) in touched.sorted {
             let old = entry.original, new = entry.current
             if old == new { continue }
-            let renamed = !(old?.name).sameBytes(as: new?.name)
-            if let old, renamed {
+            let regrouped = !(old?.name).sameBytes(as: new?.name)
+            let renamed = regrouped || old?.shownAs != new?.shownAs
+            if let old, regrouped {
                 ModelCodec.nameKey(Tag.foldedName(old.name), id: id, into: &key)
+                try txn.delete(groups, key: key)
+            }
+            if let old, renamed {
+                ModelCodec.nameKey(Tag.foldedName(old.shown.name), id: id, into: &key)
                 try txn.delete(byName, key: key)
             }
             guard let new else {
@@ -69,24 +87,101 @@ struct TagsProjection: Projection {
                 continue
             }
             if old == nil { membershipChanged = max(membershipChanged ?? 0, entry.position) }
-            if renamed {
+            if regrouped {
                 ModelCodec.nameKey(Tag.foldedName(new.name), id: id, into: &key)
+                try txn.putIndexEntry(groups, key: key)
+            }
+            if renamed {
+                ModelCodec.nameKey(Tag.foldedName(new.shown.name), id: id, into: &key)
                 try txn.putIndexEntry(byName, key: key)
             }
             ModelCodec.encode(new, into: &value)
             try withUnsafeBytes(of: id.uuid) { k in
                 try value.withUnsafeBytes { v in try txn.put(byID, key: k, value: v) }
             }
-            changes?.append(.tag(new, position: entry.position))
+            changes?.append(.tag(new.shown, position: entry.position))
         }
         // A todo shows only its live tags: a tag that came or went changes todos this
         // projection does not itemize.
         if let membershipChanged { changes?.append(.invalidated(.todos, position: membershipChanged)) }
     }
 
-    static func load(_ id: UUID, txn: Transaction, byID: Database) throws -> Tag? {
-        try withUnsafeBytes(of: id.uuid) { key in
-            try txn.get(byID, key: key).map { bytes in try ModelCodec.decodeTag(id: id, bytes) }
+    /// Sets how each tag of every group the batch changed is shown: the groups a touched
+    /// tag's name left or joined, with their members as stored and as folded by the batch.
+    private mutating func showGroups() throws {
+        var names = Set<String>()
+        for (_, entry) in touched.sorted where !(entry.original?.name).sameBytes(as: entry.current?.name) {
+            if let old = entry.original { names.insert(Tag.foldedName(old.name)) }
+            if let new = entry.current { names.insert(Tag.foldedName(new.name)) }
         }
+        guard !names.isEmpty else { return }
+        var current: [UUID: StoredTag?] = [:]
+        var latest: UInt64 = 0
+        for (id, entry) in touched.sorted {
+            current[id] = .some(entry.current)
+            latest = max(latest, entry.position)
+        }
+        for folded in names.sorted() {
+            var members: [UUID: StoredTag] = [:]
+            for id in try storedGroup(folded) {
+                if let tag = try current[id] ?? Self.loadStored(id, txn: txn, byID: byID) { members[id] = tag }
+            }
+            for (id, tag) in current { if let tag { members[id] = tag } }
+            members = members.filter { Tag.foldedName($0.value.name) == folded }
+            guard !members.isEmpty else { continue }
+            let ranks = try ranks.ranks(of: members.values.map(\.nameWrittenAt))
+            let shown = TagNames.shownOrder(members.values.map { (id: $0.id, rank: ranks[$0.nameWrittenAt]!) })
+            for (id, order) in shown where members[id]?.shownAs != order {
+                let (txn, byID) = (txn, byID)
+                try touched.fold(id, at: latest, load: { try Self.loadStored(id, txn: txn, byID: byID) }) { tag in
+                    tag.map { var tag = $0; tag.shownAs = order; return tag }
+                }
+                current[id] = .some(members[id].map { var tag = $0; tag.shownAs = order; return tag })
+            }
+        }
+    }
+
+    /// The ids in `tags.groups` under `folded`.
+    private func storedGroup(_ folded: String) throws -> [UUID] {
+        var prefix = [UInt8]()
+        ModelCodec.nameKey(folded, id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), into: &prefix)
+        prefix.removeLast(16)
+        var ids: [UUID] = []
+        try txn.withCursor(groups) { cursor in
+            var entry = try cursor.seek(atLeast: prefix)
+            while let found = entry, found.key.count == prefix.count + 16, found.key.starts(with: prefix) {
+                ids.append(try ModelCodec.id(in: found.key, at: prefix.count))
+                entry = try cursor.next()
+            }
+        }
+        return ids
+    }
+
+    static func load(_ id: UUID, txn: Transaction, byID: Database) throws -> Tag? {
+        try loadStored(id, txn: txn, byID: byID)?.shown
+    }
+
+    static func loadStored(_ id: UUID, txn: Transaction, byID: Database) throws -> StoredTag? {
+        try withUnsafeBytes(of: id.uuid) { key in
+            try txn.get(byID, key: key).map { bytes in try ModelCodec.decodeStoredTag(id: id, bytes) }
+        }
+    }
+}
+
+/// A live tag as the tags model keeps it: its own name, the position of the write that gave
+/// it, and how it is shown (1: as it is; n ≥ 2: with ` (n)` appended, see ``TagNames``).
+struct StoredTag: Equatable, Sendable {
+    var id: UUID
+    var name: String
+    var color: String
+    var nameWrittenAt: UInt64
+    var shownAs: UInt16
+
+    /// The tag as reads show it.
+    var shown: Tag { Tag(id: id, name: TagNames.shownName(name, order: Int(shownAs)), color: color) }
+
+    static func == (a: StoredTag, b: StoredTag) -> Bool {
+        a.id == b.id && a.name.sameBytes(as: b.name) && a.color == b.color
+            && a.nameWrittenAt == b.nameWrittenAt && a.shownAs == b.shownAs
     }
 }

@@ -8,11 +8,13 @@ import LMDB
 ///
 /// A stored todo keeps every tag it was tagged with and not untagged, deleted tags
 /// included; reads keep the live ones (``ReadModels``), so deleting a tag touches no todo.
+/// A todo of a deleted user is not live (`todos.deleted-users`: ``DeletedUsers``).
 struct TodosProjection: Projection {
     static let name = ProjectionName.todos
-    /// 2: tags in the todo, and `todos.by-tag`.
-    static let version: UInt32 = 2
-    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag"]
+    /// 2: tags in the todo, and `todos.by-tag`. 3: merged (a pulled write that ranks before
+    /// this store's unsent ones, see ``MergeDecoder``), and a deleted user's todos go.
+    static let version: UInt32 = 3
+    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag", "todos.deleted-users"]
 
     /// The fold: the todo left after `event`, given the live todo before it (nil: none).
     ///
@@ -56,25 +58,42 @@ struct TodosProjection: Projection {
     private let byDeadline: Database
     private let byUser: Database
     private let byTag: Database
+    private let deletedUsers: DeletedUsers
     private var touched = TouchedEntities<Todo>()
 
-    init(txn: Transaction, databases: [Database]) {
+    init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]
         byDeadline = databases[1]
         byUser = databases[2]
         byTag = databases[3]
+        deletedUsers = DeletedUsers(txn: txn, database: databases[4])
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event {
+        case .todoCreated(_, _, _, let userId?, _):
+            if try deletedUsers.contains(userId) { return }
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged: break
-        case .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted: return
+        case .userDeleted(let userId):
+            try deletedUsers.insert(userId)
+            try removeTodos(of: userId, at: position)
+            return
+        case .userCreated, .userUpdated, .tagCreated, .tagUpdated, .tagDeleted: return
         }
         let (txn, byID) = (txn, byID)
         try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
             Self.fold(event, $0)
         }
+    }
+
+    /// Takes every todo of `userId` out, the stored ones and those of this batch.
+    private mutating func removeTodos(of userId: UUID, at position: UInt64) throws {
+        let (txn, byID) = (txn, byID)
+        for id in try deletedUsers.entities(of: userId, in: byUser, idAt: 20) {
+            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID) }) { _ in nil }
+        }
+        touched.foldAll(where: { $0.userId == userId }, at: position) { _ in nil }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {

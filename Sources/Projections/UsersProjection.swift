@@ -5,7 +5,8 @@ import LMDB
 /// Users by id (`users`), and the name index the list is read from (`users.by-name`).
 struct UsersProjection: Projection {
     static let name = ProjectionName.users
-    static let version: UInt32 = 1
+    /// 2: merged (a pulled write that ranks before this store's unsent ones: ``MergeDecoder``).
+    static let version: UInt32 = 2
     static let databaseNames = ["users", "users.by-name"]
 
     /// The fold: the user left after `event`, given the live user before it (nil: none).
@@ -35,7 +36,7 @@ struct UsersProjection: Projection {
     private let byName: Database
     private var touched = TouchedEntities<User>()
 
-    init(txn: Transaction, databases: [Database]) {
+    init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]
         byName = databases[1]

@@ -123,7 +123,7 @@ struct UserTodoCLITests {
         #expect(plainVerify.status != 0 && plainVerify.stdout.contains("projection 'users' is at position 5 but the log ends at 3"))
         let listed = try await chronicle(["user", "list", "--json"], copy)
         #expect(listed.status == 0)
-        #expect(listed.stderr.hasPrefix("notice: the read models (users, todos, daily-stats, tags) are ahead of the log"))
+        #expect(listed.stderr.hasPrefix("notice: the read models (users, todos, daily-stats, tags, conflicts) are ahead of the log"))
         let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(names.compactMap { $0["name"] as? String } == ["U1", "U2", "U3"])
         // The models follow the log again: a user added now is listed.

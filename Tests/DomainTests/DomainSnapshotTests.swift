@@ -115,7 +115,7 @@ struct DomainSnapshotTests {
         #expect(snapshot.tags == [work: Tag(id: work, name: "Work", color: "#ffffff")])
     }
 
-    @Test func sortsTagsByFoldedNameThenLowercaseId() {
+    @Test func sortsTagsByFoldedShownName() {
         let upperSorting = UUID(uuidString: "F0000000-0000-4000-8000-000000000000")!
         let snapshot = fold([
             .tagCreated(id: upperSorting, name: "Work", color: "#000000"),
@@ -126,8 +126,10 @@ struct DomainSnapshotTests {
             .tagCreated(id: uuid(7), name: "STRASSE", color: "#000000"),
             .tagCreated(id: uuid(8), name: "apple", color: "#000000"),
         ])
-        // By plain `<` on names this would be 7, 6, F, 5, 8, 3, 4.
-        #expect(snapshot.sortedTags.map(\.id) == [uuid(8), uuid(6), uuid(7), uuid(3), upperSorting, uuid(5), uuid(4)])
+        // By plain `<` on names this would be 7, 6, F, 5, 8, 3, 4. Names that fold alike are
+        // shown apart: the later with " (2)" (sorted as shown).
+        #expect(snapshot.sortedTags.map(\.id) == [uuid(8), uuid(6), uuid(7), upperSorting, uuid(3), uuid(5), uuid(4)])
+        #expect(snapshot.sortedTags.map(\.name) == ["apple", "Straße", "STRASSE (2)", "Work", "work (2)", "Zebra", "zoo"])
     }
 
     @Test func taggedTodosShowTheirLiveTagsSortedById() {

@@ -121,9 +121,9 @@ struct StreamIndexTests {
                 try Self.expectStreams(log, positions)
                 #expect(try log.verify().isIntact)
             }
-            // Opening added the (empty) key databases of format 3; the index waits for the first append.
+            // Opening added the (empty) key databases of formats 3 and 4; the index waits for the first append.
             try RawLog.with(store.logPath) { raw throws in
-                #expect(try raw.meta("format") == [3])
+                #expect(try raw.meta("format") == [4])
                 #expect(try raw.meta("streams-indexed") == nil)
             }
             try await store.withLog { log throws in
@@ -132,7 +132,7 @@ struct StreamIndexTests {
                 #expect(try log.verify().isIntact)
             }
             try RawLog.with(store.logPath) { raw throws in
-                #expect(try raw.meta("format") == [3])
+                #expect(try raw.meta("format") == [4])
                 #expect(try raw.meta("streams-indexed") == RawLog.key(6))
                 #expect(try raw.counts() == (events: 7, ids: 7, streams: 6))
             }

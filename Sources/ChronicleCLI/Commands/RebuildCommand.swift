@@ -12,7 +12,7 @@ struct RebuildCommand: AsyncParsableCommand {
             + "An interrupted rebuild leaves the old models in place; run it again.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "users, todos, daily-stats, tags or all.") var projection = "all"
+    @Option(help: "users, todos, daily-stats, tags, conflicts or all.") var projection = "all"
     @Flag(help: "Print the summary as JSON.") var json = false
     @Option(help: ArgumentHelp("Events per write transaction.", visibility: .hidden)) var batchSize = Rebuild.defaultBatchSize
 
@@ -24,7 +24,7 @@ struct RebuildCommand: AsyncParsableCommand {
     private func projections() throws -> [ProjectionName] {
         if projection == "all" { return ProjectionName.allCases }
         guard let name = ProjectionName(rawValue: projection) else {
-            throw ValidationError("unknown projection '\(projection)': expected users, todos, daily-stats, tags or all")
+            throw ValidationError("unknown projection '\(projection)': expected users, todos, daily-stats, tags, conflicts or all")
         }
         return [name]
     }
@@ -61,6 +61,7 @@ struct RebuildCommand: AsyncParsableCommand {
                 case .todos: counted(UInt64(count), "todo")
                 case .dailyStats: counted(UInt64(count), "day") + " with todos"
                 case .tags: counted(UInt64(count), "tag")
+                case .conflicts: counted(UInt64(count), "conflict")
                 }
             }
         }

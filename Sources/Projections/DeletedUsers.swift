@@ -1,0 +1,40 @@
+import Foundation
+import LMDB
+
+/// The users deleted, as a projection whose entities belong to users keeps them: a todo
+/// whose user is deleted is not live, whether the todo was created before the deletion
+/// (another device's, or one the deleting device had not pulled) or after it (pulled later).
+///
+/// Stored as index entries (user id → nothing) in the projection's own database, written
+/// as soon as they are noted, so a rebuild of that projection alone needs no other model.
+struct DeletedUsers {
+    private let txn: Transaction
+    private let database: Database
+
+    init(txn: Transaction, database: Database) {
+        self.txn = txn
+        self.database = database
+    }
+
+    func contains(_ user: UUID) throws -> Bool {
+        try withUnsafeBytes(of: user.uuid) { key in try txn.get(database, key: key) != nil }
+    }
+
+    func insert(_ user: UUID) throws {
+        try txn.putIndexEntry(database, key: withUnsafeBytes(of: user.uuid) { Array($0) })
+    }
+
+    /// The ids in the 16 bytes at `offset` of every key of `index` that starts with `user`.
+    func entities(of user: UUID, in index: Database, idAt offset: Int) throws -> [UUID] {
+        let prefix = withUnsafeBytes(of: user.uuid) { Array($0) }
+        var ids: [UUID] = []
+        try txn.withCursor(index) { cursor in
+            var entry = try cursor.seek(atLeast: prefix)
+            while let current = entry, current.key.starts(with: prefix) {
+                ids.append(try ModelCodec.id(in: current.key, at: offset))
+                entry = try cursor.next()
+            }
+        }
+        return ids
+    }
+}

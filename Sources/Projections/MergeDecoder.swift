@@ -1,0 +1,139 @@
+import Domain
+import EventLog
+import Foundation
+import UUIDText
+
+/// Decodes log events as the merge applies them.
+///
+/// A replica's log holds its own events and the ones it pulled, in the order they came
+/// here; the read models must equal the fold of the server's order with this replica's
+/// unsent events on top (``MergeRank``). Folding in log order gives that, but for one case:
+/// a pulled event that writes a field one of this replica's own events wrote earlier here
+/// but ranks after (not pulled back yet when this one was). Such a write is overruled:
+/// its decoded form leaves those fields out (``DomainEvent/without(_:)``). Creations are
+/// once per id and deletions win whatever the order, so nothing else depends on order.
+///
+/// The ranks never change their order as pulls go on: an own event not pulled back by the
+/// time a pulled event came ranks after it, and when it comes back it does so at a later
+/// server position. So the stored models, rebuilt or kept up, and `replay` agree.
+struct MergeDecoder {
+    let log: EventLog
+
+    /// Decodes `records` (consecutive events of the log).
+    func decode(_ records: [RecordedEvent]) throws -> DecodedEvents {
+        let upstream = try log.upstreamPositions(of: records.lazy.map(\.position))
+        var streams: [String: [RecordedEvent]] = [:]
+        var items: [DecodedEvents.Item] = []
+        items.reserveCapacity(records.count)
+        for recorded in records {
+            let rank = MergeRank(upstream: upstream[recorded.position], position: recorded.position)
+            var item = DecodedEvents.Item(position: recorded.position, event: Self.domainEvent(recorded), rank: rank)
+            if let event = item.event, recorded.origin != log.deviceID, let server = rank.upstream {
+                let before = try earlier(in: recorded.stream, than: recorded.position, &streams)
+                if !before.isEmpty {
+                    try merge(event, recorded, server: server, before: before, into: &item)
+                }
+            }
+            items.append(item)
+        }
+        return DecodedEvents(items: items)
+    }
+
+    static func domainEvent(_ recorded: RecordedEvent) -> DomainEvent? {
+        try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data)
+    }
+
+    /// The events of `stream` before `position` (one read of the stream per batch).
+    private func earlier(in stream: String, than position: UInt64,
+                         _ streams: inout [String: [RecordedEvent]]) throws -> ArraySlice<RecordedEvent> {
+        let events: [RecordedEvent]
+        if let known = streams[stream] {
+            events = known
+        } else {
+            events = try log.read(stream: stream)
+            streams[stream] = events
+        }
+        let end = events.firstIndex { $0.position >= position } ?? events.endIndex
+        return events[..<end]
+    }
+
+    /// Overrules what of `event` (pulled, at server position `server`) this replica's own
+    /// later-ranked events hold, and notes what it overrules of this replica's writes.
+    private func merge(_ event: DomainEvent, _ recorded: RecordedEvent, server: UInt64,
+                       before: ArraySlice<RecordedEvent>, into item: inout DecodedEvents.Item) throws {
+        let own = before.filter { $0.origin == log.deviceID }
+        guard !own.isEmpty else { return }
+        let ranks = try log.upstreamPositions(of: before.lazy.map(\.position))
+        var held = Set<MergeField>()   // written by own events that rank after this one
+        var unseenWrites = 0           // own writes the deleting device cannot have seen
+        for event in own {
+            guard let decoded = Self.domainEvent(event), !decoded.writtenFields.isEmpty else { continue }
+            let ranksAfter = (ranks[event.position] ?? .max) > server
+            if ranksAfter { held.formUnion(decoded.writtenFields) }
+            if ranksAfter || event.timestampMilliseconds >= recorded.timestampMilliseconds { unseenWrites += 1 }
+        }
+        let stream = recorded.stream
+        switch event {
+        case .userDeleted, .todoDeleted, .tagDeleted:
+            if unseenWrites > 0 {
+                item.conflicts.append(MergeConflict(
+                    stream: stream, kind: "deleted",
+                    detail: "\(unseenWrites) change\(unseenWrites == 1 ? "" : "s") made here went with its deletion on device \(recorded.origin)"))
+            }
+        default:
+            break
+        }
+        if !held.isEmpty {
+            if let kept = event.without(held) { item.event = kept } else { item.overruled = true }
+        }
+        // A field this replica wrote last (in the merge's order) that the pulled event now
+        // overwrites, although the pulled write was made earlier by its device's clock: the
+        // other device could not have seen this one's.
+        for field in (item.overruled ? [] : item.event?.writtenFields ?? []) {
+            guard let last = lastWriter(of: field, before: before, below: server, upstream: ranks),
+                  last.origin == log.deviceID, last.timestampMilliseconds >= recorded.timestampMilliseconds else { continue }
+            item.conflicts.append(MergeConflict(
+                stream: stream, kind: "overwritten",
+                detail: "\(field.label) written here at \(Timestamp.format(milliseconds: last.timestampMilliseconds)) lost to an earlier write from device \(recorded.origin)"))
+        }
+    }
+
+    /// The event that last wrote `field`, in the merge's order, among those ranked below `server`.
+    private func lastWriter(of field: MergeField, before: ArraySlice<RecordedEvent>, below server: UInt64,
+                            upstream: [UInt64: UInt64]) -> RecordedEvent? {
+        var best: (rank: MergeRank, event: RecordedEvent)?
+        for event in before {
+            let rank = MergeRank(upstream: upstream[event.position], position: event.position)
+            guard (rank.upstream ?? .max) < server, Self.domainEvent(event)?.writtenFields.contains(field) == true else { continue }
+            if best.map({ $0.rank < rank }) ?? true { best = (rank, event) }
+        }
+        return best?.event
+    }
+}
+
+extension MergeField {
+    /// The field's name in the JSON of its entity (`isCompleted` for completion, `tags` for a tag).
+    var label: String {
+        switch self {
+        case .name: "name"
+        case .age: "age"
+        case .title: "title"
+        case .deadline: "deadline"
+        case .memo: "memo"
+        case .completion: "isCompleted"
+        case .color: "color"
+        case .tag(let id): "tag \(id.lowercasedString)"
+        }
+    }
+}
+
+/// The ranks of events already in the log, looked up when a projection needs them
+/// (the tags projection orders colliding names by the writes that gave them).
+struct MergeRanks: Sendable {
+    let log: EventLog
+
+    func ranks(of positions: [UInt64]) throws -> [UInt64: MergeRank] {
+        let upstream = try log.upstreamPositions(of: positions)
+        return Dictionary(uniqueKeysWithValues: positions.map { ($0, MergeRank(upstream: upstream[$0], position: $0)) })
+    }
+}
