@@ -210,7 +210,7 @@ public final class ReadModels: Sendable {
             for tag in renamed {
                 found.append(MergeConflict(
                     stream: DomainEvent.tagStream(tag.id), kind: TagNames.conflictKind,
-                    detail: "shown as \"\(tag.shown.name)\": an earlier tag is named \"\(tag.name)\" up to case"))
+                    detail: "shown as \"\(tag.shown.name)\": a tag named earlier has the same name up to case"))
             }
             try txn.withCursor(try active(.conflicts, txn)[0]) { cursor in
                 var entry = try cursor.first()

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("chronicle demo")
 struct DemoCLITests {
-    @Test("demo runs the whole story to the end and exits 0 with the server's copy equal to the local log")
+    @Test("demo runs the whole story to the end and exits 0: the server's copy equals the local log, two devices converge")
     func demo() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
@@ -13,5 +13,12 @@ struct DemoCLITests {
         #expect(result.stdout.contains("verify: OK"))
         #expect(result.stdout.contains("gave up after 3 tries"))
         #expect(result.stdout.contains("2026-12-03  1      1"))
+        // The second device: one todo retitled on both, one tag name on both.
+        #expect(result.stdout.contains("both show \"Finish the A-0 compiler (laptop)\""))
+        #expect(result.stdout.contains("tags on both: \"Work\", \"work (2)\""))
+        #expect(result.stdout.contains("conflicts on the phone: 2"))
+        #expect(result.stdout.contains("overwritten: title written here at"))
+        #expect(result.stdout.contains("conflicts on the laptop: 1"))
+        #expect(result.stdout.contains("show the same users, todos, tags and stats: yes"))
     }
 }

@@ -14,7 +14,7 @@ import FoundationNetworking
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Tell the whole story on a fresh temporary store: offline edits, stats, a local server, sync with retry, the audit log.")
+        abstract: "Tell the whole story on fresh temporary stores: offline edits, stats, a local server, sync with retry, a second device and a merge, the audit log.")
 
     @Flag(help: "Keep the temporary folder (its path is printed) instead of removing it.") var keep = false
 
@@ -80,17 +80,26 @@ struct DemoCommand: AsyncParsableCommand {
         let localEvents = try store.log.read(after: 0, limit: 10_000)
         let same = serverEvents == localEvents.map { EventJSON.encode($0, includePosition: false) }
         step("The server holds \(serverEvents.count) events; the local log holds \(localEvents.count); identical: \(same ? "yes" : "NO")")
+
+        // 5. A second device: pull, offline edits on both, one conflict, convergence.
+        let converged: Bool
+        do {
+            converged = try await twoDevices(phone: store, root: root, server: server.url, token: "demo-token")
+        } catch {
+            try await server.stop()
+            throw error
+        }
         try await server.stop()
 
-        // 5. The audit trail, verified.
-        step("The audit log:")
+        // 6. The audit trail, verified: the phone's own events and the laptop's, each once.
+        step("The phone's audit log:")
         CLIOutput.line(LogCommand.header)
-        for event in localEvents { CLIOutput.line(LogCommand.row(event)) }
+        for event in try store.log.read(after: 0, limit: 10_000) { CLIOutput.line(LogCommand.row(event)) }
         let report = try store.log.verify()
         step("verify: \(report.isIntact ? "OK" : "FAILED") — \(report.eventsChecked) events, hash chain head \(report.headHash.prefix(16))…")
         await store.close()
         if keep { say("kept \(root)") }
-        guard same, report.isIntact else { throw ExitCode(1) }
+        guard same, converged, report.isIntact else { throw ExitCode(1) }
     }
 
     private func printStats(_ store: ChronicleStore, _ title: String) async throws {
@@ -100,8 +109,8 @@ struct DemoCommand: AsyncParsableCommand {
             .split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
     }
 
-    private func step(_ text: String) { CLIOutput.line("\n==> \(text)") }
-    private func say(_ text: String) { CLIOutput.line("    \(text)") }
+    func step(_ text: String) { CLIOutput.line("\n==> \(text)") }
+    func say(_ text: String) { CLIOutput.line("    \(text)") }
 
     private static func format(_ duration: Duration) -> String {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000

@@ -103,18 +103,23 @@ struct SyncCommand: AsyncParsableCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "Show how many events wait to be pushed and why the last push failed.")
+            abstract: "Show how many events wait to be pushed, why the last try failed, and what merges overruled.")
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let log = try StoreAccess.openLog(store)
+            let (log, models, runner) = try StoreAccess.openModels(store)
             let status = try SyncEngine.status(of: log)
+            _ = try await runner.catchUp()
+            let conflicts = try models.conflicts()
             if output.json {
+                let listed = conflicts.map { conflict in
+                    "{\"stream\":\(jsonValue(conflict.stream)),\"kind\":\(jsonValue(conflict.kind)),\"detail\":\(jsonValue(conflict.detail))}"
+                }
                 CLIOutput.line("{\"pending\":\(status.pending),\"lastAckedPosition\":\(status.lastAckedPosition),"
                                + "\"attempts\":\(status.attempts),\"lastError\":\(jsonValue(status.lastError)),"
-                               + "\"pulledPosition\":\(status.pulledPosition)}")
+                               + "\"pulledPosition\":\(status.pulledPosition),\"conflicts\":[\(listed.joined(separator: ","))]}")
                 return
             }
             CLIOutput.line("pending: \(events(status.pending)) (log head \(status.head), acknowledged up to \(status.lastAckedPosition))")
@@ -132,6 +137,10 @@ struct SyncCommand: AsyncParsableCommand {
                 CLIOutput.line("state: backing off until \(Timestamp.format(milliseconds: Int64(until.timeIntervalSince1970 * 1000)))")
             case .idle, .pushing, .pulling:
                 CLIOutput.line(status.pending == 0 ? "state: up to date" : "state: waiting for the next push")
+            }
+            CLIOutput.line(conflicts.isEmpty ? "conflicts: none" : "conflicts: \(conflicts.count)")
+            for conflict in conflicts {
+                CLIOutput.line("  \(conflict.stream)  \(conflict.kind): \(conflict.detail)")
             }
         }
     }

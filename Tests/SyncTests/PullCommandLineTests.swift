@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Two stores edited and synced only through `chronicle` processes.
+@Suite("Command line pull and merge", .timeLimit(.minutes(3)))
+struct PullCommandLineTests {
+    @Test("two stores name a tag alike offline; after push and pull both list the same tags, and sync status lists the rename on both")
+    func twoStoresThroughTheCommandLine() async throws {
+        let chronicle = try CommandLineTests.requireExecutable()
+        let server = try await TestServer.start(tokens: ["token-a": nil])
+        let folder = try TemporaryDirectory("cli-merge")
+        defer { folder.remove() }
+        let (a, b) = (folder.appending("a"), folder.appending("b"))
+        func run(_ arguments: [String], store: String) async throws -> String {
+            let result = try await ChildProcess.run(chronicle, arguments + ["--store", store],
+                                                    environment: ["CHRONICLE_TOKEN": "token-a"], in: folder)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        let remote = ["--remote", server.url.absoluteString]
+        let work = try await run(["tag", "add", "--name", "Work", "--color", "#111111"], store: a)
+        let other = try await run(["tag", "add", "--name", "work", "--color", "#222222"], store: b)
+        _ = try await run(["sync", "push"] + remote, store: a)
+        _ = try await run(["sync", "push"] + remote, store: b)
+        _ = try await run(["sync", "pull"] + remote, store: a)
+        _ = try await run(["sync", "pull"] + remote, store: b)
+
+        let listedA = try await run(["tag", "list", "--json"], store: a)
+        let listedB = try await run(["tag", "list", "--json"], store: b)
+        #expect(listedA == listedB)
+        #expect(listedA.contains("\"name\":\"Work\"") && listedA.contains("\"name\":\"work (2)\""))
+        for store in [a, b] {
+            let status = try await CommandLineTests.statusJSON(chronicle, store: store, in: folder)
+            let conflicts = try #require(status["conflicts"] as? [[String: String]])
+            #expect(conflicts.map { $0["kind"] } == ["tag-renamed"])
+            #expect(conflicts.first?["stream"] == "tag-" + other.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(status["pending"] as? Int == 0)
+        }
+        #expect(listedA.contains(work.trimmingCharacters(in: .whitespacesAndNewlines)))
+        for store in [a, b] { _ = try await run(["verify", "--deep"], store: store) }
+        try await server.stop()
+    }
+}
