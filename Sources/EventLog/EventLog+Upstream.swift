@@ -23,6 +23,24 @@ extension EventLog {
         }
     }
 
+    /// ``upstreamPositions(of:)`` for every event in `range`, in one cursor pass over that part
+    /// of the table: its cost follows the pulled events in the range, not the range's length.
+    public func upstreamPositions(in range: ClosedRange<UInt64>) throws -> [UInt64: UInt64] {
+        try withRead { txn in
+            var found: [UInt64: UInt64] = [:]
+            try txn.withCursor(databases.upstream) { cursor in
+                var entry = try cursor.seek(atLeast: Keys.position(range.lowerBound))
+                while let current = entry, current.key.count == 8 {
+                    let position = current.key.readBigEndian(UInt64.self, at: 0)
+                    guard position <= range.upperBound else { break }
+                    if current.value.count == 8 { found[position] = current.value.readBigEndian(UInt64.self, at: 0) }
+                    entry = try cursor.next()
+                }
+            }
+            return found
+        }
+    }
+
     /// The position the sync server gave the event at `position`, or nil (see ``upstreamPositions(of:)``).
     public func upstreamPosition(of position: UInt64) throws -> UInt64? {
         try upstreamPositions(of: CollectionOfOne(position))[position]

@@ -58,7 +58,7 @@ struct DailyStatsProjection: Projection {
     private let stats: Database
     private let marks: Database
     private let byUser: Database
-    private let deletedUsers: DeletedUsers
+    private var deletedUsers: DeletedUsers
     private var touched = TouchedEntities<TodoMark>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
@@ -71,8 +71,9 @@ struct DailyStatsProjection: Projection {
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event {
-        case .todoCreated(_, _, _, let userId?, _):
+        case .todoCreated(let id, _, _, let userId?, _):
             if try deletedUsers.contains(userId) { return }
+            deletedUsers.noteCreated(id, of: userId)
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
         case .userDeleted(let userId):
             try deletedUsers.insert(userId)
@@ -80,7 +81,6 @@ struct DailyStatsProjection: Projection {
             for id in try deletedUsers.entities(of: userId, in: byUser, idAt: 16) {
                 try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks) }) { _ in nil }
             }
-            touched.foldAll(where: { $0.userId == userId }, at: position) { _ in nil }
             return
         case .userCreated, .userUpdated: return
         case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return

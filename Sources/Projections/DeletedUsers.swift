@@ -10,6 +10,8 @@ import LMDB
 struct DeletedUsers {
     private let txn: Transaction
     private let database: Database
+    /// The entities created in this batch for each user (not in the stored index yet).
+    private var createdInBatch: [UUID: [UUID]] = [:]
 
     init(txn: Transaction, database: Database) {
         self.txn = txn
@@ -24,10 +26,16 @@ struct DeletedUsers {
         try txn.putIndexEntry(database, key: withUnsafeBytes(of: user.uuid) { Array($0) })
     }
 
-    /// The ids in the 16 bytes at `offset` of every key of `index` that starts with `user`.
+    /// Notes an entity of `user` created in this batch.
+    mutating func noteCreated(_ id: UUID, of user: UUID) {
+        createdInBatch[user, default: []].append(id)
+    }
+
+    /// The entities of `user`: those created in this batch, and the ids in the 16 bytes at
+    /// `offset` of every key of the stored `index` that starts with `user`.
     func entities(of user: UUID, in index: Database, idAt offset: Int) throws -> [UUID] {
         let prefix = withUnsafeBytes(of: user.uuid) { Array($0) }
-        var ids: [UUID] = []
+        var ids: [UUID] = createdInBatch[user] ?? []
         try txn.withCursor(index) { cursor in
             var entry = try cursor.seek(atLeast: prefix)
             while let current = entry, current.key.starts(with: prefix) {

@@ -21,7 +21,10 @@ struct MergeDecoder {
 
     /// Decodes `records` (consecutive events of the log).
     func decode(_ records: [RecordedEvent]) throws -> DecodedEvents {
-        let upstream = try log.upstreamPositions(of: records.lazy.map(\.position))
+        guard let first = records.first?.position, let last = records.last?.position, first <= last else {
+            return DecodedEvents(items: [])
+        }
+        let upstream = try log.upstreamPositions(in: first...last)
         var streams: [String: [RecordedEvent]] = [:]
         var items: [DecodedEvents.Item] = []
         items.reserveCapacity(records.count)

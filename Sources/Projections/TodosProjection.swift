@@ -58,7 +58,7 @@ struct TodosProjection: Projection {
     private let byDeadline: Database
     private let byUser: Database
     private let byTag: Database
-    private let deletedUsers: DeletedUsers
+    private var deletedUsers: DeletedUsers
     private var touched = TouchedEntities<Todo>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
@@ -72,8 +72,9 @@ struct TodosProjection: Projection {
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event {
-        case .todoCreated(_, _, _, let userId?, _):
+        case .todoCreated(let id, _, _, let userId?, _):
             if try deletedUsers.contains(userId) { return }
+            deletedUsers.noteCreated(id, of: userId)
         case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged: break
         case .userDeleted(let userId):
             try deletedUsers.insert(userId)
@@ -93,7 +94,6 @@ struct TodosProjection: Projection {
         for id in try deletedUsers.entities(of: userId, in: byUser, idAt: 20) {
             try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID) }) { _ in nil }
         }
-        touched.foldAll(where: { $0.userId == userId }, at: position) { _ in nil }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {

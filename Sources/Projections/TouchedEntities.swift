@@ -30,15 +30,6 @@ struct TouchedEntities<Entity> {
         entries[id] = entry
     }
 
-    /// Folds every entity touched so far whose current state matches `predicate`.
-    mutating func foldAll(where predicate: (Entity) -> Bool, at position: UInt64, _ fold: (Entity?) -> Entity?) {
-        for (id, entry) in entries {
-            guard let current = entry.current, predicate(current) else { continue }
-            entries[id]?.current = fold(current)
-            entries[id]?.position = position
-        }
-    }
-
     /// Every touched entity, by id (the byte order of the models' keys).
     var sorted: [(key: UUID, value: Entry)] {
         entries.sorted { IDOrder($0.key) < IDOrder($1.key) }

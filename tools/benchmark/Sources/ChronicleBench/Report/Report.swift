@@ -108,6 +108,8 @@ struct Report {
             check(results.ratio(read, over: .grdb), atLeast: 2, "\(read.rawValue) chronicle ÷ grdb")
         }
         check(results.spread(.syncPush, .chronicle), atLeast: 50_000, "sync-push chronicle events/s", format: Self.number)
+        check(results.spread(.syncPull, .chronicle), atLeast: 20_000, "sync-pull chronicle events/s (pulled and merged into the read models)",
+              format: Self.number)
         return checks
     }
 

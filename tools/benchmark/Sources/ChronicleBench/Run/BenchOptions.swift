@@ -24,7 +24,7 @@ struct BenchOptions: Sendable {
           --runs N       runs per workload and system (default 5, 3 with --quick)
           --json FILE    also write the figures as JSON
           --only LIST    comma-separated workloads: a|append-batch, b|append-single, c|rebuild,
-                         d|reads, e|sync-push, or single names such as read-todo
+                         d|reads, e|sync (sync-push and sync-pull), or single names such as read-todo
           --dir DIR      where the stores go (default: a new folder under $TMPDIR or /tmp)
           --keep         keep the stores afterwards
           --diagnose     also run append-batch on raw LMDB with Chronicle's two indexes (table only)

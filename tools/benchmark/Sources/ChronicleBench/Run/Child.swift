@@ -49,6 +49,7 @@ enum Child {
         case (.readTodo, .grdb), (.readDayStats, .grdb), (.readDayTodos, .grdb):
             return try GRDBWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.syncPush, .chronicle): return try await ChronicleWorkloads.syncPush(task)
+        case (.syncPull, .chronicle): return try await ChronicleWorkloads.syncPull(task)
         default: throw BenchError.unsupported("\(task.workload.rawValue) has no \(task.system.rawValue) variant")
         }
     }

@@ -108,8 +108,8 @@ struct Orchestrator {
             }
         }
 
-        // e. Push to the reference server on loopback.
-        if selected.contains(.syncPush) {
+        // e. Push to the reference server on loopback, then pull into a fresh device.
+        if selected.contains(.syncPush) || selected.contains(.syncPull) {
             try SyncPushPhase(root: root, dataset: dataset, count: sizes.syncEvents, runs: options.runCount,
                               seed: options.seed).run(into: &results)
         }

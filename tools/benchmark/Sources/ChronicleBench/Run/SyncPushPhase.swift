@@ -1,8 +1,9 @@
 import Foundation
 
-/// Sync push: prepares a log of the first `count` events once, then per run copies it,
-/// starts the reference server (a child process, fresh data folder) on loopback, pushes
-/// every event from another child, and stops the server with SIGTERM.
+/// Sync push and pull: prepares a log of the first `count` events once, then per run copies
+/// it, starts the reference server (a child process, fresh data folder) on loopback, pushes
+/// every event from another child, pulls them all into a fresh device from a third (its
+/// read models brought up to date), and stops the server with SIGTERM.
 struct SyncPushPhase {
     let root: String
     let dataset: String
@@ -43,6 +44,19 @@ struct SyncPushPhase {
             }
             results.record(.syncPush, .chronicle, measurement)
             progress("  chronicle: \(Report.number(measurement.rate)) events/s (\(measurement.operations) in \(String(format: "%.2f", measurement.seconds)) s), peak anon \(measurement.peakAnonBytes >> 20) MiB")
+
+            var pull = base
+            pull.workload = .syncPull
+            pull.directory = "\(root)/sync-device-\(run)"
+            pull.url = push.url
+            defer { try? FileManager.default.removeItem(atPath: pull.directory) }
+            progress("sync-pull run \(run + 1) reference server → a fresh chronicle device")
+            let pulled = try ChildProcess.run(.measure, pull)
+            guard pulled.operations == count else {
+                throw BenchError.child("sync-pull stored \(pulled.operations) of \(count) events")
+            }
+            results.record(.syncPull, .chronicle, pulled)
+            progress("  chronicle: \(Report.number(pulled.rate)) events/s (\(pulled.operations) in \(String(format: "%.2f", pulled.seconds)) s), peak anon \(pulled.peakAnonBytes >> 20) MiB")
         }
     }
 }

@@ -8,10 +8,11 @@ enum Workload: String, Codable, Sendable, CaseIterable {
     case readDayStats = "read-day-stats"
     case readDayTodos = "read-day-todos"
     case syncPush = "sync-push"
+    case syncPull = "sync-pull"
 
     var unit: String {
         switch self {
-        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild, .syncPush: "events/s"
+        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild, .syncPush, .syncPull: "events/s"
         case .readTodo, .readDayStats, .readDayTodos: "ops/s"
         }
     }
@@ -24,7 +25,7 @@ enum Workload: String, Codable, Sendable, CaseIterable {
         case .appendBatch, .appendSingle1, .appendSingle8: [.chronicle, .chronicleKeys, .grdb, .lmdbRaw]
         case .rebuild: [.chronicle, .grdb, .lmdbRaw]
         case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .grdb]
-        case .syncPush: [.chronicle]
+        case .syncPush, .syncPull: [.chronicle]
         }
     }
 
@@ -35,7 +36,7 @@ enum Workload: String, Codable, Sendable, CaseIterable {
         case "b", "append-single": [.appendSingle1, .appendSingle8]
         case "c", "rebuild": [.rebuild]
         case "d", "reads": [.readTodo, .readDayStats, .readDayTodos]
-        case "e", "sync-push": [.syncPush]
+        case "e", "sync": [.syncPush, .syncPull]
         default: Workload(rawValue: name).map { [$0] }
         }
     }

@@ -1,3 +1,4 @@
+import Chronicle
 import ChronicleSync
 import Domain
 import EventLog
@@ -70,6 +71,24 @@ enum ChronicleWorkloads {
             throw BenchError.child("the push did not complete: \(summary.outcome)")
         }
         return (summary.eventsAcknowledged, watch.seconds)
+    }
+
+    /// Pulls every event from the server at `task.url` into a fresh store at `task.directory`
+    /// and brings its read models up to date: events/s into a new device, merged and readable.
+    static func syncPull(_ task: ChildTask) async throws -> (Int, Double) {
+        let store = try ChronicleStore(directory: task.directory, backgroundProjections: false)
+        guard let url = task.url.flatMap(URL.init(string:)) else { throw BenchError.usage("sync-pull needs a URL") }
+        var watch = Stopwatch()
+        let summary = try await watch.measureAsync {
+            let summary = try await store.pull(SyncConfiguration(remote: url, token: token))
+            try await store.refresh()
+            return summary
+        }
+        await store.close()
+        guard summary.outcome == .complete else {
+            throw BenchError.child("the pull did not complete: \(summary.outcome)")
+        }
+        return (summary.stored, watch.seconds)
     }
 
     /// The reference server on a free loopback port; prints `port N` on stdout, then
