@@ -1,0 +1,128 @@
+import Chronicle
+import ChronicleSync
+import Foundation
+import Testing
+
+// MARK: - Devices, server and proxy
+
+/// A reference server, a faulty proxy in front of it, and devices syncing through the proxy.
+final class SyncCluster {
+    struct Device {
+        let name: String
+        let folder: TemporaryDirectory
+        let store: ChronicleStore
+        let engine: SyncEngine
+    }
+
+    static let token = "token-a"
+
+    let server: TestServer
+    let proxy: FaultyProxy
+    let maxAttempts: Int
+    private(set) var devices: [Device] = []
+    /// Devices opened for a check, closed at shutdown with the others.
+    var extras: [Device] = []
+
+    private init(server: TestServer, proxy: FaultyProxy, maxAttempts: Int) {
+        self.server = server
+        self.proxy = proxy
+        self.maxAttempts = maxAttempts
+    }
+
+    /// A server and a proxy faulting each request with `probability` (seeded by `seed`).
+    static func start(seed: UInt64, probability: Double, maxAttempts: Int = 10) async throws -> SyncCluster {
+        let server = try await TestServer.start(tokens: [token: nil])
+        do {
+            let proxy = try await FaultyProxy.start(upstream: server.url, seed: seed, probability: probability)
+            return SyncCluster(server: server, proxy: proxy, maxAttempts: maxAttempts)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
+    /// A new device syncing through the proxy (small batches and pages, so a sync takes
+    /// several requests and faults land in the middle of one).
+    @discardableResult
+    func addDevice(_ name: String) async throws -> Device {
+        let device = try openDevice(name)
+        devices.append(device)
+        return device
+    }
+
+    func openDevice(_ name: String) throws -> Device {
+        let folder = try TemporaryDirectory("device-\(name)")
+        do {
+            let store = try ChronicleStore(directory: folder.path, backgroundProjections: false,
+                                           logOptions: .init(noSync: true))
+            var configuration = SyncConfiguration.testing(proxy.url, token: Self.token, batchSize: 4,
+                                                          maxAttempts: maxAttempts)
+            configuration.pullLimit = 8
+            do {
+                return Device(name: name, folder: folder, store: store, engine: try store.syncEngine(configuration))
+            } catch {
+                Task { await store.close() }
+                throw error
+            }
+        } catch {
+            folder.remove()
+            throw error
+        }
+    }
+
+    /// Fails the test when a push or pull did not complete (the proxy is expected to pass everything).
+    func expectComplete(_ summary: PushSummary, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(summary.isComplete, "\(what): \(ConvergenceRun.describe(summary.outcome))", sourceLocation: sourceLocation)
+    }
+
+    func expectComplete(_ summary: PullSummary, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(summary.isComplete, "\(what): \(ConvergenceRun.describe(summary.outcome))", sourceLocation: sourceLocation)
+    }
+
+    func syncUntilQuiet(maxRounds: Int = 8) async throws -> [String] {
+        var trace: [String] = []
+        return try await syncUntilQuiet(maxRounds: maxRounds, trace: &trace)
+    }
+
+    /// Faults off, then rounds of every device pushing and pulling until a round changes
+    /// nothing: every push and pull complete, nothing left pending, no event accepted by the
+    /// server, none stored by a device. Returns the problems: no quiet round within
+    /// `maxRounds`, with what kept the last round from being quiet.
+    func syncUntilQuiet(maxRounds: Int = 8, trace: inout [String]) async throws -> [String] {
+        proxy.faults.enabled = false
+        var unquiet: [String] = []
+        for round in 1...maxRounds {
+            unquiet = []
+            for device in devices {
+                let push = try await device.engine.push()
+                if !push.isComplete {
+                    unquiet.append("device \(device.name)'s push did not complete: \(ConvergenceRun.describe(push.outcome))")
+                }
+                if push.pending != 0 { unquiet.append("device \(device.name) has \(push.pending) events pending after a push") }
+                if push.accepted > 0 { unquiet.append("the server accepted \(push.accepted) events from device \(device.name)") }
+                let pull = try await device.engine.pull()
+                if !pull.isComplete {
+                    unquiet.append("device \(device.name)'s pull did not complete: \(ConvergenceRun.describe(pull.outcome))")
+                }
+                if pull.stored > 0 { unquiet.append("device \(device.name) stored \(pull.stored) pulled events") }
+                trace.append("round \(round) \(device.name): push \(ConvergenceRun.describe(push.outcome)), accepted \(push.accepted) "
+                             + "of \(push.eventsAcknowledged); pull \(ConvergenceRun.describe(pull.outcome)), stored \(pull.stored) of \(pull.received)")
+            }
+            if unquiet.isEmpty { return [] }
+        }
+        return ["not quiet after \(maxRounds) rounds of every device pushing and pulling with faults off; in the last round: "
+                + unquiet.joined(separator: "; ")]
+    }
+
+    /// Closes every store, stops the proxy and the server, removes every folder.
+    func shutdown() async {
+        for device in devices + extras {
+            await device.store.close()
+            device.folder.remove()
+        }
+        devices = []
+        extras = []
+        try? await proxy.stop()
+        try? await server.stop()
+    }
+}
