@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB → LMDB → EventLog; Domain stands alone;
-// Projections and ChronicleSync build on EventLog (+ Domain); Chronicle is the
+// Layering (inner to outer): CLMDB → LMDB → EventLog; Domain stands alone; ChronicleWire
+// (the sync protocol's bodies) builds on EventLog; Projections and ChronicleSync build on
+// EventLog (+ Domain, + ChronicleWire); Chronicle is the
 // app-facing library; SyncServer is the reference remote; `chronicle` is the CLI.
 let package = Package(
     name: "Chronicle",
@@ -10,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "Chronicle", targets: ["Chronicle"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "ChronicleWire", targets: ["ChronicleWire"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "Projections", targets: ["Projections"]),
@@ -40,10 +42,13 @@ let package = Package(
             "LMDB", "UUIDText",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
+        // the client and the server; the log knows nothing of it.
+        .target(name: "ChronicleWire", dependencies: ["EventLog", "UUIDText"]),
         .target(name: "Domain", dependencies: ["UUIDText"]),
         .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB"]),
         .target(name: "ChronicleSync", dependencies: [
-            "EventLog", "LMDB",
+            "EventLog", "ChronicleWire", "LMDB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Chronicle", dependencies: [
@@ -51,7 +56,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "SyncServer", dependencies: [
-            "EventLog",
+            "EventLog", "ChronicleWire",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -60,21 +65,22 @@ let package = Package(
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
-            "Chronicle", "SyncServer",
+            "Chronicle", "ChronicleWire", "SyncServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small process the crash and multi-process tests start and kill.
-        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "LMDB", "Chronicle"]),
+        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ChronicleTorture"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
-        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "SyncServer", "Chronicle", "Domain", "EventLog"]),
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "Chronicle", "Domain", "EventLog"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         .testTarget(name: "ReliabilityTests", dependencies: [
-            "EventLog", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture", "ChronicleCLI",
+            "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture",
+            "ChronicleCLI",
         ]),
     ]
 )

@@ -1,3 +1,4 @@
+import ChronicleWire
 import EventLog
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,20 +1,27 @@
 import Foundation
 
-/// The shape rules every stored event obeys, checked before anything is written.
-enum EventValidation {
-    static let maxStreamBytes = 512
-    static let maxTypeBytes = 256
-    static let maxDataBytes = 8 << 20
-    static let maxOriginBytes = 256
+/// The shape rules every stored event obeys, checked before anything is written (and by
+/// the wire parser, so a body that breaks them is refused before it reaches a log).
+public enum EventValidation {
+    /// The longest stream name, in UTF-8 bytes.
+    public static let maxStreamBytes = 512
+    /// The longest event type, in UTF-8 bytes.
+    public static let maxTypeBytes = 256
+    /// The largest event data.
+    public static let maxDataBytes = 8 << 20
+    /// The longest origin (device id), in UTF-8 bytes: the record keeps its length in a u16.
+    public static let maxOriginBytes = 256
 
-    static func check(stream: String) throws(EventLogError) {
+    /// A stream name: 1 to ``maxStreamBytes`` bytes, no NUL.
+    public static func check(stream: String) throws(EventLogError) {
         let bytes = stream.utf8.count
         guard bytes > 0 else { throw .invalidEvent("stream name must not be empty") }
         guard bytes <= maxStreamBytes else { throw .invalidEvent("stream name is longer than \(maxStreamBytes) bytes") }
         guard !stream.utf8.contains(0) else { throw .invalidEvent("stream name must not contain NUL") }
     }
 
-    static func check(type: String, data: Data) throws(EventLogError) {
+    /// A type of 1 to ``maxTypeBytes`` bytes and data that is one JSON object of at most ``maxDataBytes``.
+    public static func check(type: String, data: Data) throws(EventLogError) {
         let bytes = type.utf8.count
         guard bytes > 0 else { throw .invalidEvent("event type must not be empty") }
         guard bytes <= maxTypeBytes else { throw .invalidEvent("event type is longer than \(maxTypeBytes) bytes") }
@@ -28,7 +35,7 @@ enum EventValidation {
     }
 
     /// An ingested event's origin (a local one is the store's device id); the record keeps its length in a u16.
-    static func check(origin: String) throws(EventLogError) {
+    public static func check(origin: String) throws(EventLogError) {
         guard origin.utf8.count <= maxOriginBytes else { throw .invalidEvent("origin is longer than \(maxOriginBytes) bytes") }
     }
 

@@ -1,4 +1,5 @@
 @testable import EventLog
+import ChronicleWire
 import Foundation
 import Testing
 

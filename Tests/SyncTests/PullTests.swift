@@ -1,4 +1,5 @@
 @testable import ChronicleSync
+import ChronicleWire
 import EventLog
 import Foundation
 import SyncServer

@@ -1,3 +1,4 @@
+import ChronicleWire
 import ChronicleSync
 import EventLog
 import Foundation

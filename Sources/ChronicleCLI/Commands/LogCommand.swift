@@ -1,3 +1,4 @@
+import ChronicleWire
 import ArgumentParser
 import EventLog
 import Foundation

@@ -1,3 +1,4 @@
+import ChronicleWire
 import Domain
 import EventLog
 import UUIDText

@@ -1,3 +1,4 @@
+import ChronicleWire
 import Chronicle
 import Domain
 import EventLog

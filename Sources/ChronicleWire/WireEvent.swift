@@ -1,0 +1,127 @@
+import EventLog
+import Foundation
+import UUIDText
+
+/// Why bytes received over the wire were refused: one line that names the member at fault.
+///
+/// ```
+/// events[3]: "version" must be a positive integer
+/// invalid JSON at byte 120: expected ',' or '}'
+/// ```
+public struct WireEventError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A push request body: `{"device": "<device id>", "events": [<event without position>, …]}`.
+public struct WirePush: Sendable, Equatable {
+    /// The device that sent the batch (not necessarily the origin of every event).
+    public var device: String
+    public var events: [ForeignEvent]
+
+    public init(device: String, events: [ForeignEvent]) {
+        self.device = device
+        self.events = events
+    }
+
+    /// The body a client sends for `events`, each in the wire form without position,
+    /// with the stored payload bytes embedded as they are.
+    public static func encode(device: String, events: [RecordedEvent]) -> Data {
+        var body = "{\"device\":" + EventJSON.quote(device) + ",\"events\":["
+        body.reserveCapacity(events.reduce(64) { $0 + 200 + $1.data.count })
+        for (index, event) in events.enumerated() {
+            if index > 0 { body += "," }
+            body += EventJSON.encode(event, includePosition: false)
+        }
+        body += "]}"
+        return Data(body.utf8)
+    }
+}
+
+/// A pull response body: `{"events": [<event with the server's position>, …], "lastPosition": n}`.
+public struct WirePage: Sendable, Equatable {
+    public var events: [RecordedEvent]
+    public var lastPosition: UInt64
+
+    public init(events: [RecordedEvent], lastPosition: UInt64) {
+        self.events = events
+        self.lastPosition = lastPosition
+    }
+
+    /// The JSON body of this page.
+    public func encode() -> Data {
+        Data(("{\"events\":" + EventJSON.encodeArray(events) + ",\"lastPosition\":\(lastPosition)}").utf8)
+    }
+}
+
+/// The decoding side of ``EventJSON``: the wire form of events, strict and total.
+///
+/// ```swift
+/// let push = try WireEvent.decodePush(body)          // a server receiving a batch
+/// let result = try await log.ingest(push.events)
+/// let page = try WireEvent.decodePage(responseBody)  // a client pulling
+/// ```
+///
+/// Every member is required and checked (a UUID id, a positive integer version, an ISO 8601
+/// timestamp, a JSON object as data); unknown or repeated members are refused; any bytes
+/// (truncated, not UTF-8, nested too deep) give a ``WireEventError``, never a crash.
+/// The payload is kept as the exact bytes of its object, validated but not re-encoded,
+/// so what a client stored is what the server stores and serves.
+public enum WireEvent {
+    /// How deeply a payload may nest objects and arrays.
+    public static let maxDepth = 128
+    /// The longest origin (a device id) accepted, in UTF-8 bytes.
+    public static let maxOriginBytes = EventValidation.maxOriginBytes
+    /// The longest device name accepted in a push, in UTF-8 bytes.
+    public static let maxDeviceBytes = 256
+
+    /// One event without position (what a client pushes).
+    public static func decodeForeign(_ json: Data) throws(WireEventError) -> ForeignEvent {
+        try parseDocument(json) { (parser: inout WireParser) throws(WireEventError) -> ForeignEvent in
+            try parser.event(label: "event", positioned: false).foreign
+        }
+    }
+
+    /// One event with its position (what a server serves).
+    public static func decodeRecorded(_ json: Data) throws(WireEventError) -> RecordedEvent {
+        try parseDocument(json) { (parser: inout WireParser) throws(WireEventError) -> RecordedEvent in
+            try parser.event(label: "event", positioned: true).recorded
+        }
+    }
+
+    /// A push body. See ``WirePush``.
+    public static func decodePush(_ json: Data) throws(WireEventError) -> WirePush {
+        try parseDocument(json) { (parser: inout WireParser) throws(WireEventError) -> WirePush in try parser.push() }
+    }
+
+    /// A push body read from a buffer (a server's request body, without copying it first).
+    public static func decodePush(_ json: UnsafeRawBufferPointer) throws(WireEventError) -> WirePush {
+        var parser = WireParser(json)
+        let push = try parser.push()
+        try parser.end()
+        return push
+    }
+
+    /// A pull response body. See ``WirePage``.
+    public static func decodePage(_ json: Data) throws(WireEventError) -> WirePage {
+        try parseDocument(json) { (parser: inout WireParser) throws(WireEventError) -> WirePage in try parser.page() }
+    }
+
+    private static func parseDocument<T>(_ json: Data,
+                                         _ body: (inout WireParser) throws(WireEventError) -> T) throws(WireEventError) -> T {
+        let result: Result<T, WireEventError> = json.withUnsafeBytes { bytes in
+            var parser = WireParser(bytes)
+            do throws(WireEventError) {
+                let value = try body(&parser)
+                try parser.end()
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+// MARK: - Parser
