@@ -28,6 +28,7 @@ extension ChronicleStore {
     /// let pushed = try await store.push(SyncConfiguration(remote: url, token: token))
     /// pushed.outcome   // .complete when the server has everything
     /// ```
+    @discardableResult
     public func push(_ configuration: SyncConfiguration) async throws -> PushSummary {
         try await syncEngine(configuration).push()
     }
@@ -39,6 +40,7 @@ extension ChronicleStore {
     /// let pulled = try await store.pull(SyncConfiguration(remote: url, token: token))
     /// print(pulled.stored, "new events")
     /// ```
+    @discardableResult
     public func pull(_ configuration: SyncConfiguration) async throws -> PullSummary {
         try await syncEngine(configuration).pull()
     }

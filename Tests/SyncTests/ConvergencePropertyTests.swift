@@ -10,14 +10,14 @@ import Testing
 /// they show keeps the merge rules' invariants (no live todo of a deleted user, no two live
 /// tags named alike, stats that count the live todos).
 ///
-/// - `CHRONICLE_CONVERGENCE_SEEDS=N`: how many seeds (1…N) to run (default 100).
+/// - `CHRONICLE_CONVERGENCE_SEEDS=N`: how many seeds (1…N) to run (default 200).
 /// - `CHRONICLE_CONVERGENCE_SEED=N`: replay seed N alone (its step trace is printed on failure).
 @Suite("Convergence of devices syncing through a faulty network", .timeLimit(.minutes(10)))
 struct ConvergencePropertyTests {
     static let replaySeed = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_SEED"].flatMap { UInt64($0) }
     static let seeds: [UInt64] = {
         if let replaySeed { return [replaySeed] }
-        let count = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_SEEDS"].flatMap { Int($0) } ?? 100
+        let count = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_SEEDS"].flatMap { Int($0) } ?? 200
         return count > 0 ? Array(1...UInt64(count)) : []
     }()
 
