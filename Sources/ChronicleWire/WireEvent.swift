@@ -90,6 +90,20 @@ public enum WireEvent {
         }
     }
 
+    /// One event as `chronicle export` (or `log --ndjson`) writes it, its position (if any)
+    /// left out: what `chronicle import` stores. The error is that of the exported form, or of
+    /// the pushed form for a line without a position.
+    public static func decodeExported(_ json: Data) throws(WireEventError) -> ForeignEvent {
+        do {
+            let recorded = try decodeRecorded(json)
+            return ForeignEvent(id: recorded.id, stream: recorded.stream, version: recorded.version, type: recorded.type,
+                                timestampMilliseconds: recorded.timestampMilliseconds, origin: recorded.origin,
+                                data: recorded.data)
+        } catch where error.description.contains("missing \"position\"") {
+            return try decodeForeign(json)
+        }
+    }
+
     /// A push body. See ``WirePush``.
     public static func decodePush(_ json: Data) throws(WireEventError) -> WirePush {
         try parseDocument(json) { (parser: inout WireParser) throws(WireEventError) -> WirePush in try parser.push() }
@@ -123,5 +137,3 @@ public enum WireEvent {
         return try result.get()
     }
 }
-
-// MARK: - Parser

@@ -37,6 +37,12 @@ public final class ReadModels: Sendable {
     /// The folder the models live in.
     public let path: String
     let environment: Environment
+
+    /// Writes a consistent, compacted copy of the models (one read transaction) into the
+    /// empty folder `path` (see ``ChronicleStore`` backups).
+    public func copy(to path: String) throws(LMDBError) {
+        try environment.copy(to: path)
+    }
     let databases: ModelDatabases
     /// The version of each projection's code (tests may pretend another).
     let codeVersions: [ProjectionName: UInt32]

@@ -72,13 +72,10 @@ struct RebuildCommand: AsyncParsableCommand {
     }
 }
 
-/// The stderr progress bar of `rebuild`, redrawn at most ten times a second.
+/// The stderr progress of `rebuild` (a ``ProgressLine``, so only on a terminal), with the
+/// time left.
 private final class ProgressBar: Sendable {
-    private struct State {
-        var lastDraw: ContinuousClock.Instant?
-        var drawn = false
-    }
-    private let state = Mutex(State())
+    private let drawn = Mutex<ContinuousClock.Instant?>(nil)
     /// Test hook (CHRONICLE_REBUILD_PAUSE_AFTER): stop for good once this many events are
     /// applied, so a test can kill the process mid-rebuild at a known point.
     private let pauseAfter: UInt64?
@@ -86,51 +83,30 @@ private final class ProgressBar: Sendable {
     init(pauseAfter: UInt64?) { self.pauseAfter = pauseAfter }
 
     func show(_ progress: RebuildProgress) {
-        let now = ContinuousClock.now
-        let draw = state.withLock { s -> Bool in
-            if let last = s.lastDraw, now - last < .milliseconds(100), progress.done < progress.total { return false }
-            s.lastDraw = now
-            s.drawn = true
-            return true
+        if ProgressLine.stderrIsTerminal {
+            let now = ContinuousClock.now
+            let draw = drawn.withLock { last -> Bool in
+                if let previous = last, now - previous < .milliseconds(100), progress.done < progress.total { return false }
+                last = now
+                return true
+            }
+            if draw {
+                CLIOutput.progress(ProgressLine.render("rebuild", unit: "events", done: progress.done, total: progress.total,
+                                                       perSecond: progress.eventsPerSecond, remaining: progress.remaining))
+            }
         }
-        if draw { CLIOutput.progress(Self.render(progress)) }
         if let pauseAfter, progress.done >= pauseAfter {
-            CLIOutput.note("\nrebuild: paused after \(progress.done) events (CHRONICLE_REBUILD_PAUSE_AFTER)")
+            CLIOutput.note("rebuild: paused after \(progress.done) events (CHRONICLE_REBUILD_PAUSE_AFTER)")
             while true { sleep(3600) }
         }
     }
 
     func finish() {
-        if state.withLock({ $0.drawn }) { CLIOutput.note("") }
-    }
-
-    static func render(_ progress: RebuildProgress) -> String {
-        let width = 24
-        let fraction = progress.total == 0 ? 1 : min(1, Double(progress.done) / Double(progress.total))
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        var text = "rebuild [\(bar)] \(Int(fraction * 100))%  \(grouped(progress.done))/\(grouped(progress.total)) events"
-        text += "  \(grouped(UInt64(progress.eventsPerSecond))) events/s"
-        if let remaining = progress.remaining {
-            let seconds = remaining.components.seconds
-            text += "  \(seconds / 60):\(String(format: "%02d", seconds % 60)) left"
-        }
-        return text
+        if drawn.withLock({ $0 != nil }) { CLIOutput.note("") }
     }
 }
 
-/// `1234567` → `1,234,567`.
 /// `1 user`, `1,200 users`.
 private func counted(_ value: UInt64, _ noun: String) -> String {
     "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
-}
-
-private func grouped(_ value: UInt64) -> String {
-    let digits = String(value)
-    var out = ""
-    for (index, digit) in digits.enumerated() {
-        if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-        out.append(digit)
-    }
-    return out
 }

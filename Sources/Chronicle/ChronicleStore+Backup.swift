@@ -1,0 +1,57 @@
+import EventLog
+import Foundation
+import LMDB
+
+/// What a backup wrote.
+public struct BackupSummary: Sendable, Equatable {
+    /// The folder of the copy: a store of its own.
+    public var directory: String
+    /// The log's head in the copy (the models' checkpoints are at most this).
+    public var position: UInt64
+}
+
+extension ChronicleStore {
+    /// Copies the whole store into `directory` (which must not exist, or be empty) while
+    /// other tasks and processes keep writing: the copy is a store of its own, consistent
+    /// at one position, that `verify --deep` accepts.
+    ///
+    /// The models are copied first, then the log, each in one read transaction: the models'
+    /// checkpoints are then at most the copied log's head, never ahead of it (a copy of a
+    /// log taken before its models would have models ahead of it), and the copy's models
+    /// catch up with the rest of its log when it is opened. The sync state lives in the log,
+    /// so the copy knows what was pushed and pulled; it keeps the store's device id, so it is
+    /// a backup to restore in place of the store, not a second device.
+    ///
+    /// ```swift
+    /// let backup = try store.backup(to: "/backups/2026-11-23")
+    /// print("copied up to position \(backup.position)")
+    /// ```
+    /// - throws: ``ChronicleError/notAStore(path:reason:)`` when `directory` holds something;
+    ///   an LMDB error when a copy fails (what was copied is removed).
+    @discardableResult
+    public func backup(to directory: String) throws -> BackupSummary {
+        guard !directory.isEmpty else { throw ChronicleError.notAStore(path: directory, reason: "the path is empty") }
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw ChronicleError.notAStore(path: directory, reason: "it is not a directory") }
+            guard (try? files.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
+                throw ChronicleError.notAStore(path: directory, reason: "it is not empty: a backup goes into a new or empty folder")
+            }
+        }
+        let (logCopy, modelsCopy) = (directory + "/log", directory + "/models")
+        do {
+            try files.createDirectory(atPath: logCopy, withIntermediateDirectories: true)
+            try files.createDirectory(atPath: modelsCopy, withIntermediateDirectories: true)
+            try models.copy(to: modelsCopy)
+            try log.environment.copy(to: logCopy)
+            let copied = try EventLog(path: logCopy)
+            defer { copied.close() }
+            return BackupSummary(directory: directory, position: try copied.head())
+        } catch {
+            try? files.removeItem(atPath: logCopy)
+            try? files.removeItem(atPath: modelsCopy)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import EventLog
+import Foundation
+
+extension ChronicleStore {
+    /// Stores events exported from a store (`chronicle export`), all or nothing, each id once:
+    /// events already here are skipped, so importing a file twice stores nothing the second
+    /// time. Each event is checked as a server checks a pushed one (shape, sizes) and keeps its
+    /// id, stream, version, timestamp, origin and data; the whole file commits in one
+    /// transaction, or nothing does.
+    ///
+    /// Imported events take part in the store's decisions and read models like pulled ones (a
+    /// tag takes its name here), and merge by the same rules. Events of another origin are not
+    /// pushed from this store: their device pushes them.
+    ///
+    /// ```swift
+    /// let result = try await store.importEvents(events)
+    /// print("\(result.accepted) new, \(result.duplicates) already here")
+    /// ```
+    /// - throws: ``EventLogError/invalidEvent(_:)`` for an event the log refuses (nothing is stored).
+    @discardableResult
+    public func importEvents(_ events: [ForeignEvent]) async throws -> IngestResult {
+        let recorded = events.map { event in
+            RecordedEvent(position: 0, id: event.id, stream: event.stream, version: event.version, type: event.type,
+                          timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data, hash: [])
+        }
+        let keys = try ConsistencyKeys.effects(ofPulled: recorded, log: log, loader: loader)
+        let result = try await log.ingest(events, keys: keys)
+        return result
+    }
+}
