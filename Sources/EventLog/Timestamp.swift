@@ -49,7 +49,9 @@ public enum Timestamp {
             + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(ms, 3))Z"
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` into Unix milliseconds; `nil` when malformed.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.f[f[f]]]Z` into Unix milliseconds; `nil` when malformed or
+    /// not a real instant: a day the month does not have (`2026-02-29`, `2026-04-31`), a leap
+    /// second (`23:59:60`) and more than 3 fraction digits are refused, never rewritten.
     public static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
@@ -64,12 +66,12 @@ public enum Timestamp {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
         var ms = 0
         if b.count > 20 {
-            guard b[19] == 0x2E, b.count - 21 >= 1, b.count - 21 <= 9, let fraction = number(20..<(b.count - 1)) else { return nil }
-            let digits = b.count - 21
-            ms = digits >= 3 ? fraction / Int(pow(10, Double(digits - 3))) : fraction * Int(pow(10, Double(3 - digits)))
+            guard b[19] == 0x2E, b.count - 21 >= 1, b.count - 21 <= 3, let fraction = number(20..<(b.count - 1)) else { return nil }
+            ms = fraction * [100, 10, 1][b.count - 22]
         } else if b.count != 20 {
             return nil
         }
@@ -81,5 +83,14 @@ public enum Timestamp {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
         return (Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(ms)
+    }
+
+    /// The days of `month` in `year` (proleptic Gregorian).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

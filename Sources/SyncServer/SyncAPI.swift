@@ -48,8 +48,20 @@ public struct SyncAPI: Sendable {
         router.add(middleware: RequestLogMiddleware<Context>())
         router.add(middleware: APIErrorMiddleware<Context>())
         router.get("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
+        router.head("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
         router.post("v1/events") { request, context in try await push(request, context: context) }
         router.get("v1/events") { request, context in try await pull(request, context: context) }
+        // A known path asked with another method: 405, naming the methods it takes.
+        let others: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
+        for (path, allowed) in [("healthz", [HTTPRequest.Method.get, .head]), ("v1/events", [.get, .post])] {
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            for method in others where !allowed.contains(method) {
+                router.on(RouterPath(path), method: method) { request, _ -> Response in
+                    throw APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /\(path): use \(allow)",
+                                   headers: [.allow: allow])
+                }
+            }
+        }
     }
 
     // MARK: - Push
@@ -57,7 +69,7 @@ public struct SyncAPI: Sendable {
     func push<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         let tenant = try authenticate(request)
         guard Self.isJSON(request.headers[.contentType]) else {
-            throw APIError(.unsupportedMediaType, "Content-Type must be application/json")
+            throw APIError(.unsupportedMediaType, "Content-Type must be application/json (charset, if given, utf-8)")
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.maxBodyBytes {
             throw tooLarge()
@@ -97,19 +109,22 @@ public struct SyncAPI: Sendable {
     func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         let tenant = try authenticate(request)
         let query = request.uri.queryParameters
+        for (name, _) in query where name != "after" && name != "limit" {
+            throw APIError(.badRequest, "unknown query parameter \"\(name)\": a pull takes \"after\" and \"limit\"")
+        }
         var after: UInt64 = 0
-        if let text = query["after"] {
-            guard let value = UInt64(text), text.allSatisfy(\.isASCII) else {
-                throw APIError(.badRequest, "\"after\" must be a non-negative integer (a server position)")
+        if let text = try Self.single("after", in: query) {
+            guard let value = Self.digits(text) else {
+                throw APIError(.badRequest, "\"after\" must be a non-negative integer in decimal digits (a server position)")
             }
             after = value
         }
         var limit = limits.defaultPullLimit
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...limits.maxPullLimit).contains(value) else {
-                throw APIError(.badRequest, "\"limit\" must be an integer from 1 to \(limits.maxPullLimit)")
+        if let text = try Self.single("limit", in: query) {
+            guard let value = Self.digits(text), value >= 1, value <= UInt64(limits.maxPullLimit) else {
+                throw APIError(.badRequest, "\"limit\" must be an integer from 1 to \(limits.maxPullLimit) in decimal digits")
             }
-            limit = value
+            limit = Int(value)
         }
         let log = try await tenants.log(for: tenant)
         let events = try log.read(after: after, limit: limit)
@@ -134,11 +149,29 @@ public struct SyncAPI: Sendable {
         return tenant
     }
 
-    /// `application/json`, parameters such as `charset=utf-8` allowed.
+    /// `application/json`, with no parameter but `charset=utf-8` (any case, quoted or not):
+    /// a body in another charset would be read as UTF-8, so it is refused.
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        let parts = contentType.split(separator: ";", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard parts.first == "application/json" else { return false }
+        return parts.dropFirst().allSatisfy { parameter in
+            parameter == "charset=utf-8" || parameter == "charset=\"utf-8\""
+        }
+    }
+
+    /// The one value of query parameter `name` (nil when absent); 400 when it is repeated.
+    static func single(_ name: String, in query: Parameters) throws -> String? {
+        let values = query[values: Substring(name)]
+        guard values.count <= 1 else { throw APIError(.badRequest, "query parameter \"\(name)\" is given \(values.count) times") }
+        return values.first.map(String.init)
+    }
+
+    /// A decimal number written with ASCII digits only (no sign, no space), at most 19 of them.
+    static func digits(_ text: String) -> UInt64? {
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return UInt64(text)
     }
 
     static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,0 +1,94 @@
+import ChronicleWire
+import EventLog
+import Foundation
+import Testing
+
+extension Reliability.ServerAbuseTests {
+    /// A push body of one event whose timestamp is `timestamp`, written as given.
+    static func body(timestamp: String) -> [UInt8] {
+        let id = UUIDv7.make().uuidString.lowercased()
+        return Array(#"{"device":"device-1","events":[{"id":"\#(id)","stream":"todo-1","version":1,"type":"TodoCreated","timestamp":"\#(timestamp)","origin":"device-1","data":{}}]}"#.utf8)
+    }
+
+    @Test("an impossible instant is refused, never rewritten: a day the month lacks, a leap second, more than 3 fraction digits")
+    func impossibleTimestamps() async throws {
+        try await Self.withServer { server in
+            for timestamp in ["2026-02-31T00:00:00Z", "2026-04-31T12:00:00.000Z", "2027-02-29T00:00:00Z",
+                              "2100-02-29T00:00:00Z", "2026-12-31T23:59:60Z", "2026-11-22T02:30:00.1234Z",
+                              "2026-11-22T02:30:00.123456789Z", "2026-11-22T02:30:00.Z"] {
+                let reply = try #require(try await Self.push(server.port, token: Self.alpha, body: Self.body(timestamp: timestamp)))
+                #expect(reply.status == 400, "\(timestamp): \(reply.status) \(reply.text)")
+                #expect(reply.errorMessage?.contains("\"timestamp\"") == true, "\(timestamp): \(reply.text)")
+            }
+            #expect(try server.tenantFolders().isEmpty, "a refused push stored something")
+            // Real instants are kept exactly: a leap day, and fewer than 3 fraction digits.
+            for (timestamp, served) in [("2028-02-29T23:59:59Z", "2028-02-29T23:59:59.000Z"),
+                                        ("2000-02-29T00:00:00.1Z", "2000-02-29T00:00:00.100Z"),
+                                        ("2026-11-22T02:30:00.12Z", "2026-11-22T02:30:00.120Z")] {
+                let reply = try #require(try await Self.push(server.port, token: Self.alpha, body: Self.body(timestamp: timestamp)))
+                #expect(reply.status == 200, "\(timestamp): \(reply.text)")
+                let last = try #require(try await Self.pull(server.port, token: Self.alpha).last)
+                #expect(Timestamp.format(milliseconds: last.timestampMilliseconds) == served)
+            }
+        }
+    }
+
+    @Test("a push says its body is JSON in UTF-8: another charset gets 415; charset=utf-8 in any case or quoted is fine")
+    func charsets() async throws {
+        try await Self.withServer { server in
+            for contentType in ["application/json; charset=iso-8859-1", "application/json; charset=utf-16",
+                                "application/json; boundary=x", "application/jsonx", "text/json"] {
+                let reply = try #require(try await Self.push(server.port, token: Self.alpha, contentType: contentType,
+                                                              body: Self.body(Self.events(1))))
+                #expect(reply.status == 415, "\(contentType): \(reply.status)")
+            }
+            #expect(try server.tenantFolders().isEmpty)
+            for contentType in ["application/json", "Application/JSON; charset=UTF-8", #"application/json;charset="utf-8""#] {
+                let reply = try #require(try await Self.push(server.port, token: Self.alpha, contentType: contentType,
+                                                              body: Self.body(Self.events(1))))
+                #expect(reply.status == 200, "\(contentType): \(reply.status) \(reply.text)")
+            }
+        }
+    }
+
+    @Test("a pull's query is digits only, each parameter once, nothing else: signs, repeats and unknown names get 400")
+    func strictQuery() async throws {
+        try await Self.withServer { server in
+            let auth = [("Authorization", "Bearer \(Self.alpha)")]
+            for query in ["after=+1", "after=-0", "limit=+5", "after=1&after=2", "limit=5&limit=5", "after=%201",
+                          "after=1.0", "after=", "since=3", "after=0&limit=10&cursor=x"] {
+                let reply = try #require(try await Self.exchange(server.port, request("GET", "/v1/events?\(query)", headers: auth)))
+                #expect(reply.status == 400, "\(query): \(reply.status) \(reply.text)")
+            }
+            for query in ["", "?after=0", "?after=0&limit=1", "?limit=10000"] {
+                let reply = try #require(try await Self.exchange(server.port, request("GET", "/v1/events\(query)", headers: auth)))
+                #expect(reply.status == 200, "\(query): \(reply.status) \(reply.text)")
+            }
+        }
+    }
+
+    @Test("another method on a known path gets 405 with Allow; HEAD /healthz answers 200")
+    func methodsNotAllowed() async throws {
+        try await Self.withServer { server in
+            for (path, allow) in [("/healthz", "GET, HEAD"), ("/v1/events", "GET, POST")] {
+                for method in ["PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"] {
+                    let reply = try #require(try await Self.exchange(server.port, request(method, path)))
+                    #expect(reply.status == 405, "\(method) \(path): \(reply.status)")
+                    #expect(reply.headers["allow"] == allow, "\(method) \(path): \(reply.headers)")
+                    #expect(reply.errorMessage?.contains("not allowed") == true)
+                }
+            }
+            let post = try #require(try await Self.exchange(server.port, request("POST", "/healthz", body: [])))
+            #expect(post.status == 405)
+            // A HEAD answer has a Content-Length but no body: read the status line of what arrives before the close.
+            let head = try await onThread {
+                let connection = try RawConnection(port: server.port)
+                connection.send(request("HEAD", "/healthz", headers: [("Connection", "close")]))
+                return String(decoding: try connection.readToEnd(), as: UTF8.self)
+            }
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+            let unknown = try #require(try await Self.exchange(server.port, request("GET", "/v2/events")))
+            #expect(unknown.status == 404)
+        }
+    }
+}
