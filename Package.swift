@@ -7,7 +7,8 @@ import PackageDescription
 // app-facing library; SyncServer is the reference remote; `chronicle` is the CLI.
 let package = Package(
     name: "Chronicle",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Chronicle", targets: ["Chronicle"]),
         .library(name: "EventLog", targets: ["EventLog"]),
@@ -53,6 +54,7 @@ let package = Package(
         ]),
         .target(name: "Chronicle", dependencies: [
             "Domain", "EventLog", "Projections", "ChronicleSync", "UUIDText",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "SyncServer", dependencies: [

@@ -1,6 +1,7 @@
 import ChronicleSync
-import Projections
 import Foundation
+import Logging
+import Projections
 
 extension ChronicleStore {
     /// A sync engine for this store: it pushes the store's events to `configuration.remote`
@@ -12,10 +13,11 @@ extension ChronicleStore {
     /// _ = try await engine.push()
     /// _ = try await engine.pull()
     /// ```
+    /// `logger` receives the engine's tries, failures and backoffs; it writes nothing by default.
     /// - throws: ``SyncError/invalidRemote(_:)`` or ``SyncError/storage(_:)`` (see ``SyncEngine``).
-    public func syncEngine(_ configuration: SyncConfiguration) throws -> SyncEngine {
+    public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws -> SyncEngine {
         let (log, loader) = (self.log, self.loader)
-        return try SyncEngine(log: log, configuration: configuration, pulledKeys: { events in
+        return try SyncEngine(log: log, configuration: configuration, logger: logger, pulledKeys: { events in
             try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader)
         })
     }

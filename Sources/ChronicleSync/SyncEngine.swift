@@ -63,15 +63,20 @@ public actor SyncEngine {
     /// The write that records the last acknowledgement, running while the next batch is sent.
     var recording: Task<SyncState, any Error>?
 
+    /// A logger that writes nothing: the engine's default, so a library in an app stays quiet
+    /// unless the app passes its own (the `chronicle` CLI passes one that writes to stderr).
+    public static let quietLogger = Logger(label: "chronicle.sync") { _ in SwiftLogNoOpLogHandler() }
+
     /// Prepares to sync `log` to `configuration.remote`; nothing is sent yet.
     ///
     /// - parameters:
+    ///   - logger: where the engine logs tries, failures and backoffs (quiet by default).
     ///   - sleep: how the engine waits between tries (the default really sleeps).
     ///   - pulledKeys: the key effects of pulled events (a store's domain layer passes them).
     /// - throws: ``SyncError/invalidRemote(_:)`` for an unusable URL or setting,
     ///   ``SyncError/storage(_:)`` when the sync state cannot be opened.
     public init(log: EventLog, configuration: SyncConfiguration,
-                logger: Logger = Logger(label: "chronicle.sync"),
+                logger: Logger = SyncEngine.quietLogger,
                 sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
                 pulledKeys: PulledKeys? = nil) throws(SyncError) {
         try configuration.validate()

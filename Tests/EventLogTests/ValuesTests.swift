@@ -64,12 +64,15 @@ struct TimestampTests {
         #expect(Timestamp.parse("2026-11-22T02:30:00Z") == 1_795_314_600_000)
         #expect(Timestamp.parse("2026-11-22T02:30:00.1Z") == 1_795_314_600_100)
         #expect(Timestamp.parse("2026-11-22T02:30:00.12Z") == 1_795_314_600_120)
-        #expect(Timestamp.parse("2026-11-22T02:30:00.123456Z") == 1_795_314_600_123)
+        // More than milliseconds would be cut: refused (docs/PROTOCOL.md), never rewritten.
+        #expect(Timestamp.parse("2026-11-22T02:30:00.1234Z") == nil)
+        #expect(Timestamp.parse("2026-11-22T02:30:00.123456Z") == nil)
     }
 
     @Test(arguments: ["", "2026-11-22", "2026-11-22T02:30:00.123", "2026-11-22T02:30:00.123+01:00", "2026-13-01T00:00:00Z",
                       "2026-11-22T24:00:00Z", "2026-11-22T02:60:00Z", "2026-11-22 02:30:00Z", "2026-11-22T02:30:00.Z",
-                      "2026-11-2xT02:30:00Z", "2026-11-22T02:30:00.1234567890Z"])
+                      "2026-11-2xT02:30:00Z", "2026-11-22T02:30:00.1234567890Z", "2026-02-29T00:00:00Z",
+                      "2026-04-31T00:00:00Z", "2026-12-31T23:59:60Z"])
     func rejectsMalformedText(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }

@@ -5,7 +5,7 @@ import PackageDescription
 // `tools/test` ever build GRDB: only `tools/bench` does (from this folder, `tools/benchmark`).
 let package = Package(
     name: "ChronicleBench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "chronicle-bench", targets: ["ChronicleBench"]),
     ],

@@ -2,6 +2,7 @@ import ChronicleWire
 import ArgumentParser
 import Chronicle
 import ChronicleSync
+import Logging
 import Dispatch
 import EventLog
 import Foundation
@@ -31,7 +32,7 @@ struct SyncCommand: AsyncParsableCommand {
 
         func run() async throws {
             let log = try StoreAccess.openLog(store)
-            let engine = try SyncEngine(log: log, configuration: remote.configuration(maxAttempts: maxAttempts))
+            let engine = try SyncEngine(log: log, configuration: remote.configuration(maxAttempts: maxAttempts), logger: syncLogger())
             let summary = try await engine.push()
             if json {
                 CLIOutput.line(Self.json(summary))
@@ -83,7 +84,7 @@ struct SyncCommand: AsyncParsableCommand {
         func run() async throws {
             var configuration = try remote.configuration(maxAttempts: maxAttempts)
             configuration.pullLimit = limit
-            let engine = try StoreAccess.openStore(store).syncEngine(configuration)
+            let engine = try StoreAccess.openStore(store).syncEngine(configuration, logger: syncLogger())
             let summary = try await engine.pull()
             if json {
                 CLIOutput.line("{\"complete\":\(summary.isComplete),\"received\":\(summary.received),\"stored\":\(summary.stored),"
@@ -169,7 +170,7 @@ struct SyncCommand: AsyncParsableCommand {
             var configuration = try remote.configuration(maxAttempts: nil)
             configuration.pollInterval = .seconds(interval)
             configuration.pullInterval = .milliseconds(pullIntervalMs)
-            let engine = try chronicle.syncEngine(configuration)
+            let engine = try chronicle.syncEngine(configuration, logger: syncLogger())
             let updates = await engine.statusUpdates()
             let printer = Task {
                 var previous: SyncStatus?
@@ -266,6 +267,11 @@ struct SyncCommandError: Error, CustomStringConvertible {
         }
         description = then.map { reason + "; " + $0 } ?? reason
     }
+}
+
+/// The engine's log lines on stderr: the CLI shows what the library keeps quiet.
+private func syncLogger() -> Logger {
+    Logger(label: "chronicle.sync") { label in StreamLogHandler.standardError(label: label) }
 }
 
 /// `1 event`, `2 events`.
