@@ -271,13 +271,16 @@ public final class Environment: @unchecked Sendable {
         return info.me_mapsize
     }
 
-    /// Doubles the map (up to `maxMapSize`), waiting for this process's transactions to end.
+    /// Grows the map (up to `maxMapSize`), waiting for this process's transactions to end: a
+    /// map below 64 MiB goes straight to 64 MiB (a small store starts small, and one that
+    /// fills up pays one growth, not six), then it doubles, then grows by 1 GiB at a time.
     private func grow() throws(LMDBError) {
         pthread_rwlock_wrlock(mapLock)
         defer { pthread_rwlock_unlock(mapLock) }
         let current = currentMapSize()
         guard current < options.maxMapSize else { throw LMDBError.mapFull }
-        let step = min(current, 1 << 30)   // double, then grow by 1 GiB at a time
+        let floor = 64 << 20
+        let step = current < floor ? floor - current : min(current, 1 << 30)
         let size = min(current + step, options.maxMapSize)
         // Reserve first: LMDB extends the file itself, but sparsely.
         if options.writeMap { try Self.reserve(handle, bytes: size) }

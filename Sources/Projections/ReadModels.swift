@@ -25,10 +25,12 @@ public final class ReadModels: Sendable {
         /// Skip the fsync at commit: faster, not durable (a crash may lose the last batches,
         /// which are then applied again from the log). For tests and scratch stores.
         public var noSync: Bool
-        /// The initial LMDB map size; it grows by itself.
+        /// The initial LMDB map size; it grows by itself (to 64 MiB at the first growth, then
+        /// doubling). Small, because the models' file is reserved up to the map (`writeMap`):
+        /// a store holding a few events takes about 1 MiB of models on disk, not 64.
         public var initialMapSize: Int
 
-        public init(noSync: Bool = false, initialMapSize: Int = 64 << 20) {
+        public init(noSync: Bool = false, initialMapSize: Int = 1 << 20) {
             self.noSync = noSync
             self.initialMapSize = initialMapSize
         }
