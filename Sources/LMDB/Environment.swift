@@ -287,6 +287,17 @@ public final class Environment: @unchecked Sendable {
         try check(mdb_env_set_mapsize(handle, size))
     }
 
+    /// Grows the map to at least `bytes` now (reserved like any growth), so that a large write
+    /// about to start does not fill a small map and run again after growing.
+    public func ensureMapSize(atLeast bytes: Int) throws(LMDBError) {
+        pthread_rwlock_wrlock(mapLock)
+        defer { pthread_rwlock_unlock(mapLock) }
+        let size = min(bytes, options.maxMapSize)
+        guard currentMapSize() < size else { return }
+        if options.writeMap { try Self.reserve(handle, bytes: size) }
+        try check(mdb_env_set_mapsize(handle, size))
+    }
+
     /// Another process grew the map: take its size (passing 0 adopts the file's).
     private func adoptResizedMap() {
         pthread_rwlock_wrlock(mapLock)

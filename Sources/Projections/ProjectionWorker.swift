@@ -48,6 +48,7 @@ final class ProjectionWorker: Sendable {
         let head = try log.head()
         let from = try pendingFrom()
         if from < head {
+            try models.prepareForBatch(of: head - from)
             // Checkpoints only move forward, so batches read from the lowest one stay applicable.
             let reader = LogPrefetcher(log: log, batchSize: batchSize)
             var next = reader.batch(after: from, through: head)

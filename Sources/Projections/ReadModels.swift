@@ -40,6 +40,14 @@ public final class ReadModels: Sendable {
     public let path: String
     let environment: Environment
 
+    /// Makes room before applying `events` events at once (a rebuild, a large catch-up): the
+    /// map starts at 1 MiB for small stores, and a transaction that fills it runs again after
+    /// the map grows, so a large batch grows it first, to 64 MiB.
+    func prepareForBatch(of events: UInt64) throws {
+        guard events >= 10_000 else { return }
+        try environment.ensureMapSize(atLeast: 64 << 20)
+    }
+
     /// Writes a consistent, compacted copy of the models (one read transaction) into the
     /// empty folder `path` (see ``ChronicleStore`` backups).
     public func copy(to path: String) throws(LMDBError) {

@@ -65,6 +65,7 @@ public enum Rebuild {
         let started = clock.now
         var plan = try await queue.perform { try begin(models, names, mode, logHead: log.head) }
         let startPosition = plan.values.map(\.checkpoint).min() ?? 0
+        try models.prepareForBatch(of: try log.head() - min(startPosition, try log.head()))
         var position = startPosition
         var eventsRead: UInt64 = 0
         let source = LogReadAhead(log: log, chunkSize: min(batchSize, chunkSize), after: position)

@@ -124,4 +124,19 @@ struct OperatingCLITests {
             }
         }
     }
+
+    @Test("a store holding one event takes at most 4 MiB on disk (the models' map starts small)")
+    func smallStoreFootprint() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        #expect(try await cli.run(["user", "add", "--name", "Ada", "--age", "36"]).status == 0)
+        var bytes = 0
+        let files = FileManager.default.enumerator(atPath: cli.store)
+        while let file = files?.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: cli.store + "/" + file)
+            if attributes[.type] as? FileAttributeType == .typeRegular { bytes += attributes[.size] as? Int ?? 0 }
+        }
+        #expect(bytes > 0)
+        #expect(bytes <= 4 << 20, "\(bytes) bytes")
+    }
 }
