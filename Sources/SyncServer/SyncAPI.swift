@@ -79,6 +79,10 @@ public struct SyncAPI: Sendable {
             body = try await request.body.collect(upTo: limits.maxBodyBytes)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw tooLarge()
+        } catch {
+            // The client closed the connection mid-body, or was cut off by the request timeout:
+            // not a server failure. 408, should the connection still take an answer.
+            throw APIError(.requestTimeout, "the request body did not arrive whole (\(error)): the client went away or was too slow")
         }
         let batch: WirePush
         do {

@@ -92,3 +92,31 @@ extension Reliability.ServerAbuseTests {
         }
     }
 }
+
+extension Reliability.ServerAbuseTests {
+    @Test("a client that goes away mid-body is logged as a refused request (408), not as a server failure (500)")
+    func clientGoneMidBody() async throws {
+        let logs = LogCapture()
+        try await Self.withServer(logs: logs) { server in
+            let head = "POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.alpha)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"device\":"
+            try await onThread {
+                let connection = try RawConnection(port: server.port)
+                _ = connection.send(head)
+                // Closed before the other 990 bytes: the connection's end is the client going away.
+                return ()
+            }
+            try await Self.expectHealthy(server)
+            // The handler logs once it sees the body end early: wait for that entry (the suite's time limit bounds it).
+            var refused: LogCapture.Entry?
+            for await entry in logs.entries where entry.metadata["path"] == "/v1/events" {
+                refused = entry
+                break
+            }
+            #expect(refused?.metadata["status"] == "408", "\(String(describing: refused))")
+            #expect(refused?.level == .notice)
+            #expect(!logs.logged.contains { $0.level >= .error }, "\(logs.logged)")
+            #expect(try server.tenantFolders().isEmpty)
+        }
+    }
+}

@@ -29,13 +29,15 @@ extension Reliability {
         }
 
         static func withServer(maxBodyBytes: Int = 64 << 10, idleTimeout: Duration = .seconds(30),
-                               requestTimeout: Duration = .seconds(30), _ body: (Server) async throws -> Void) async throws {
+                               requestTimeout: Duration = .seconds(30), logs: LogCapture? = nil,
+                               _ body: (Server) async throws -> Void) async throws {
             try await Scratch.with("server") { data in
                 var tokens = TokenTable()
                 try tokens.add(token: alpha, tenant: "alpha")
                 try tokens.add(token: beta, tenant: "beta")
-                var logger = Logger(label: "reliability-tests")
-                logger.logLevel = .critical
+                var logger = logs.map { capture in Logger(label: "reliability-tests") { _ in capture } }
+                    ?? Logger(label: "reliability-tests")
+                logger.logLevel = logs == nil ? .critical : .notice
                 let server = try SyncServer(
                     configuration: .init(host: "127.0.0.1", port: 0, dataDirectory: data, tokens: tokens,
                                          limits: .init(maxBodyBytes: maxBodyBytes), logOptions: .init(noSync: true),
