@@ -80,6 +80,9 @@ let package = Package(
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "Chronicle", "Domain", "EventLog"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
+        // An app's view: Chronicle alone, with member lookups checked against the imports.
+        .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
+                    swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: [
             "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture",
             "ChronicleCLI",
