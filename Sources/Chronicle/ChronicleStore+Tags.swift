@@ -21,6 +21,7 @@ extension ChronicleStore {
         try await execute {
             let nameKey = ConsistencyKeys.tagName(name)
             let event = try TagCommands.create(id: id, name: name, color: color, nameHolder: try tagHolding(nameKey))
+            try await refuseShownName(name, except: id)
             var aggregate = TagAggregate()
             aggregate.apply(event)
             created = aggregate.tag
@@ -41,6 +42,7 @@ extension ChronicleStore {
             let newKey = name.map(ConsistencyKeys.tagName)
             let event = try TagCommands.update(aggregate, id: id, name: name, color: color,
                                                nameHolder: try newKey.flatMap(tagHolding))
+            if let name { try await refuseShownName(name, except: id) }
             let oldKey = aggregate.tag.map { ConsistencyKeys.tagName($0.name) }
             aggregate.apply(event)
             updated = aggregate.tag
@@ -52,6 +54,16 @@ extension ChronicleStore {
                             keys: keys)
         }
         return updated!
+    }
+
+    /// Refuses a name that a live tag is shown under after a merge (`"work (2)"`: see
+    /// ``TagNames``): it holds no claim of its own, but two live tags must not show one name.
+    private func refuseShownName(_ name: String, except id: UUID) async throws {
+        try await readYourWrites()
+        let folded = Tag.foldedName(name)
+        if try models.tags().contains(where: { $0.id != id && Tag.foldedName($0.name) == folded }) {
+            throw DomainError.duplicateTagName(name)
+        }
     }
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.

@@ -182,6 +182,9 @@ struct MergeRuleTests {
                 let conflicts = try await device.store.conflicts().filter { $0.kind == "tag-renamed" }
                 #expect(conflicts.map(\.stream) == [DomainEvent.tagStream(second.id), DomainEvent.tagStream(third.id)])
             }
+            // A name shown with a suffix is taken too: typing it by hand is refused.
+            await #expect(throws: ChronicleError.self) { try await a.store.createTag(name: "Work (2)", color: "#444444") }
+            await #expect(throws: ChronicleError.self) { try await b.store.updateTag(first.id, name: "wORK (3)") }
             try await expectSameModels(devices)
             // The first goes: the others move up.
             try await a.store.deleteTag(first.id)
