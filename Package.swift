@@ -74,11 +74,13 @@ let package = Package(
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture"]),
+        // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "ChronicleCLI"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
-        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "Chronicle", "Domain", "EventLog"]),
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "Chronicle", "Domain", "EventLog",
+                                                   "ChronicleCLI"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],

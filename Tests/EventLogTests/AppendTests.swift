@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct AppendTests {
     @Test func firstAppendStartsAtPositionOneAndVersionOne() async throws {
         try await TestStore.with { store in

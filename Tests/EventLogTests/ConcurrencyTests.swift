@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct ConcurrencyTests {
     /// Eight tasks append a thousand single-event batches each, to five shared streams.
     @Test func eightTasksTimesAThousandAppendsAreGapFreeAndContiguous() async throws {

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct MapGrowthTests {
     @Test func theMapGrowsPastItsInitialSizeWithoutAnError() async throws {
         try await TestStore.with { store in

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct ReadTests {
     /// 30 events: streams `user-0…2` and `todo-0…4`, types `A`, `B`, `C` in turn.
     private func fill(_ log: EventLog) async throws -> [NewEvent] {

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct SubscribeTests {
     /// A poll interval far beyond every test's guard: only this process's head signal can
     /// wake a waiting tail, so a missed wake-up fails the test instead of passing late.

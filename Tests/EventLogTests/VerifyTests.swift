@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct VerifyTests {
     /// A closed store holding 10 events, ready to be damaged.
     private func makeStore(_ store: TestStore) async throws {

@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("daily stats follow deadlines, completion and deletion")
+@Suite("daily stats follow deadlines, completion and deletion", .timeLimit(.minutes(3)))
 struct DailyStatsTests {
     @Test("moving a deadline changes both days; completed todos move their completed count too")
     func movingDeadlines() async throws {

@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("incremental models, rebuilds and an independent fold agree")
+@Suite("incremental models, rebuilds and an independent fold agree", .timeLimit(.minutes(5)))
 struct IncrementalRebuildTests {
     @Test("10,000 random valid and invalid commands: incremental == rebuild (byte for byte) == independent fold")
     func randomCommands() async throws {

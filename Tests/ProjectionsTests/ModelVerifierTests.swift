@@ -5,7 +5,7 @@ import LMDB
 @testable import Projections
 import Testing
 
-@Suite("verifying the models against the log")
+@Suite("verifying the models against the log", .timeLimit(.minutes(3)))
 struct ModelVerifierTests {
     @Test("intact models pass, shallow and deep")
     func intact() async throws {

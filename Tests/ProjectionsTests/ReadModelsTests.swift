@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("read model queries")
+@Suite("read model queries", .timeLimit(.minutes(3)))
 struct ReadModelsTests {
     @Test("users list by name as Swift orders strings (accents in either spelling), then id; renames move them")
     func usersByName() async throws {

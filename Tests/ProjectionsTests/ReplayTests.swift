@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("replay builds past models in memory")
+@Suite("replay builds past models in memory", .timeLimit(.minutes(3)))
 struct ReplayTests {
     private struct Captured {
         var position: UInt64
