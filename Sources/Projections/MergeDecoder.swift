@@ -137,6 +137,6 @@ struct MergeRanks: Sendable {
 
     func ranks(of positions: [UInt64]) throws -> [UInt64: MergeRank] {
         let upstream = try log.upstreamPositions(of: positions)
-        return Dictionary(uniqueKeysWithValues: positions.map { ($0, MergeRank(upstream: upstream[$0], position: $0)) })
+        return Dictionary(positions.map { ($0, MergeRank(upstream: upstream[$0], position: $0)) }, uniquingKeysWith: { first, _ in first })
     }
 }
