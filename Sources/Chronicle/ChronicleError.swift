@@ -12,6 +12,8 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     case corruptEvent(position: UInt64, reason: String)
     /// The folder cannot hold a store (see ``StoreFolder``). Nothing was written.
     case notAStore(path: String, reason: String)
+    /// The store was closed (``ChronicleStore/close()``): open it again to use it.
+    case closed
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         case .conflict(let detail): "what this command read kept changing concurrently, try again (\(detail))"
         case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
         case let .notAStore(path, reason): "cannot use '\(path)' as a store: \(reason)"
+        case .closed: "the store is closed"
         }
     }
 }

@@ -30,6 +30,7 @@ extension ChronicleStore {
     ///   an LMDB error when a copy fails (what was copied is removed).
     @discardableResult
     public func backup(to directory: String) throws -> BackupSummary {
+        try requireOpen()
         guard !directory.isEmpty else { throw ChronicleError.notAStore(path: directory, reason: "the path is empty") }
         let files = FileManager.default
         var isDirectory: ObjCBool = false

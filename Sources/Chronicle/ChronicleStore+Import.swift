@@ -19,6 +19,7 @@ extension ChronicleStore {
     /// - throws: ``EventLogError/invalidEvent(_:)`` for an event the log refuses (nothing is stored).
     @discardableResult
     public func importEvents(_ events: [ForeignEvent]) async throws -> IngestResult {
+        try requireOpen()
         let recorded = events.map { event in
             RecordedEvent(position: 0, id: event.id, stream: event.stream, version: event.version, type: event.type,
                           timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data, hash: [])

@@ -16,6 +16,7 @@ extension ChronicleStore {
     /// `logger` receives the engine's tries, failures and backoffs; it writes nothing by default.
     /// - throws: ``SyncError/invalidRemote(_:)`` or ``SyncError/storage(_:)`` (see ``SyncEngine``).
     public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws -> SyncEngine {
+        try requireOpen()
         let (log, loader) = (self.log, self.loader)
         return try SyncEngine(log: log, configuration: configuration, logger: logger, pulledKeys: { events in
             try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader)
@@ -49,7 +50,8 @@ extension ChronicleStore {
 
     /// Where sync stands: pending events, the acknowledged and pulled positions, failures.
     public func syncStatus() throws -> SyncStatus {
-        try SyncEngine.status(of: log)
+        try requireOpen()
+        return try SyncEngine.status(of: log)
     }
 
     /// What merges overruled of this store's writes: tags shown under a changed name (the

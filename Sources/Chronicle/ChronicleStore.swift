@@ -33,6 +33,7 @@ public final class ChronicleStore: Sendable {
     public let directory: String
     let loader: EntityLoader
     private let lastAppended = Mutex<UInt64>(0)
+    private let isClosed = Mutex(false)
 
     /// Opens (creating when missing) the store in `directory` and starts its projections.
     ///
@@ -53,16 +54,24 @@ public final class ChronicleStore: Sendable {
         if backgroundProjections { projections.start() }
     }
 
-    /// Stops the background projections and the log's writer.
+    /// Stops the background projections and the log's writer. Every later command and
+    /// read throws ``ChronicleError/closed``.
     public func close() async {
+        isClosed.withLock { $0 = true }
         await projections.stop()
         log.close()
+    }
+
+    /// Throws ``ChronicleError/closed`` once ``close()`` has begun.
+    func requireOpen() throws(ChronicleError) {
+        if isClosed.withLock({ $0 }) { throw .closed }
     }
 
     /// Brings the read models up to the log's head now (including other processes' appends).
     @discardableResult
     public func refresh() async throws -> UInt64 {
-        try await projections.catchUp()
+        try requireOpen()
+        return try await projections.catchUp()
     }
 
     /// Observes read-model changes (what a view model subscribes to).
@@ -79,6 +88,7 @@ public final class ChronicleStore: Sendable {
     /// read, in this process or another), waits a moment and decides again on fresh state.
     @discardableResult
     func execute(_ decide: () async throws -> Decision) async throws -> AppendResult {
+        try requireOpen()
         var attempt = 0
         while true {
             attempt += 1
@@ -114,6 +124,7 @@ public final class ChronicleStore: Sendable {
     /// Waits until the read models include everything in the log when the read began: this
     /// store's own writes, what a pull stored, and other processes' appends.
     func readYourWrites() async throws {
+        try requireOpen()
         let position = max(lastAppended.withLock { $0 }, try log.head())
         if position > 0 { try await projections.wait(until: position) }
     }

@@ -57,3 +57,23 @@ struct OneImportTests {
         await store.close()
     }
 }
+
+extension OneImportTests {
+    @Test("a closed store refuses commands and reads alike with ChronicleError.closed")
+    func closedMeansClosed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-closed-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        let ada = try await store.createUser(name: "Ada", age: 36)
+        await store.close()
+        await #expect(throws: ChronicleError.closed) { try await store.createUser(name: "Bob", age: 1) }
+        await #expect(throws: ChronicleError.closed) { try await store.users() }
+        await #expect(throws: ChronicleError.closed) { try await store.user(ada.id) }
+        await #expect(throws: ChronicleError.closed) { try await store.conflicts() }
+        #expect(throws: ChronicleError.closed) { try store.syncStatus() }
+        // Opened again, everything is there.
+        let reopened = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        #expect(try await reopened.users().map(\.id) == [ada.id])
+        await reopened.close()
+    }
+}
