@@ -74,6 +74,8 @@ let package = Package(
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
+        .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import Domain
 import UUIDText
 
 struct UUIDLowercasedTests {
