@@ -1,5 +1,6 @@
 import ArgumentParser
 import Chronicle
+import ChronicleWire
 import Foundation
 
 /// `chronicle backup DIR`: a consistent copy of the whole store while others write.
@@ -15,28 +16,17 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try StoreAccess.openStore(store)
-        let line = ProgressLine("backup")
-        if ProgressLine.stderrIsTerminal { CLIOutput.progress("backup: copying the models, then the log…") }
-        let summary: BackupSummary
-        do {
-            summary = try opened.backup(to: directory)
-        } catch {
-            line.finish()
-            await opened.close()
-            throw error
-        }
-        if ProgressLine.stderrIsTerminal { CLIOutput.note("") }
+        // mdb_env_copy2 reports no progress: one line while it copies, on a terminal only.
+        let onTerminal = ProgressLine.stderrIsTerminal
+        if onTerminal { CLIOutput.progress("backup: copying the models, then the log…") }
+        let copied = Result { try opened.backup(to: directory) }
+        if onTerminal { CLIOutput.note("") }
         await opened.close()
+        let summary = try copied.get()
         if json {
-            CLIOutput.line("{\"directory\":\(jsonString(summary.directory)),\"position\":\(summary.position)}")
+            CLIOutput.line("{\"directory\":\(EventJSON.quote(summary.directory)),\"position\":\(summary.position)}")
         } else {
             CLIOutput.line("backed up to \(summary.directory) at position \(summary.position)")
         }
     }
-}
-
-/// A JSON string literal.
-func jsonString(_ text: String) -> String {
-    let encoded = (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) }
-    return encoded ?? "\"\""
 }

@@ -36,7 +36,7 @@ struct ImportCommand: AsyncParsableCommand {
         if json {
             CLIOutput.line("{\"accepted\":\(result.accepted),\"duplicates\":\(result.duplicates),\"position\":\(result.head)}")
         } else {
-            CLIOutput.line("imported \(count(result.accepted, "event")), \(count(result.duplicates, "event")) already here; the log ends at \(result.head)")
+            CLIOutput.line("imported \(counted(result.accepted, "event")), \(counted(result.duplicates, "event")) already here; the log ends at \(result.head)")
         }
     }
 
@@ -59,9 +59,4 @@ struct ImportCommand: AsyncParsableCommand {
         line.finish()
         return events
     }
-}
-
-/// `1 event`, `2 events`.
-private func count(_ value: Int, _ noun: String) -> String {
-    "\(value) \(noun)\(value == 1 ? "" : "s")"
 }

@@ -105,8 +105,3 @@ private final class ProgressBar: Sendable {
         if drawn.withLock({ $0 != nil }) { CLIOutput.note("") }
     }
 }
-
-/// `1 user`, `1,200 users`.
-private func counted(_ value: UInt64, _ noun: String) -> String {
-    "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
-}

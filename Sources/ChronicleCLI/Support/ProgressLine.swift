@@ -65,14 +65,3 @@ final class ProgressLine: Sendable {
         return text
     }
 }
-
-/// `1234567` → `1,234,567`.
-func grouped(_ value: UInt64) -> String {
-    let digits = String(value)
-    var out = ""
-    for (index, character) in digits.enumerated() {
-        if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-        out.append(character)
-    }
-    return out
-}
