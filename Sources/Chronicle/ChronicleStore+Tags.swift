@@ -58,7 +58,7 @@ extension ChronicleStore {
 
     /// Refuses a name that a live tag is shown under after a merge (`"work (2)"`: see
     /// ``TagNames``): it holds no claim of its own, but two live tags must not show one name.
-    private func refuseShownName(_ name: String, except id: UUID) async throws {
+    func refuseShownName(_ name: String, except id: UUID) async throws {
         try await readYourWrites()
         let folded = Tag.foldedName(name)
         if try models.tags().contains(where: { $0.id != id && Tag.foldedName($0.name) == folded }) {
@@ -132,7 +132,7 @@ extension ChronicleStore {
     // MARK: - Helpers
 
     /// The live tag holding the unique name key, read from the log (never stale).
-    private func tagHolding(_ key: String) throws -> UUID? {
+    func tagHolding(_ key: String) throws -> UUID? {
         guard let owner = try log.holder(of: key) else { return nil }
         // The owner is the holder's stream, `tag-` and its id.
         guard let id = UUID(uuidString: String(owner.suffix(36))), DomainEvent.tagStream(id) == owner else {

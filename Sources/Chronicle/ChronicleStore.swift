@@ -99,7 +99,8 @@ public final class ChronicleStore: Sendable {
                 throw ChronicleError.rejected(error)
             }
             do {
-                let result = try await log.append(decision.streams, keys: decision.keys)
+                let note = decision.note ?? .command(group: Self.undoGroupID)
+                let result = try await log.append(decision.streams, keys: decision.keys, note: note.bytes)
                 lastAppended.withLock { $0 = max($0, result.head) }
                 return result
             } catch let error as EventLogError {

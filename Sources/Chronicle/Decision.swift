@@ -9,6 +9,8 @@ import UUIDText
 struct Decision {
     var streams: [StreamAppend]
     var keys: [AppendKey] = []
+    /// What the undo history notes of the batch; nil: a command (of the current undo group).
+    var note: HistoryNote?
 }
 
 /// The names of the keys the store's commands condition on. One place, so that a writer
@@ -65,6 +67,10 @@ extension ConsistencyKeys {
                 guard let old = try liveName(id) else { continue }
                 keys.append(.release(tagName(old), by: event.stream))
                 liveNames[id] = .some(nil)
+            case .tagRestored(let id):
+                guard try liveName(id) == nil, let name = try loader.tag(id).aggregate.tag?.name else { continue }
+                keys.append(.claim(tagName(name), by: event.stream))
+                liveNames[id] = .some(name)
             default:
                 continue
             }

@@ -60,6 +60,18 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Untagging a tag the todo does not have.
     case notTagged(todo: UUID, tag: UUID)
 
+    // MARK: - Undo
+
+    /// `undo` or `redo` of fewer than one step; carries the count asked for.
+    case invalidStepCount(Int)
+    /// `undo` with no command of this store left to undo.
+    case nothingToUndo
+    /// `redo` with nothing undone since the last command.
+    case nothingToRedo
+    /// The step to undo (or redo) changed an entity that changed again since, by a later
+    /// command here or on another device; carries its stream and whether it was a redo.
+    case overtaken(stream: String, redo: Bool)
+
     // MARK: - Decoding
 
     /// A stored event could not be decoded; carries what was wrong.
@@ -110,6 +122,14 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
             "todo \(todo.lowercasedString) already has tag \(tag.lowercasedString)"
         case .notTagged(let todo, let tag):
             "todo \(todo.lowercasedString) does not have tag \(tag.lowercasedString)"
+        case .invalidStepCount(let count):
+            "steps must be at least 1 (got \(count))"
+        case .nothingToUndo:
+            "nothing to undo"
+        case .nothingToRedo:
+            "nothing to redo"
+        case .overtaken(let stream, let redo):
+            "cannot \(redo ? "redo" : "undo"): \(DomainEvent.quoted(stream)) changed since, by a later command here or on another device"
         case .invalidEvent(let reason):
             "invalid event: \(reason)"
         }

@@ -43,7 +43,8 @@ extension DomainEvent {
             writer.writeIfPresent(Key.name, name)
         case .todoTagged(_, let tagId), .todoUntagged(_, let tagId):
             writer.write(Key.tagId, tagId.lowercasedString)
-        case .userDeleted, .todoCompleted, .todoReopened, .todoDeleted, .tagDeleted:
+        case .userDeleted, .todoCompleted, .todoReopened, .todoDeleted, .tagDeleted,
+             .userRestored, .todoRestored, .tagRestored:
             break
         }
         return writer.finish()
@@ -108,6 +109,8 @@ extension DomainEvent {
             self = .userUpdated(id: id, name: try fields.optionalString("name"), age: try fields.optionalInteger("age"))
         case "UserDeleted":
             self = .userDeleted(id: id)
+        case "UserRestored":
+            self = .userRestored(id: id)
         case "TodoCreated":
             self = .todoCreated(
                 id: id, title: try fields.string("title"), deadline: try fields.day("deadline"),
@@ -122,6 +125,8 @@ extension DomainEvent {
             self = .todoReopened(id: id)
         case "TodoDeleted":
             self = .todoDeleted(id: id)
+        case "TodoRestored":
+            self = .todoRestored(id: id)
         case "TagCreated":
             self = .tagCreated(id: id, name: try fields.string("name"), color: try fields.string("color"))
         case "TagUpdated":
@@ -129,6 +134,8 @@ extension DomainEvent {
                 id: id, name: try fields.optionalString("name"), color: try fields.optionalString("color"))
         case "TagDeleted":
             self = .tagDeleted(id: id)
+        case "TagRestored":
+            self = .tagRestored(id: id)
         case "TodoTagged":
             self = .todoTagged(id: id, tagId: try fields.lowercaseUUID("tagId"))
         default:

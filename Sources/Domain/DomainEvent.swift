@@ -22,22 +22,28 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
     case userCreated(id: UUID, name: String, age: Int)
     case userUpdated(id: UUID, name: String?, age: Int?)
     case userDeleted(id: UUID)
+    /// Brings a deleted user back with its fields as they were at the deletion (undo).
+    case userRestored(id: UUID)
     case todoCreated(id: UUID, title: String, deadline: CalendarDay, userId: UUID?, memo: String?)
     case todoUpdated(id: UUID, title: String?, deadline: CalendarDay?, memo: String?)
     case todoCompleted(id: UUID)
     case todoReopened(id: UUID)
     case todoDeleted(id: UUID)
+    /// Brings a deleted todo back with its fields and tags as they were at the deletion (undo).
+    case todoRestored(id: UUID)
     case tagCreated(id: UUID, name: String, color: String)
     case tagUpdated(id: UUID, name: String?, color: String?)
     case tagDeleted(id: UUID)
+    /// Brings a deleted tag back with its name and colour as they were at the deletion (undo).
+    case tagRestored(id: UUID)
     case todoTagged(id: UUID, tagId: UUID)
     case todoUntagged(id: UUID, tagId: UUID)
 
     /// Every event type name, in declaration order.
     public static let allTypes: [String] = [
-        "UserCreated", "UserUpdated", "UserDeleted",
-        "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted",
-        "TagCreated", "TagUpdated", "TagDeleted", "TodoTagged", "TodoUntagged",
+        "UserCreated", "UserUpdated", "UserDeleted", "UserRestored",
+        "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted", "TodoRestored",
+        "TagCreated", "TagUpdated", "TagDeleted", "TagRestored", "TodoTagged", "TodoUntagged",
     ]
 
     /// The wire name of the event, e.g. `"TodoCompleted"`.
@@ -46,14 +52,17 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
         case .userCreated: "UserCreated"
         case .userUpdated: "UserUpdated"
         case .userDeleted: "UserDeleted"
+        case .userRestored: "UserRestored"
         case .todoCreated: "TodoCreated"
         case .todoUpdated: "TodoUpdated"
         case .todoCompleted: "TodoCompleted"
         case .todoReopened: "TodoReopened"
         case .todoDeleted: "TodoDeleted"
+        case .todoRestored: "TodoRestored"
         case .tagCreated: "TagCreated"
         case .tagUpdated: "TagUpdated"
         case .tagDeleted: "TagDeleted"
+        case .tagRestored: "TagRestored"
         case .todoTagged: "TodoTagged"
         case .todoUntagged: "TodoUntagged"
         }
@@ -63,25 +72,42 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
     /// and `todoUntagged`, the todo).
     public var entityID: UUID {
         switch self {
-        case .userCreated(let id, _, _), .userUpdated(let id, _, _), .userDeleted(let id),
+        case .userCreated(let id, _, _), .userUpdated(let id, _, _), .userDeleted(let id), .userRestored(let id),
              .todoCreated(let id, _, _, _, _), .todoUpdated(let id, _, _, _),
-             .todoCompleted(let id), .todoReopened(let id), .todoDeleted(let id),
-             .tagCreated(let id, _, _), .tagUpdated(let id, _, _), .tagDeleted(let id),
+             .todoCompleted(let id), .todoReopened(let id), .todoDeleted(let id), .todoRestored(let id),
+             .tagCreated(let id, _, _), .tagUpdated(let id, _, _), .tagDeleted(let id), .tagRestored(let id),
              .todoTagged(let id, _), .todoUntagged(let id, _):
             id
         }
     }
 
     /// The kind of entity whose stream the event belongs to.
-    var entityKind: EntityKind {
+    public var entityKind: EntityKind {
         switch self {
-        case .userCreated, .userUpdated, .userDeleted:
+        case .userCreated, .userUpdated, .userDeleted, .userRestored:
             .user
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged:
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoRestored,
+             .todoTagged, .todoUntagged:
             .todo
-        case .tagCreated, .tagUpdated, .tagDeleted:
+        case .tagCreated, .tagUpdated, .tagDeleted, .tagRestored:
             .tag
         }
+    }
+
+    /// What the event does to its entity's life: creates it, deletes it, restores it,
+    /// or changes a live one.
+    public var lifecycle: Lifecycle {
+        switch self {
+        case .userCreated, .todoCreated, .tagCreated: .created
+        case .userDeleted, .todoDeleted, .tagDeleted: .deleted
+        case .userRestored, .todoRestored, .tagRestored: .restored
+        case .userUpdated, .todoUpdated, .todoCompleted, .todoReopened, .tagUpdated, .todoTagged, .todoUntagged: .changed
+        }
+    }
+
+    /// See ``lifecycle``.
+    public enum Lifecycle: Sendable, Hashable {
+        case created, changed, deleted, restored
     }
 
     /// The stream the event is appended to: `user-<id>`, `todo-<id>` or `tag-<id>`.

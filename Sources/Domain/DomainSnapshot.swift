@@ -21,16 +21,28 @@ public struct DomainSnapshot: Sendable, Equatable {
     public private(set) var stats: [CalendarDay: DailyStat]
     /// Live tags by id.
     public private(set) var tags: [UUID: Tag]
-    /// Every tag id each live todo is tagged with, live or not, so a tag that
-    /// comes back shows on its todos again; `todos[id].tags` is this filtered
-    /// by ``tags``. Todos without tags have no entry.
-    private var taggedWith: [UUID: Set<UUID>]
-    /// Users deleted: their todos are not live, whichever came first.
-    private var deletedUsers: Set<UUID>
-    /// Each live tag's own name and the rank of the write that gave it (``tags`` shows
-    /// the name with a ` (2)`, ` (3)`, … when an earlier-ranked live tag has it too).
-    private var tagNames: [UUID: (name: String, rank: MergeRank)]
+    /// Every user ever created, deleted or not (a restoration brings one back as it was).
+    private var userStates: [UUID: Kept<User>]
+    /// Every todo ever created, deleted or not, with every tag id it is tagged with, live or
+    /// not, so a tag that comes back shows on its todos again. ``todos`` shows those not
+    /// deleted whose user is not deleted, with their live tags.
+    private var todoStates: [UUID: Kept<Todo>]
+    /// Every tag ever created, with its own name and the rank of the write that gave it
+    /// (``tags`` shows the name with a ` (2)`, ` (3)`, … when an earlier-ranked live tag has
+    /// it too).
+    private var tagStates: [UUID: Kept<RankedTag>]
     private var applied: UInt64
+
+    /// An entity as the snapshot keeps it: its fields, and whether it is deleted.
+    private struct Kept<Value: Sendable>: Sendable {
+        var value: Value
+        var isDeleted = false
+    }
+
+    private struct RankedTag: Sendable {
+        var tag: Tag
+        var nameRank: MergeRank
+    }
 
     /// An empty snapshot, as of position 0.
     public init() {
@@ -38,9 +50,9 @@ public struct DomainSnapshot: Sendable, Equatable {
         todos = [:]
         stats = [:]
         tags = [:]
-        taggedWith = [:]
-        deletedUsers = []
-        tagNames = [:]
+        userStates = [:]
+        todoStates = [:]
+        tagStates = [:]
         applied = 0
     }
 
@@ -55,77 +67,101 @@ public struct DomainSnapshot: Sendable, Equatable {
 
     /// Folds one event in; `rank` orders the names of tags that collide (see ``MergeRank``).
     ///
-    /// Total: an event that does not apply (update or delete of an entity that
-    /// is not live, creation of an id that is already live, tagging or
-    /// untagging a todo that is not live) changes nothing. A todo whose user is
-    /// deleted is not live, whichever event came first (the log also carries a
-    /// `TodoDeleted` per todo the deleting replica knew). Deleting a tag hides it
-    /// from every todo, and a todo forgets its tags when it is deleted.
+    /// Total: an event that does not apply (a creation of an id that exists, a change of an
+    /// entity that is not live, a restoration of one that is not deleted) changes nothing.
+    /// A deletion keeps the entity as it was, and a restoration brings it back so. A todo
+    /// whose user is deleted is not live, whichever event came first, and comes back with
+    /// its user. Deleting a tag hides it from every todo, and restoring it shows it again.
     public mutating func apply(_ event: DomainEvent, rank: MergeRank) {
         applied = max(applied, rank.position)
         switch event {
         case .userCreated(let id, let name, let age):
-            guard users[id] == nil else { return }
-            users[id] = User(id: id, name: name, age: age)
+            guard userStates[id] == nil else { return }
+            userStates[id] = Kept(value: User(id: id, name: name, age: age))
+            users[id] = userStates[id]?.value
         case .userUpdated(let id, let name, let age):
-            guard var user = users[id] else { return }
-            if let name { user.name = name }
-            if let age { user.age = age }
-            users[id] = user
-        case .userDeleted(let id):
-            users[id] = nil
-            deletedUsers.insert(id)
-            for (todoID, todo) in todos where todo.userId == id {
-                taggedWith[todoID] = nil
-                changeTodo(todoID, to: nil)
-            }
+            guard var user = userStates[id], !user.isDeleted else { return }
+            if let name { user.value.name = name }
+            if let age { user.value.age = age }
+            userStates[id] = user
+            users[id] = user.value
+        case .userDeleted(let id), .userRestored(let id):
+            let deleted = event.lifecycle == .deleted
+            guard let user = userStates[id], user.isDeleted != deleted else { return }
+            userStates[id]?.isDeleted = deleted
+            users[id] = deleted ? nil : user.value
+            for (todoID, todo) in todoStates where todo.value.userId == id { showTodo(todoID) }
         case .todoCreated(let id, let title, let deadline, let userId, let memo):
-            guard todos[id] == nil, userId.map(deletedUsers.contains) != true else { return }
-            // No tags yet: a todo's tagged set goes when the todo does.
-            changeTodo(id, to: Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo))
-        case .todoUpdated(let id, let title, let deadline, let memo):
-            guard var todo = todos[id] else { return }
-            if let title { todo.title = title }
-            if let deadline { todo.deadline = deadline }
-            if let memo { todo.memo = memo }
-            changeTodo(id, to: todo)
-        case .todoCompleted(let id):
-            guard var todo = todos[id] else { return }
-            todo.isCompleted = true
-            changeTodo(id, to: todo)
-        case .todoReopened(let id):
-            guard var todo = todos[id] else { return }
-            todo.isCompleted = false
-            changeTodo(id, to: todo)
-        case .todoDeleted(let id):
-            taggedWith[id] = nil
-            changeTodo(id, to: nil)
+            guard todoStates[id] == nil else { return }
+            todoStates[id] = Kept(value: Todo(id: id, title: title, deadline: deadline, userId: userId,
+                                              memo: memo.flatMap(Todo.memo(written:))))
+            showTodo(id)
+        case .todoUpdated, .todoCompleted, .todoReopened, .todoTagged, .todoUntagged:
+            let id = event.entityID
+            guard var todo = todoStates[id], !todo.isDeleted else { return }
+            switch event {
+            case .todoUpdated(_, let title, let deadline, let memo):
+                if let title { todo.value.title = title }
+                if let deadline { todo.value.deadline = deadline }
+                if let memo { todo.value.memo = Todo.memo(written: memo) }
+            case .todoCompleted: todo.value.isCompleted = true
+            case .todoReopened: todo.value.isCompleted = false
+            case .todoTagged(_, let tagId):
+                if !todo.value.tags.contains(tagId) { todo.value.tags.append(tagId) }
+            case .todoUntagged(_, let tagId): todo.value.tags.removeAll { $0 == tagId }
+            default: return
+            }
+            todoStates[id] = todo
+            showTodo(id)
+        case .todoDeleted(let id), .todoRestored(let id):
+            let deleted = event.lifecycle == .deleted
+            guard todoStates[id]?.isDeleted == !deleted else { return }
+            todoStates[id]?.isDeleted = deleted
+            showTodo(id)
         case .tagCreated(let id, let name, let color):
-            guard tags[id] == nil else { return }
-            tags[id] = Tag(id: id, name: name, color: color)
-            tagNames[id] = (name, rank)
+            guard tagStates[id] == nil else { return }
+            tagStates[id] = Kept(value: RankedTag(tag: Tag(id: id, name: name, color: color), nameRank: rank))
             showNames(of: Tag.foldedName(name))
             showTagsAgain(ofTodosTaggedWith: id)
         case .tagUpdated(let id, let name, let color):
-            guard tags[id] != nil else { return }
-            if let color { tags[id]?.color = color }
-            if let name, let old = tagNames[id] {
-                tagNames[id] = (name, rank)
-                showNames(of: Tag.foldedName(old.name))
-                showNames(of: Tag.foldedName(name))
+            guard var tag = tagStates[id], !tag.isDeleted else { return }
+            let old = tag.value.tag.name
+            if let color { tag.value.tag.color = color }
+            if let name {
+                tag.value.tag.name = name
+                tag.value.nameRank = rank
             }
-        case .tagDeleted(let id):
-            guard tags.removeValue(forKey: id) != nil, let old = tagNames.removeValue(forKey: id) else { return }
-            showNames(of: Tag.foldedName(old.name))
+            tagStates[id] = tag
+            tags[id]?.color = tag.value.tag.color
+            showNames(of: Tag.foldedName(old))
+            showNames(of: Tag.foldedName(tag.value.tag.name))
+        case .tagDeleted(let id), .tagRestored(let id):
+            let deleted = event.lifecycle == .deleted
+            guard let tag = tagStates[id], tag.isDeleted != deleted else { return }
+            tagStates[id]?.isDeleted = deleted
+            if deleted { tags[id] = nil }
+            showNames(of: Tag.foldedName(tag.value.tag.name))
             showTagsAgain(ofTodosTaggedWith: id)
-        case .todoTagged(let id, let tagId):
-            guard todos[id] != nil else { return }
-            taggedWith[id, default: []].insert(tagId)
-            showTags(ofTodo: id)
-        case .todoUntagged(let id, let tagId):
-            guard todos[id] != nil, taggedWith[id]?.remove(tagId) != nil else { return }
-            if taggedWith[id]?.isEmpty == true { taggedWith[id] = nil }
-            showTags(ofTodo: id)
+        }
+    }
+
+    /// Forgets everything about the entity of `stream` (`user-…`, `todo-…`, `tag-…`), as if none
+    /// of its events had been folded; a merge then folds its events again in their order.
+    public mutating func forget(stream: String) {
+        guard let (kind, id) = EntityKind.parse(stream: stream) else { return }
+        switch kind {
+        case .user:
+            userStates[id] = nil
+            users[id] = nil
+            for (todoID, todo) in todoStates where todo.value.userId == id { showTodo(todoID) }
+        case .todo:
+            todoStates[id] = nil
+            showTodo(id)
+        case .tag:
+            guard let tag = tagStates.removeValue(forKey: id) else { return }
+            tags[id] = nil
+            showNames(of: Tag.foldedName(tag.value.tag.name))
+            showTagsAgain(ofTodosTaggedWith: id)
         }
     }
 
@@ -158,8 +194,15 @@ public struct DomainSnapshot: Sendable, Equatable {
             .map(\.tag)
     }
 
-    /// Replaces a todo (nil removes it) and moves the stats accordingly.
-    private mutating func changeTodo(_ id: UUID, to after: Todo?) {
+    /// Shows todo `id` as it now stands: live when neither it nor its user is deleted, with
+    /// its live tags sorted; the stats move with it.
+    private mutating func showTodo(_ id: UUID) {
+        var after: Todo?
+        if let kept = todoStates[id], !kept.isDeleted, kept.value.userId.map({ userStates[$0]?.isDeleted == true }) != true {
+            var todo = kept.value
+            todo.tags = Todo.sortedTagIDs(todo.tags.filter { tags[$0] != nil })
+            after = todo
+        }
         let before = todos[id]
         todos[id] = after
         for delta in DailyStatDelta.between(before: before, after: after) {
@@ -173,24 +216,17 @@ public struct DomainSnapshot: Sendable, Equatable {
     /// Shows the live tags whose names fold to `folded`, in the order of the writes that named them:
     /// the first with its name, the next with ` (2)` appended, and so on (``TagNames``).
     private mutating func showNames(of folded: String) {
-        let group = tagNames.filter { Tag.foldedName($0.value.name) == folded }
-            .map { (id: $0.key, name: $0.value.name, rank: $0.value.rank) }
-        for (id, shown) in TagNames.shown(group) { tags[id]?.name = shown }
-    }
-
-    /// Recomputes the visible tags of every todo tagged with `tagId`, after
-    /// that tag appeared or went.
-    private mutating func showTagsAgain(ofTodosTaggedWith tagId: UUID) {
-        for (todoID, tagged) in taggedWith where tagged.contains(tagId) {
-            showTags(ofTodo: todoID)
+        let group = tagStates.filter { !$0.value.isDeleted && Tag.foldedName($0.value.value.tag.name) == folded }
+            .map { (id: $0.key, name: $0.value.value.tag.name, rank: $0.value.value.nameRank) }
+        for (id, shown) in TagNames.shown(group) {
+            guard var tag = tagStates[id]?.value.tag else { continue }
+            tag.name = shown
+            tags[id] = tag
         }
     }
 
-    /// Sets a live todo's `tags` to its live tags, sorted. Tags never move
-    /// stats, so this bypasses ``changeTodo(_:to:)``.
-    private mutating func showTags(ofTodo id: UUID) {
-        guard todos[id] != nil else { return }
-        let live = taggedWith[id, default: []].filter { tags[$0] != nil }
-        todos[id]?.tags = Todo.sortedTagIDs(live)
+    /// Shows again every todo tagged with `tagId`, after that tag appeared or went.
+    private mutating func showTagsAgain(ofTodosTaggedWith tagId: UUID) {
+        for (todoID, todo) in todoStates where todo.value.tags.contains(tagId) { showTodo(todoID) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// One place maps events and type names to streams, so encoding and
 /// decoding cannot disagree about where an event belongs.
-enum EntityKind: Sendable, Equatable {
+public enum EntityKind: Sendable, Equatable {
     case user, todo, tag
 
     /// The kind a known wire type name (one of ``DomainEvent/allTypes``) is
@@ -15,11 +15,20 @@ enum EntityKind: Sendable, Equatable {
     }
 
     /// What the entity's stream name starts with, before the lowercase id.
-    var streamPrefix: String {
+    public var streamPrefix: String {
         switch self {
         case .user: "user-"
         case .todo: "todo-"
         case .tag: "tag-"
         }
+    }
+
+    /// The kind and id of a canonical stream name (`todo-<lowercase uuid>`, …), nil for any other.
+    public static func parse(stream: String) -> (EntityKind, UUID)? {
+        for kind in [EntityKind.user, .todo, .tag] where stream.hasPrefix(kind.streamPrefix) {
+            guard let id = UUID(hyphenated: stream.dropFirst(kind.streamPrefix.count)) else { return nil }
+            return (kind, id)
+        }
+        return nil
     }
 }

@@ -11,8 +11,8 @@ public enum MergeField: Sendable, Hashable {
 }
 
 extension DomainEvent {
-    /// The fields the event sets. Creations and deletions set none: an id is created once,
-    /// and a deletion wins over every write, whatever their order.
+    /// The fields the event sets. Creations, deletions and restorations set none: an id is
+    /// created once, and a deletion wins over every write until a restoration.
     public var writtenFields: [MergeField] {
         switch self {
         case .userUpdated(_, let name, let age):
@@ -25,7 +25,8 @@ extension DomainEvent {
             [name.map { _ in .name }, color.map { _ in .color }].compactMap { $0 }
         case .todoTagged(_, let tagId), .todoUntagged(_, let tagId):
             [.tag(tagId)]
-        case .userCreated, .userDeleted, .todoCreated, .todoDeleted, .tagCreated, .tagDeleted:
+        case .userCreated, .userDeleted, .todoCreated, .todoDeleted, .tagCreated, .tagDeleted,
+             .userRestored, .todoRestored, .tagRestored:
             []
         }
     }
@@ -55,7 +56,8 @@ extension DomainEvent {
             return event.writtenFields.isEmpty ? nil : event
         case .todoCompleted, .todoReopened, .todoTagged, .todoUntagged:
             return writtenFields.allSatisfy(fields.contains) ? nil : self
-        case .userCreated, .userDeleted, .todoCreated, .todoDeleted, .tagCreated, .tagDeleted:
+        case .userCreated, .userDeleted, .todoCreated, .todoDeleted, .tagCreated, .tagDeleted,
+             .userRestored, .todoRestored, .tagRestored:
             return self
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 /// The state of one tag, folded from that tag's stream.
 ///
 /// Commands decide against it, so an unknown or deleted tag can be told
-/// apart. Deletion is final: later events of the stream are ignored.
+/// apart. A deleted tag ignores every event of its stream but a restoration,
+/// which brings it back as it was when deleted.
 ///
 /// ```swift
 /// var aggregate = TagAggregate()
@@ -31,9 +32,12 @@ public struct TagAggregate: Sendable, Equatable {
     ///
     /// Ignores user and todo events (`TodoTagged` included: it belongs to the
     /// todo), events about another tag, events before the tag's creation, a
-    /// second creation, and anything after deletion.
+    /// second creation, and anything but a restoration while deleted.
     public mutating func apply(_ event: DomainEvent) {
-        guard !isDeleted else { return }
+        if isDeleted {
+            if case .tagRestored(let id) = event, tag?.id == id { isDeleted = false }
+            return
+        }
         switch event {
         case .tagCreated(let id, let name, let color):
             guard tag == nil else { return }
@@ -46,8 +50,8 @@ public struct TagAggregate: Sendable, Equatable {
         case .tagDeleted(let id):
             guard let current = tag, current.id == id else { return }
             isDeleted = true
-        case .userCreated, .userUpdated, .userDeleted,
-             .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted,
+        case .tagRestored, .userCreated, .userUpdated, .userDeleted, .userRestored,
+             .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoRestored,
              .todoTagged, .todoUntagged:
             return
         }

@@ -42,6 +42,15 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
         self.tags = tags
     }
 
+    /// What a written memo leaves on a todo: the empty memo is no memo (nil), so writing
+    /// `""` clears it (how `todo update --memo ""` and the undo of a first memo remove one).
+    ///
+    /// ```swift
+    /// Todo.memo(written: "")          // nil
+    /// Todo.memo(written: "chapter 2") // "chapter 2"
+    /// ```
+    public static func memo(written: String) -> String? { written.isEmpty ? nil : written }
+
     /// Tag ids in the one order every todo lists them: by lowercase string.
     ///
     /// ```swift

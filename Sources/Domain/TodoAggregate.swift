@@ -3,8 +3,9 @@ import Foundation
 /// The state of one todo, folded from that todo's stream.
 ///
 /// Commands decide against it, so an unknown or deleted todo can be told
-/// apart and completing (or tagging) twice can be rejected. Deletion is
-/// final: later events of the stream are ignored.
+/// apart and completing (or tagging) twice can be rejected. A deleted todo
+/// ignores every event of its stream but a restoration, which brings it back,
+/// tags included, as it was when deleted.
 ///
 /// ```swift
 /// var aggregate = TodoAggregate()
@@ -37,12 +38,15 @@ public struct TodoAggregate: Sendable, Equatable {
     /// Folds one event in.
     ///
     /// Ignores user and tag events, events about another todo, events before
-    /// the todo's creation, a second creation, and anything after deletion.
+    /// the todo's creation, a second creation, and anything but a restoration while deleted.
     public mutating func apply(_ event: DomainEvent) {
-        guard !isDeleted else { return }
+        if isDeleted {
+            if case .todoRestored(let id) = event, todo?.id == id { isDeleted = false }
+            return
+        }
         if case .todoCreated(let id, let title, let deadline, let userId, let memo) = event {
             guard todo == nil else { return }
-            todo = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo)
+            todo = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo.flatMap(Todo.memo(written:)))
             return
         }
         guard var current = todo, event.entityKind == .todo, current.id == event.entityID else { return }
@@ -50,7 +54,7 @@ public struct TodoAggregate: Sendable, Equatable {
         case .todoUpdated(_, let title, let deadline, let memo):
             if let title { current.title = title }
             if let deadline { current.deadline = deadline }
-            if let memo { current.memo = memo }
+            if let memo { current.memo = Todo.memo(written: memo) }
         case .todoCompleted:
             current.isCompleted = true
         case .todoReopened:
@@ -61,7 +65,8 @@ public struct TodoAggregate: Sendable, Equatable {
             tags.insert(tagId)
         case .todoUntagged(_, let tagId):
             tags.remove(tagId)
-        case .todoCreated, .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted:
+        case .todoCreated, .todoRestored, .userCreated, .userUpdated, .userDeleted, .userRestored,
+             .tagCreated, .tagUpdated, .tagDeleted, .tagRestored:
             return
         }
         todo = current

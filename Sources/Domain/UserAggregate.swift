@@ -3,7 +3,8 @@ import Foundation
 /// The state of one user, folded from that user's stream.
 ///
 /// Commands decide against it, so an unknown or deleted user can be told
-/// apart. Deletion is final: later events of the stream are ignored.
+/// apart. A deleted user ignores every event of its stream but a restoration,
+/// which brings it back as it was when deleted.
 ///
 /// ```swift
 /// var aggregate = UserAggregate()
@@ -30,9 +31,12 @@ public struct UserAggregate: Sendable, Equatable {
     /// Folds one event in.
     ///
     /// Ignores todo and tag events, events about another user, events before the
-    /// user's creation, a second creation, and anything after deletion.
+    /// user's creation, a second creation, and anything but a restoration while deleted.
     public mutating func apply(_ event: DomainEvent) {
-        guard !isDeleted else { return }
+        if isDeleted {
+            if case .userRestored(let id) = event, user?.id == id { isDeleted = false }
+            return
+        }
         switch event {
         case .userCreated(let id, let name, let age):
             guard user == nil else { return }
@@ -45,8 +49,8 @@ public struct UserAggregate: Sendable, Equatable {
         case .userDeleted(let id):
             guard let current = user, current.id == id else { return }
             isDeleted = true
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted,
-             .todoTagged, .todoUntagged, .tagCreated, .tagUpdated, .tagDeleted:
+        case .userRestored, .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoRestored,
+             .todoTagged, .todoUntagged, .tagCreated, .tagUpdated, .tagDeleted, .tagRestored:
             return
         }
     }

@@ -26,19 +26,19 @@ final class AppendWriter: @unchecked Sendable {
     var onCommit: @Sendable () -> Void = {}
 
     enum Job {
-        case append([StreamAppend], [AppendKey], CheckedContinuation<AppendResult, any Error>)
+        case append([StreamAppend], [AppendKey], [UInt8]?, CheckedContinuation<AppendResult, any Error>)
         case ingest([ForeignEvent], [AppendKey], CheckedContinuation<IngestResult, any Error>)
 
         var eventCount: Int {
             switch self {
-            case .append(let appends, _, _): appends.reduce(0) { $0 + $1.events.count }
+            case .append(let appends, _, _, _): appends.reduce(0) { $0 + $1.events.count }
             case .ingest(let events, _, _): events.count
             }
         }
 
         func fail(_ error: any Error) {
             switch self {
-            case .append(_, _, let continuation): continuation.resume(throwing: error)
+            case .append(_, _, _, let continuation): continuation.resume(throwing: error)
             case .ingest(_, _, let continuation): continuation.resume(throwing: error)
             }
         }
@@ -154,8 +154,8 @@ final class AppendWriter: @unchecked Sendable {
                 for job in group {
                     do {
                         switch job {
-                        case .append(let appends, let keys, _):
-                            outcomes.append(.appended(try append(appends, keys: keys, txn, &state)))
+                        case .append(let appends, let keys, let note, _):
+                            outcomes.append(.appended(try append(appends, keys: keys, note: note, txn, &state)))
                         case .ingest(let events, let keys, _):
                             outcomes.append(.ingested(try ingest(events, keys: keys, txn, &state)))
                         }
@@ -179,7 +179,7 @@ final class AppendWriter: @unchecked Sendable {
         onCommit()
         for (job, outcome) in zip(group, outcomes) {
             switch (job, outcome) {
-            case (.append(_, _, let continuation), .appended(let result)): continuation.resume(returning: result)
+            case (.append(_, _, _, let continuation), .appended(let result)): continuation.resume(returning: result)
             case (.ingest(_, _, let continuation), .ingested(let result)): continuation.resume(returning: result)
             case (_, .refused(let error)): job.fail(error)
             default: job.fail(EventLogError.invalidEvent("internal: mismatched outcome"))
@@ -192,7 +192,7 @@ final class AppendWriter: @unchecked Sendable {
     /// Every check (ids, expected versions, key conditions) reads the transaction, which
     /// already holds the earlier jobs of this group: a job is judged after them, as if it
     /// had committed alone, and its refusal writes nothing.
-    private func append(_ appends: [StreamAppend], keys: [AppendKey], _ txn: Transaction,
+    private func append(_ appends: [StreamAppend], keys: [AppendKey], note: [UInt8]?, _ txn: Transaction,
                         _ state: inout GroupState) throws -> AppendResult {
         // 1. Validate and find duplicates; nothing is written until every check passed.
         var positions: [UInt64?] = []
@@ -245,7 +245,13 @@ final class AppendWriter: @unchecked Sendable {
                 appended += 1
             }
         }
-        if appended > 0 { try KeyConditions.apply(keys, at: state.link.position, &state.touches, databases, txn) }
+        if appended > 0 {
+            try KeyConditions.apply(keys, at: state.link.position, &state.touches, databases, txn)
+            if let note {
+                let first = state.link.position - UInt64(appended) + 1
+                try txn.put(databases.notes, key: Keys.position(first), value: Keys.position(state.link.position) + note)
+            }
+        }
         return AppendResult(positions: positions.map { $0! }, appended: appended, head: state.link.position)
     }
 

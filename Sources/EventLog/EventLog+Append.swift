@@ -11,14 +11,19 @@ extension EventLog {
     /// `keys` carries what the decision read beyond the streams it writes, and the unique
     /// keys it claims or releases (see ``AppendKey``): a failed key condition refuses the
     /// batch with ``EventLogError/keyConflict(key:reason:)``. A retry of stored ids skips them.
+    ///
+    /// `note` is stored with the batch, in its transaction, when it appends at least one event
+    /// (see ``notes(after:)``): what the appender wants to remember about it (the store's undo
+    /// history says which command it was). Notes are this log's own: never synced, outside the
+    /// hash chain.
     @discardableResult
-    public func append(_ batch: [StreamAppend], keys: [AppendKey] = []) async throws -> AppendResult {
+    public func append(_ batch: [StreamAppend], keys: [AppendKey] = [], note: [UInt8]? = nil) async throws -> AppendResult {
         guard batch.contains(where: { !$0.events.isEmpty }) else {
             throw EventLogError.invalidEvent("an append needs at least one event")
         }
         try KeyConditions.validate(keys)
         return try await withCheckedThrowingContinuation { continuation in
-            writer.submit(.append(batch, keys, continuation))
+            writer.submit(.append(batch, keys, note, continuation))
         }
     }
 

@@ -11,6 +11,8 @@ import LMDB
 /// - `claims`: key → the UTF-8 name of its owner (``AppendKey/claim(_:by:)``)
 /// - `upstream`: position (u64 BE) → the position the sync server gave the event (u64 BE),
 ///   for each event a pull stored or brought back (``EventLog/upstreamPositions(of:)``)
+/// - `notes`: the first position of a local batch (u64 BE) → its last position (u64 BE) ‖ the
+///   note its appender gave it (``EventLog/notes(after:)``)
 /// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64
 struct LogDatabases: Sendable {
     let events: Database
@@ -19,6 +21,7 @@ struct LogDatabases: Sendable {
     let touches: Database
     let claims: Database
     let upstream: Database
+    let notes: Database
     let meta: Database
 
     static let formatKey = Array("format".utf8)
@@ -28,9 +31,10 @@ struct LogDatabases: Sendable {
     /// event; 2: only those up to `meta["streams-indexed"]`; 3: `touches` and `claims` exist
     /// (a format-2 store is upgraded when it opens: both start empty, which is exact, since
     /// no release before format 3 wrote a key); 4: `upstream` exists (a format-3 store gets it
-    /// empty: events it pulled before are ordered by their position here). Records have
-    /// their own format byte.
-    static let storeFormat: UInt8 = 4
+    /// empty: events it pulled before are ordered by their position here); 5: `notes` exists
+    /// (a format-4 store gets it empty: no batch before it has a note). Records have their
+    /// own format byte.
+    static let storeFormat: UInt8 = 5
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
@@ -82,6 +86,7 @@ struct LogDatabases: Sendable {
                      touches: try txn.openDatabase(named: "touches", create: create),
                      claims: try txn.openDatabase(named: "claims", create: create),
                      upstream: try txn.openDatabase(named: "upstream", create: create),
+                     notes: try txn.openDatabase(named: "notes", create: create),
                      meta: meta)
     }
 

@@ -4,39 +4,36 @@ import LMDB
 
 /// Per-day counts (`daily-stats`: day → total, completed; only days with a live todo),
 /// and the projection's own view of each live todo (`daily-stats.todos`: id → day, completed,
-/// user; `daily-stats.by-user`: user ‖ todo id; `daily-stats.deleted-users`: ``DeletedUsers``),
+/// user; `daily-stats.by-user`: user ‖ todo id; `daily-stats.deleted-users`: ``DeletedUsers``;
+/// the marks not counted, of deleted todos and of deleted users' todos: ``HiddenEntities``),
 /// so it can be rebuilt on its own.
 struct DailyStatsProjection: Projection {
     static let name = ProjectionName.dailyStats
     /// 2: merged (see ``MergeDecoder``), and a deleted user's todos do not count.
-    static let version: UInt32 = 2
-    static let databaseNames = ["daily-stats", "daily-stats.todos", "daily-stats.by-user", "daily-stats.deleted-users"]
+    /// 3: marks not counted kept (`daily-stats.hidden`, `daily-stats.hidden-by-user`), so a
+    /// restoration of the todo or of its user counts them again.
+    static let version: UInt32 = 3
+    static let databaseNames = ["daily-stats", "daily-stats.todos", "daily-stats.by-user", "daily-stats.deleted-users",
+                                "daily-stats.hidden", "daily-stats.hidden-by-user"]
 
-    /// The fold: what counts of the todo after `event`, given what counted before (nil: not live).
-    ///
-    /// The same rules as the todos projection; the days move by ``DailyStatDelta``.
-    static func fold(_ event: DomainEvent, _ mark: TodoMark?) -> TodoMark? {
-        switch event {
-        case .todoCreated(_, _, let deadline, let userId, _):
-            return mark ?? TodoMark(deadline: deadline, isCompleted: false, userId: userId)
-        case .todoUpdated(_, _, let deadline, _):
-            guard var mark else { return nil }
-            if let deadline { mark.deadline = deadline }
-            return mark
-        case .todoCompleted:
-            guard var mark else { return nil }
-            mark.isCompleted = true
-            return mark
-        case .todoReopened:
-            guard var mark else { return nil }
-            mark.isCompleted = false
-            return mark
-        case .todoDeleted:
-            return nil
-        case .userCreated, .userUpdated, .userDeleted:
-            return mark
-        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged:
-            return mark
+    /// The fold: what counts of the todo after `event`, given what counted before (nil: none),
+    /// by the rules of the todos projection; the days move by ``DailyStatDelta``.
+    static func fold(_ event: DomainEvent, _ mark: Kept<TodoMark>?, ownerDeleted: Bool = false) -> Kept<TodoMark>? {
+        Kept.fold(event, mark, create: {
+            guard case .todoCreated(_, _, let deadline, let userId, _) = event else { return nil }
+            return TodoMark(deadline: deadline, isCompleted: false, userId: userId)
+        }, change: { mark in
+            switch event {
+            case .todoUpdated(_, _, let deadline?, _): mark.deadline = deadline
+            case .todoCompleted: mark.isCompleted = true
+            case .todoReopened: mark.isCompleted = false
+            default: break
+            }
+        }).map { kept in
+            guard mark == nil, case .todoCreated = event else { return kept }
+            var created = kept
+            created.ownerDeleted = ownerDeleted
+            return created
         }
     }
 
@@ -59,7 +56,8 @@ struct DailyStatsProjection: Projection {
     private let marks: Database
     private let byUser: Database
     private var deletedUsers: DeletedUsers
-    private var touched = TouchedEntities<TodoMark>()
+    private let hidden: HiddenEntities<TodoMark>
+    private var touched = TouchedEntities<Kept<TodoMark>>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
@@ -67,34 +65,70 @@ struct DailyStatsProjection: Projection {
         marks = databases[1]
         byUser = databases[2]
         deletedUsers = DeletedUsers(txn: txn, database: databases[3])
+        hidden = HiddenEntities(txn: txn, database: databases[4], byOwner: databases[5], owner: \.userId,
+                                encode: ModelCodec.encode(_:into:), decode: { _, bytes in try ModelCodec.decodeMark(bytes) },
+                                same: ==)
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
-        switch event {
-        case .todoCreated(let id, _, _, let userId?, _):
-            if try deletedUsers.contains(userId) { return }
-            deletedUsers.noteCreated(id, of: userId)
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: break
-        case .userDeleted(let userId):
-            try deletedUsers.insert(userId)
-            let (txn, marks) = (txn, marks)
-            for id in try deletedUsers.entities(of: userId, in: byUser, idAt: 16) {
-                try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks) }) { _ in nil }
+        switch event.entityKind {
+        case .todo: break
+        case .user:
+            switch event {
+            case .userDeleted(let userId):
+                try deletedUsers.insert(userId)
+                try setOwnerDeleted(true, ofTodosOf: userId, at: position)
+            case .userRestored(let userId):
+                try deletedUsers.remove(userId)
+                try setOwnerDeleted(false, ofTodosOf: userId, at: position)
+            default:
+                break
             }
             return
-        case .userCreated, .userUpdated: return
-        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
+        case .tag:
+            return
         }
-        let (txn, marks) = (txn, marks)
-        try touched.fold(event.entityID, at: position, load: { try Self.loadMark(event.entityID, txn: txn, marks: marks) }) {
-            Self.fold(event, $0)
+        var ownerDeleted = false
+        if case .todoCreated(let id, _, _, let userId?, _) = event {
+            ownerDeleted = try deletedUsers.contains(userId)
+            deletedUsers.noteCreated(id, of: userId)
+        }
+        let (txn, marks, hidden) = (txn, marks, hidden)
+        try touched.fold(event.entityID, at: position, load: { try Self.loadMark(event.entityID, txn: txn, marks: marks, hidden: hidden) }) {
+            Self.fold(event, $0, ownerDeleted: ownerDeleted)
         }
     }
 
-    private static func loadMark(_ id: UUID, txn: Transaction, marks: Database) throws -> TodoMark? {
-        try withUnsafeBytes(of: id.uuid) { key in
-            try txn.get(marks, key: key).map { bytes in try ModelCodec.decodeMark(bytes) }
+    mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
+        switch kind {
+        case .todo:
+            let (txn, marks, hidden) = (txn, marks, hidden)
+            try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks, hidden: hidden) }) { _ in nil }
+        case .user:
+            try deletedUsers.remove(id)
+            try setOwnerDeleted(false, ofTodosOf: id, at: position)
+        case .tag:
+            break
         }
+    }
+
+    /// Stops (or starts again) counting every todo of `userId`.
+    private mutating func setOwnerDeleted(_ deleted: Bool, ofTodosOf userId: UUID, at position: UInt64) throws {
+        let (txn, marks, hidden) = (txn, marks, hidden)
+        let ids = try deletedUsers.entities(of: userId, in: byUser, idAt: 16) + hidden.ids(ownedBy: userId)
+        for id in Set(ids) {
+            try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks, hidden: hidden) }) { mark in
+                guard var mark, mark.value.userId == userId else { return mark }
+                mark.ownerDeleted = deleted
+                return mark
+            }
+        }
+    }
+
+    private static func loadMark(_ id: UUID, txn: Transaction, marks: Database, hidden: HiddenEntities<TodoMark>) throws -> Kept<TodoMark>? {
+        try withUnsafeBytes(of: id.uuid) { key in
+            try txn.get(marks, key: key).map { bytes in Kept(value: try ModelCodec.decodeMark(bytes)) }
+        } ?? hidden.load(id)
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
@@ -103,12 +137,15 @@ struct DailyStatsProjection: Projection {
         value.reserveCapacity(16)
         // Counts are sums over the live todos, so each todo's net change is all that matters.
         var days: [UInt32: TouchedDay] = [:]
-        for (id, entry) in touched.sorted where entry.original != entry.current {
-            if entry.original?.userId != entry.current?.userId {
-                if let owner = entry.original?.userId { try txn.delete(byUser, key: Self.userKey(owner, id)) }
-                if let owner = entry.current?.userId { try txn.putIndexEntry(byUser, key: Self.userKey(owner, id)) }
+        for (id, entry) in touched.sorted {
+            try hidden.write(id, original: entry.original, current: entry.current)
+            let (original, current) = (entry.original?.shown, entry.current?.shown)
+            guard original != current else { continue }
+            if original?.userId != current?.userId {
+                if let owner = original?.userId { try txn.delete(byUser, key: Self.userKey(owner, id)) }
+                if let owner = current?.userId { try txn.putIndexEntry(byUser, key: Self.userKey(owner, id)) }
             }
-            if let mark = entry.current {
+            if let mark = current {
                 ModelCodec.encode(mark, into: &value)
                 try withUnsafeBytes(of: id.uuid) { k in
                     try value.withUnsafeBytes { v in try txn.put(marks, key: k, value: v) }
@@ -116,7 +153,7 @@ struct DailyStatsProjection: Projection {
             } else {
                 try txn.delete(marks, key: withUnsafeBytes(of: id.uuid) { Array($0) })
             }
-            for delta in Self.deltas(id, before: entry.original, after: entry.current) {
+            for delta in Self.deltas(id, before: original, after: current) {
                 let dayKey = ModelCodec.dayKey(delta.date)
                 var day: TouchedDay
                 if let known = days[dayKey] {

@@ -1,7 +1,7 @@
 import Foundation
 import LMDB
 
-/// The users deleted, as a projection whose entities belong to users keeps them: a todo
+/// The users deleted and not restored, as a projection whose entities belong to users keeps them: a todo
 /// whose user is deleted is not live, whether the todo was created before the deletion
 /// (another device's, or one the deleting device had not pulled) or after it (pulled later).
 ///
@@ -24,6 +24,11 @@ struct DeletedUsers {
 
     func insert(_ user: UUID) throws {
         try txn.putIndexEntry(database, key: withUnsafeBytes(of: user.uuid) { Array($0) })
+    }
+
+    /// Takes `user` out (a restoration, or a refold that folds the user's events again).
+    func remove(_ user: UUID) throws {
+        try txn.delete(database, key: withUnsafeBytes(of: user.uuid) { Array($0) })
     }
 
     /// Notes an entity of `user` created in this batch.

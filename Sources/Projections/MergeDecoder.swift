@@ -8,10 +8,12 @@ import UUIDText
 /// A replica's log holds its own events and the ones it pulled, in the order they came
 /// here; the read models must equal the fold of the server's order with this replica's
 /// unsent events on top (``MergeRank``). Folding in log order gives that, but for one case:
-/// a pulled event that writes a field one of this replica's own events wrote earlier here
-/// but ranks after (not pulled back yet when this one was). Such a write is overruled:
-/// its decoded form leaves those fields out (``DomainEvent/without(_:)``). Creations are
-/// once per id and deletions win whatever the order, so nothing else depends on order.
+/// a pulled event about an entity this replica's own events changed earlier here but that
+/// rank after it (not pulled back yet when this one came). Such an event is decoded with
+/// its entity's stream so far in the merge's order (``DecodedEvents/Item/refold``): the
+/// models forget the entity and fold it again from those. Its own decoded form leaves out
+/// the fields the later writes hold (``DomainEvent/without(_:)``), which is what the
+/// conflicts are told from.
 ///
 /// The ranks never change their order as pulls go on: an own event not pulled back by the
 /// time a pulled event came ranks after it, and when it comes back it does so at a later
@@ -69,6 +71,12 @@ struct MergeDecoder {
         let ranks = try log.upstreamPositions(of: before.lazy.map(\.position))
         var held = Set<MergeField>()   // written by own events that rank after this one
         var unseenWrites = 0           // own writes the deleting device cannot have seen
+        if own.contains(where: { (ranks[$0.position] ?? .max) > server }) {
+            item.refold = (before + [recorded])
+                .map { DecodedEvents.Item(position: $0.position, event: Self.domainEvent($0),
+                                          rank: MergeRank(upstream: $0.position == recorded.position ? server : ranks[$0.position], position: $0.position)) }
+                .sorted { $0.rank < $1.rank }
+        }
         for event in own {
             guard let decoded = Self.domainEvent(event), !decoded.writtenFields.isEmpty else { continue }
             let ranksAfter = (ranks[event.position] ?? .max) > server

@@ -39,7 +39,7 @@ public enum ModelVerifier {
                     let events = try log.read(after: position, limit: Int(min(state.checkpoint - position, 4096)))
                     guard let last = events.last?.position else { break }
                     for item in try MergeDecoder(log: log).decode(events).items {
-                        if let event = item.event, !item.overruled { snapshot.apply(event, rank: item.rank) }
+                        snapshot.apply(item)
                     }
                     position = last
                 }

@@ -1,5 +1,6 @@
 import Domain
 import EventLog
+import Foundation
 import LMDB
 
 /// A read model kept from the log: a name, a version, and a deterministic fold of
@@ -26,7 +27,11 @@ protocol Projection {
     init(txn: Transaction, databases: [Database], ranks: MergeRanks)
     /// Folds one event in; events that are not about this model change nothing.
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws
-    /// Folds one decoded item in: by default its event, unless the merge overruled it.
+    /// Forgets the entity `id` of `kind` as if none of its events had been folded (a model
+    /// not about that kind does nothing, or forgets what it derived from it).
+    mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws
+    /// Folds one decoded item in: by default its event, unless the merge overruled it, or,
+    /// for an item to refold, its entity again from its stream's events in the merge's order.
     mutating func apply(_ item: DecodedEvents.Item) throws
     /// Writes the batch's net changes and, when `changes` is not nil, describes them there.
     mutating func finish(changes: inout [ReadModelChange]?) throws
@@ -45,6 +50,11 @@ struct DecodedEvents: Sendable {
         var overruled = false
         /// What the event overruled of this store's writes.
         var conflicts: [MergeConflict] = []
+        /// Set when the log's order of the event's stream differs from the merge's (a pulled
+        /// event that ranks before events of this store already applied): every event of the
+        /// stream so far, this one included, in the merge's order. The entity is then forgotten
+        /// and folded again from these, instead of folding ``event`` on top.
+        var refold: [Item]?
     }
 
     var items: [Item]
@@ -56,8 +66,15 @@ struct DecodedEvents: Sendable {
 extension Projection {
     /// Applies the events after `checkpoint` in one batch; returns how many of them were skipped.
     mutating func apply(_ item: DecodedEvents.Item) throws {
+        if let refold = item.refold, let event = item.event {
+            try forget(event.entityKind, event.entityID, at: item.position)
+            for earlier in refold { if let event = earlier.event { try apply(event, at: earlier.position) } }
+            return
+        }
         if let event = item.event, !item.overruled { try apply(event, at: item.position) }
     }
+
+    mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {}
 
     static func apply(_ events: DecodedEvents, after checkpoint: UInt64, txn: Transaction, databases: [Database],
                       ranks: MergeRanks, changes: inout [ReadModelChange]?) throws -> UInt64 {
@@ -82,5 +99,17 @@ extension Projection {
             try apply(item)
         }
         return skipped
+    }
+}
+
+extension DomainSnapshot {
+    /// Folds one decoded item in, as the projections do (``Projection/apply(_:)``).
+    mutating func apply(_ item: DecodedEvents.Item) {
+        if let refold = item.refold, let event = item.event {
+            forget(stream: event.stream)
+            for earlier in refold { if let event = earlier.event { apply(event, rank: earlier.rank) } }
+            return
+        }
+        if let event = item.event, !item.overruled { apply(event, rank: item.rank) }
     }
 }

@@ -31,11 +31,8 @@ public enum Replay {
             let events = try log.read(after: last, limit: Int(min(position - last, 4096)))
             guard let tail = events.last else { break }
             for item in try MergeDecoder(log: log).decode(events).items {
-                if let event = item.event {
-                    if !item.overruled { result.snapshot.apply(event, rank: item.rank) }
-                } else {
-                    result.skippedEvents += 1
-                }
+                if item.event == nil { result.skippedEvents += 1 }
+                result.snapshot.apply(item)
             }
             result.events += UInt64(events.count)
             last = tail.position

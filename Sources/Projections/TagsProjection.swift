@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import LMDB
 
-/// Live tags by id (`tags`), the name index the list is read from (`tags.by-name`, keyed by
+/// Live tags by id (`tags`), deleted ones (`tags.hidden`, ``HiddenEntities``), the name index the list is read from (`tags.by-name`, keyed by
 /// the case-folded name shown, so "work" and "Work" sort together), and the groups of tags
 /// whose own names fold alike (`tags.groups`, keyed by that folded name).
 ///
@@ -11,56 +11,56 @@ import LMDB
 struct TagsProjection: Projection {
     static let name = ProjectionName.tags
     /// 2: colliding names shown with ` (2)`, …; the name's write and the suffix are stored.
-    static let version: UInt32 = 2
-    static let databaseNames = ["tags", "tags.by-name", "tags.groups"]
+    /// 3: deleted tags kept (`tags.hidden`), so a restoration brings them back.
+    static let version: UInt32 = 3
+    static let databaseNames = ["tags", "tags.by-name", "tags.groups", "tags.hidden"]
 
-    /// The fold: the tag left after `event` at `position`, given the live tag before it (nil: none).
-    ///
-    /// The rules of ``DomainSnapshot``: a creation of a live id, and an update of an id
-    /// that is not live, change nothing; a deletion removes.
-    static func fold(_ event: DomainEvent, at position: UInt64, _ tag: StoredTag?) -> StoredTag? {
-        switch event {
-        case .tagCreated(let id, let name, let color):
-            return tag ?? StoredTag(id: id, name: name, color: color, nameWrittenAt: position, shownAs: 1)
-        case .tagUpdated(_, let name, let color):
-            guard var tag else { return nil }
+    /// The fold: the tag after `event` at `position`, given the tag before it (nil: none), by
+    /// the rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
+    static func fold(_ event: DomainEvent, at position: UInt64, _ tag: Kept<StoredTag>?) -> Kept<StoredTag>? {
+        Kept.fold(event, tag, create: {
+            guard case .tagCreated(let id, let name, let color) = event else { return nil }
+            return StoredTag(id: id, name: name, color: color, nameWrittenAt: position, shownAs: 1)
+        }, change: { tag in
+            guard case .tagUpdated(_, let name, let color) = event else { return }
             if let name {
                 tag.name = name
                 tag.nameWrittenAt = position
             }
             if let color { tag.color = color }
-            return tag
-        case .tagDeleted:
-            return nil
-        default:
-            return tag
-        }
+        })
     }
 
     private let txn: Transaction
     private let byID: Database
     private let byName: Database
     private let groups: Database
+    private let hidden: HiddenEntities<StoredTag>
     private let ranks: MergeRanks
-    private var touched = TouchedEntities<StoredTag>()
+    private var touched = TouchedEntities<Kept<StoredTag>>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]
         byName = databases[1]
         groups = databases[2]
+        hidden = HiddenEntities(txn: txn, database: databases[3], byOwner: nil, owner: { _ in nil },
+                                encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeStoredTag(id:_:), same: ==)
         self.ranks = ranks
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
-        switch event {
-        case .tagCreated, .tagUpdated, .tagDeleted: break
-        default: return
-        }
-        let (txn, byID) = (txn, byID)
-        try touched.fold(event.entityID, at: position, load: { try Self.loadStored(event.entityID, txn: txn, byID: byID) }) {
+        guard event.entityKind == .tag else { return }
+        let (txn, byID, hidden) = (txn, byID, hidden)
+        try touched.fold(event.entityID, at: position, load: { try Self.loadKept(event.entityID, txn: txn, byID: byID, hidden: hidden) }) {
             Self.fold(event, at: position, $0)
         }
+    }
+
+    mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
+        guard kind == .tag else { return }
+        let (txn, byID, hidden) = (txn, byID, hidden)
+        try touched.fold(id, at: position, load: { try Self.loadKept(id, txn: txn, byID: byID, hidden: hidden) }) { _ in nil }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
@@ -68,7 +68,8 @@ struct TagsProjection: Projection {
         var key = [UInt8](), value = [UInt8]()
         var membershipChanged: UInt64?
         for (id, entry) in touched.sorted {
-            let old = entry.original, new = entry.current
+            try hidden.write(id, original: entry.original, current: entry.current)
+            let old = entry.original?.shown, new = entry.current?.shown
             if old == new { continue }
             let regrouped = !(old?.name).sameBytes(as: new?.name)
             let renamed = regrouped || old?.shownAs != new?.shownAs
@@ -110,15 +111,15 @@ struct TagsProjection: Projection {
     /// tag's name left or joined, with their members as stored and as folded by the batch.
     private mutating func showGroups() throws {
         var names = Set<String>()
-        for (_, entry) in touched.sorted where !(entry.original?.name).sameBytes(as: entry.current?.name) {
-            if let old = entry.original { names.insert(Tag.foldedName(old.name)) }
-            if let new = entry.current { names.insert(Tag.foldedName(new.name)) }
+        for (_, entry) in touched.sorted where !(entry.original?.shown?.name).sameBytes(as: entry.current?.shown?.name) {
+            if let old = entry.original?.shown { names.insert(Tag.foldedName(old.name)) }
+            if let new = entry.current?.shown { names.insert(Tag.foldedName(new.name)) }
         }
         guard !names.isEmpty else { return }
         var current: [UUID: StoredTag?] = [:]
         var latest: UInt64 = 0
         for (id, entry) in touched.sorted {
-            current[id] = .some(entry.current)
+            current[id] = .some(entry.current?.shown)
             latest = max(latest, entry.position)
         }
         for folded in names.sorted() {
@@ -132,9 +133,9 @@ struct TagsProjection: Projection {
             let ranks = try ranks.ranks(of: members.values.map(\.nameWrittenAt))
             let shown = TagNames.shownOrder(members.values.map { (id: $0.id, rank: ranks[$0.nameWrittenAt]!) })
             for (id, order) in shown where members[id]?.shownAs != order {
-                let (txn, byID) = (txn, byID)
-                try touched.fold(id, at: latest, load: { try Self.loadStored(id, txn: txn, byID: byID) }) { tag in
-                    tag.map { var tag = $0; tag.shownAs = order; return tag }
+                let (txn, byID, hidden) = (txn, byID, hidden)
+                try touched.fold(id, at: latest, load: { try Self.loadKept(id, txn: txn, byID: byID, hidden: hidden) }) { tag in
+                    tag.map { var tag = $0; tag.value.shownAs = order; return tag }
                 }
                 current[id] = .some(members[id].map { var tag = $0; tag.shownAs = order; return tag })
             }
@@ -165,6 +166,10 @@ struct TagsProjection: Projection {
         try withUnsafeBytes(of: id.uuid) { key in
             try txn.get(byID, key: key).map { bytes in try ModelCodec.decodeStoredTag(id: id, bytes) }
         }
+    }
+
+    private static func loadKept(_ id: UUID, txn: Transaction, byID: Database, hidden: HiddenEntities<StoredTag>) throws -> Kept<StoredTag>? {
+        try loadStored(id, txn: txn, byID: byID).map { Kept(value: $0) } ?? hidden.load(id)
     }
 }
 

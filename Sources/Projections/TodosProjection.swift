@@ -8,48 +8,47 @@ import LMDB
 ///
 /// A stored todo keeps every tag it was tagged with and not untagged, deleted tags
 /// included; reads keep the live ones (``ReadModels``), so deleting a tag touches no todo.
-/// A todo of a deleted user is not live (`todos.deleted-users`: ``DeletedUsers``).
+/// A todo of a deleted user is not live (`todos.deleted-users`: ``DeletedUsers``). Todos not
+/// shown (deleted, or of a deleted user) are kept in `todos.hidden` (``HiddenEntities``).
 struct TodosProjection: Projection {
     static let name = ProjectionName.todos
     /// 2: tags in the todo, and `todos.by-tag`. 3: merged (a pulled write that ranks before
     /// this store's unsent ones, see ``MergeDecoder``), and a deleted user's todos go.
-    static let version: UInt32 = 3
-    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag", "todos.deleted-users"]
+    /// 4: todos not shown kept (`todos.hidden`, `todos.hidden-by-user`), so a restoration of
+    /// the todo or of its user brings them back; an empty memo is none.
+    static let version: UInt32 = 4
+    static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag", "todos.deleted-users",
+                                "todos.hidden", "todos.hidden-by-user"]
 
-    /// The fold: the todo left after `event`, given the live todo before it (nil: none).
-    ///
-    /// The rules of ``DomainSnapshot``: a creation of a live id, and any change of an
-    /// id that is not live, change nothing; a deletion removes.
-    static func fold(_ event: DomainEvent, _ todo: Todo?) -> Todo? {
-        switch event {
-        case .todoCreated(let id, let title, let deadline, let userId, let memo):
-            return todo ?? Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo)
-        case .todoUpdated(_, let title, let deadline, let memo):
-            guard var todo else { return nil }
-            if let title { todo.title = title }
-            if let deadline { todo.deadline = deadline }
-            if let memo { todo.memo = memo }
-            return todo
-        case .todoCompleted:
-            guard var todo else { return nil }
-            todo.isCompleted = true
-            return todo
-        case .todoReopened:
-            guard var todo else { return nil }
-            todo.isCompleted = false
-            return todo
-        case .todoDeleted:
-            return nil
-        case .todoTagged(_, let tagId):
-            guard var todo else { return nil }
-            if !todo.tags.contains(tagId) { todo.tags = Todo.sortedTagIDs(todo.tags + [tagId]) }
-            return todo
-        case .todoUntagged(_, let tagId):
-            guard var todo else { return nil }
-            todo.tags.removeAll { $0 == tagId }
-            return todo
-        case .userCreated, .userUpdated, .userDeleted, .tagCreated, .tagUpdated, .tagDeleted:
-            return todo
+    /// The fold: the todo after `event`, given the todo before it (nil: none), by the rules
+    /// of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``). A todo created for a
+    /// deleted user (`ownerDeleted`) is kept hidden.
+    static func fold(_ event: DomainEvent, _ todo: Kept<Todo>?, ownerDeleted: Bool = false) -> Kept<Todo>? {
+        Kept.fold(event, todo, create: {
+            guard case .todoCreated(let id, let title, let deadline, let userId, let memo) = event else { return nil }
+            return Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo.flatMap(Todo.memo(written:)))
+        }, change: { todo in
+            switch event {
+            case .todoUpdated(_, let title, let deadline, let memo):
+                if let title { todo.title = title }
+                if let deadline { todo.deadline = deadline }
+                if let memo { todo.memo = Todo.memo(written: memo) }
+            case .todoCompleted:
+                todo.isCompleted = true
+            case .todoReopened:
+                todo.isCompleted = false
+            case .todoTagged(_, let tagId):
+                if !todo.tags.contains(tagId) { todo.tags = Todo.sortedTagIDs(todo.tags + [tagId]) }
+            case .todoUntagged(_, let tagId):
+                todo.tags.removeAll { $0 == tagId }
+            default:
+                break
+            }
+        }).map { kept in
+            guard todo == nil, case .todoCreated = event else { return kept }
+            var created = kept
+            created.ownerDeleted = ownerDeleted
+            return created
         }
     }
 
@@ -59,7 +58,8 @@ struct TodosProjection: Projection {
     private let byUser: Database
     private let byTag: Database
     private var deletedUsers: DeletedUsers
-    private var touched = TouchedEntities<Todo>()
+    private let hidden: HiddenEntities<Todo>
+    private var touched = TouchedEntities<Kept<Todo>>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
@@ -68,31 +68,63 @@ struct TodosProjection: Projection {
         byUser = databases[2]
         byTag = databases[3]
         deletedUsers = DeletedUsers(txn: txn, database: databases[4])
+        hidden = HiddenEntities(txn: txn, database: databases[5], byOwner: databases[6], owner: \.userId,
+                                encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeTodo(id:_:), same: Self.same)
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
-        switch event {
-        case .todoCreated(let id, _, _, let userId?, _):
-            if try deletedUsers.contains(userId) { return }
-            deletedUsers.noteCreated(id, of: userId)
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged: break
-        case .userDeleted(let userId):
-            try deletedUsers.insert(userId)
-            try removeTodos(of: userId, at: position)
+        switch event.entityKind {
+        case .todo: break
+        case .user:
+            switch event {
+            case .userDeleted(let userId):
+                try deletedUsers.insert(userId)
+                try setOwnerDeleted(true, ofTodosOf: userId, at: position)
+            case .userRestored(let userId):
+                try deletedUsers.remove(userId)
+                try setOwnerDeleted(false, ofTodosOf: userId, at: position)
+            default:
+                break
+            }
             return
-        case .userCreated, .userUpdated, .tagCreated, .tagUpdated, .tagDeleted: return
+        case .tag:
+            return
         }
-        let (txn, byID) = (txn, byID)
-        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
-            Self.fold(event, $0)
+        var ownerDeleted = false
+        if case .todoCreated(let id, _, _, let userId?, _) = event {
+            ownerDeleted = try deletedUsers.contains(userId)
+            deletedUsers.noteCreated(id, of: userId)
+        }
+        let (txn, byID, hidden) = (txn, byID, hidden)
+        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID, hidden: hidden) }) {
+            Self.fold(event, $0, ownerDeleted: ownerDeleted)
         }
     }
 
-    /// Takes every todo of `userId` out, the stored ones and those of this batch.
-    private mutating func removeTodos(of userId: UUID, at position: UInt64) throws {
-        let (txn, byID) = (txn, byID)
-        for id in try deletedUsers.entities(of: userId, in: byUser, idAt: 20) {
-            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID) }) { _ in nil }
+    mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
+        switch kind {
+        case .todo:
+            let (txn, byID, hidden) = (txn, byID, hidden)
+            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { _ in nil }
+        case .user:
+            try deletedUsers.remove(id)
+            try setOwnerDeleted(false, ofTodosOf: id, at: position)
+        case .tag:
+            break
+        }
+    }
+
+    /// Hides (or shows again) every todo of `userId`: the shown ones, the hidden ones and
+    /// those of this batch.
+    private mutating func setOwnerDeleted(_ deleted: Bool, ofTodosOf userId: UUID, at position: UInt64) throws {
+        let (txn, byID, hidden) = (txn, byID, hidden)
+        let ids = try deletedUsers.entities(of: userId, in: byUser, idAt: 20) + hidden.ids(ownedBy: userId)
+        for id in Set(ids) {
+            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { todo in
+                guard var todo, todo.value.userId == userId else { return todo }
+                todo.ownerDeleted = deleted
+                return todo
+            }
         }
     }
 
@@ -101,7 +133,8 @@ struct TodosProjection: Projection {
         key.reserveCapacity(64)
         value.reserveCapacity(256)
         for (id, entry) in touched.sorted {
-            let old = entry.original, new = entry.current
+            try hidden.write(id, original: entry.original, current: entry.current)
+            let old = entry.original?.shown, new = entry.current?.shown
             if Self.same(old, new) { continue }
             let moved = old?.deadline != new?.deadline
             let reowned = moved || old?.userId != new?.userId
@@ -153,14 +186,21 @@ struct TodosProjection: Projection {
         }
     }
 
+    private static func load(_ id: UUID, txn: Transaction, byID: Database, hidden: HiddenEntities<Todo>) throws -> Kept<Todo>? {
+        try load(id, txn: txn, byID: byID).map { Kept(value: $0) } ?? hidden.load(id)
+    }
+
     /// Equal as stored bytes.
     private static func same(_ a: Todo?, _ b: Todo?) -> Bool {
         switch (a, b) {
         case (nil, nil): true
-        case let (a?, b?):
-            a.deadline == b.deadline && a.isCompleted == b.isCompleted && a.userId == b.userId && a.tags == b.tags
-                && a.title.sameBytes(as: b.title) && a.memo.sameBytes(as: b.memo)
+        case let (a?, b?): same(a, b)
         default: false
         }
+    }
+
+    private static func same(_ a: Todo, _ b: Todo) -> Bool {
+        a.deadline == b.deadline && a.isCompleted == b.isCompleted && a.userId == b.userId && a.tags == b.tags
+            && a.title.sameBytes(as: b.title) && a.memo.sameBytes(as: b.memo)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A projection batch's in-memory overlay: each entity the batch touched, as stored before
 /// the batch (read once) and as folded so far, with the position of the last event that
-/// touched it. ``sorted`` gives them in id order, so `finish` writes keys in order.
+/// touched it (the latest, when a refold folds earlier events again). ``sorted`` gives them in id order, so `finish` writes keys in order.
 struct TouchedEntities<Entity> {
     struct Entry {
         /// As stored before the batch (nil: absent).
@@ -26,7 +26,7 @@ struct TouchedEntities<Entity> {
             entry = Entry(original: stored, current: stored, position: position)
         }
         entry.current = fold(entry.current)
-        entry.position = position
+        entry.position = max(entry.position, position)
         entries[id] = entry
     }
 

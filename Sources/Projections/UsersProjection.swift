@@ -6,52 +6,49 @@ import LMDB
 struct UsersProjection: Projection {
     static let name = ProjectionName.users
     /// 2: merged (a pulled write that ranks before this store's unsent ones: ``MergeDecoder``).
-    static let version: UInt32 = 2
-    static let databaseNames = ["users", "users.by-name"]
+    /// 3: deleted users kept (`users.hidden`), so a restoration brings them back.
+    static let version: UInt32 = 3
+    static let databaseNames = ["users", "users.by-name", "users.hidden"]
 
-    /// The fold: the user left after `event`, given the live user before it (nil: none).
-    ///
-    /// The rules of ``DomainSnapshot``: a creation of a live id, and an update of an
-    /// id that is not live, change nothing; a deletion removes.
-    static func fold(_ event: DomainEvent, _ user: User?) -> User? {
-        switch event {
-        case .userCreated(let id, let name, let age):
-            return user ?? User(id: id, name: name, age: age)
-        case .userUpdated(_, let name, let age):
-            guard var user else { return nil }
-            if let name { user.name = name }
-            if let age { user.age = age }
-            return user
-        case .userDeleted:
-            return nil
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted:
-            return user
-        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged:
-            return user
-        }
+    /// The fold: the user after `event`, given the user before it (nil: none), by the
+    /// rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
+    static func fold(_ event: DomainEvent, _ user: Kept<User>?) -> Kept<User>? {
+        Kept.fold(event, user, create: {
+            if case .userCreated(let id, let name, let age) = event { User(id: id, name: name, age: age) } else { nil }
+        }, change: { user in
+            if case .userUpdated(_, let name, let age) = event {
+                if let name { user.name = name }
+                if let age { user.age = age }
+            }
+        })
     }
 
     private let txn: Transaction
     private let byID: Database
     private let byName: Database
-    private var touched = TouchedEntities<User>()
+    private let hidden: HiddenEntities<User>
+    private var touched = TouchedEntities<Kept<User>>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]
         byName = databases[1]
+        hidden = HiddenEntities(txn: txn, database: databases[2], byOwner: nil, owner: { _ in nil },
+                                encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeUser(id:_:), same: Self.same)
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
-        switch event {
-        case .userCreated, .userUpdated, .userDeleted: break
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted: return
-        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged: return
-        }
-        let (txn, byID) = (txn, byID)
-        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID) }) {
+        guard event.entityKind == .user else { return }
+        let (txn, byID, hidden) = (txn, byID, hidden)
+        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID, hidden: hidden) }) {
             Self.fold(event, $0)
         }
+    }
+
+    mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
+        guard kind == .user else { return }
+        let (txn, byID, hidden) = (txn, byID, hidden)
+        try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { _ in nil }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
@@ -59,13 +56,15 @@ struct UsersProjection: Projection {
         key.reserveCapacity(64)
         value.reserveCapacity(64)
         for (id, entry) in touched.sorted {
-            if Self.same(entry.original, entry.current) { continue }
-            let renamed = !(entry.original?.name).sameBytes(as: entry.current?.name)
-            if let old = entry.original, renamed {
+            try hidden.write(id, original: entry.original, current: entry.current)
+            let (original, current) = (entry.original?.shown, entry.current?.shown)
+            if Self.same(original, current) { continue }
+            let renamed = !(original?.name).sameBytes(as: current?.name)
+            if let old = original, renamed {
                 ModelCodec.nameKey(old.name, id: id, into: &key)
                 try txn.delete(byName, key: key)
             }
-            if let new = entry.current {
+            if let new = current {
                 if renamed {
                     ModelCodec.nameKey(new.name, id: id, into: &key)
                     try txn.putIndexEntry(byName, key: key)
@@ -88,12 +87,18 @@ struct UsersProjection: Projection {
         }
     }
 
+    private static func load(_ id: UUID, txn: Transaction, byID: Database, hidden: HiddenEntities<User>) throws -> Kept<User>? {
+        try load(id, txn: txn, byID: byID).map { Kept(value: $0) } ?? hidden.load(id)
+    }
+
     /// Equal as stored bytes.
     private static func same(_ a: User?, _ b: User?) -> Bool {
         switch (a, b) {
         case (nil, nil): true
-        case let (a?, b?): a.age == b.age && a.name.sameBytes(as: b.name)
+        case let (a?, b?): same(a, b)
         default: false
         }
     }
+
+    private static func same(_ a: User, _ b: User) -> Bool { a.age == b.age && a.name.sameBytes(as: b.name) }
 }

@@ -17,6 +17,7 @@ struct DomainEventTests {
         (.userUpdated(id: id, name: nil, age: 0), "UserUpdated", userStream, #"{"age":0}"#),
         (.userUpdated(id: id, name: "B", age: nil), "UserUpdated", userStream, #"{"name":"B"}"#),
         (.userDeleted(id: id), "UserDeleted", userStream, "{}"),
+        (.userRestored(id: id), "UserRestored", userStream, "{}"),
         (.todoCreated(id: id, title: "Pay rent", deadline: day("2026-03-01"), userId: owner, memo: "bank"),
          "TodoCreated", todoStream,
          #"{"deadline":"2026-03-01","memo":"bank","title":"Pay rent","userId":"bbbbbbbb-0000-4000-8000-000000000002"}"#),
@@ -29,6 +30,7 @@ struct DomainEventTests {
         (.todoCompleted(id: id), "TodoCompleted", todoStream, "{}"),
         (.todoReopened(id: id), "TodoReopened", todoStream, "{}"),
         (.todoDeleted(id: id), "TodoDeleted", todoStream, "{}"),
+        (.todoRestored(id: id), "TodoRestored", todoStream, "{}"),
         (.tagCreated(id: id, name: "Work", color: "#1a2b3c"), "TagCreated", tagStream,
          ##"{"color":"#1a2b3c","name":"Work"}"##),
         (.tagUpdated(id: id, name: "Job", color: "#ffffff"), "TagUpdated", tagStream,
@@ -36,17 +38,18 @@ struct DomainEventTests {
         (.tagUpdated(id: id, name: nil, color: "#000000"), "TagUpdated", tagStream, ##"{"color":"#000000"}"##),
         (.tagUpdated(id: id, name: "Job", color: nil), "TagUpdated", tagStream, #"{"name":"Job"}"#),
         (.tagDeleted(id: id), "TagDeleted", tagStream, "{}"),
+        (.tagRestored(id: id), "TagRestored", tagStream, "{}"),
         (.todoTagged(id: id, tagId: tag), "TodoTagged", todoStream,
          #"{"tagId":"cccccccc-0000-4000-8000-000000000003"}"#),
         (.todoUntagged(id: id, tagId: tag), "TodoUntagged", todoStream,
          #"{"tagId":"cccccccc-0000-4000-8000-000000000003"}"#),
     ]
 
-    @Test func allTypesListsTheThirteenWireNames() {
+    @Test func allTypesListsTheSixteenWireNames() {
         #expect(DomainEvent.allTypes == [
-            "UserCreated", "UserUpdated", "UserDeleted",
-            "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted",
-            "TagCreated", "TagUpdated", "TagDeleted", "TodoTagged", "TodoUntagged",
+            "UserCreated", "UserUpdated", "UserDeleted", "UserRestored",
+            "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted", "TodoRestored",
+            "TagCreated", "TagUpdated", "TagDeleted", "TagRestored", "TodoTagged", "TodoUntagged",
         ])
         #expect(Set(Self.wireForms.map(\.type)) == Set(DomainEvent.allTypes))
     }

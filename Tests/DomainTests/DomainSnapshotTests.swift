@@ -164,13 +164,16 @@ struct DomainSnapshotTests {
         #expect(snapshot.tags.keys.sorted { $0.uuidString < $1.uuidString } == [home])
     }
 
-    /// Not possible through the commands (deletion is final), but the fold must
-    /// still keep `tags` equal to the live tags among those the todo was tagged with.
+    /// A restored tag shows on its todos again; `tags` is always the live tags among those
+    /// the todo was tagged with.
     @Test func aTagThatComesBackShowsOnItsTodosAgain() {
         var snapshot = fold(todoAndTwoTags + [.todoTagged(id: todo, tagId: work), .tagDeleted(id: work)])
         #expect(snapshot.todos[todo]?.tags == [])
         snapshot.apply(.tagCreated(id: work, name: "Work again", color: "#000000"))
+        #expect(snapshot.todos[todo]?.tags == [], "an id is created once: a second creation changes nothing")
+        snapshot.apply(.tagRestored(id: work))
         #expect(snapshot.todos[todo]?.tags == [work])
+        #expect(snapshot.tags[work]?.name == "Work", "restored as it was deleted")
         // Tagged before the tag existed at all: it shows once the tag is created.
         snapshot.apply(.todoTagged(id: todo, tagId: uuid(40)))
         #expect(snapshot.todos[todo]?.tags == [work])
@@ -178,13 +181,49 @@ struct DomainSnapshotTests {
         #expect(snapshot.todos[todo]?.tags == [work, uuid(40)])
     }
 
-    @Test func aDeletedTodoForgetsItsTags() {
-        let snapshot = fold(todoAndTwoTags + [
+    @Test func aRestoredTodoComesBackWithItsFieldsAndTags() {
+        var snapshot = fold(todoAndTwoTags + [
             .todoTagged(id: todo, tagId: work),
+            .todoCompleted(id: todo),
             .todoDeleted(id: todo),
-            .todoCreated(id: todo, title: "again", deadline: day("2026-03-01"), userId: nil, memo: nil),
+            .todoCreated(id: todo, title: "again", deadline: day("2026-03-09"), userId: nil, memo: nil),
+            .todoUpdated(id: todo, title: "changed while deleted", deadline: nil, memo: nil),
         ])
-        #expect(snapshot.todos[todo]?.tags == [])
+        #expect(snapshot.todos[todo] == nil)
+        #expect(snapshot.stats.isEmpty)
+        let shownBefore = fold(todoAndTwoTags + [.todoTagged(id: todo, tagId: work), .todoCompleted(id: todo)]).todos[todo]
+        snapshot.apply(.todoRestored(id: todo))
+        #expect(snapshot.todos[todo] == shownBefore)
+        #expect(snapshot.todos[todo]?.tags == [work])
+        #expect(snapshot.sortedStats.map(\.completed) == [1])
+    }
+
+    @Test func aRestoredUserBringsBackTheTodosItsDeletionHid() {
+        let ada = uuid(60), late = uuid(61)
+        var snapshot = fold([
+            .userCreated(id: ada, name: "Ada", age: 36),
+            .userDeleted(id: ada),
+            // another device's todo, created before it saw the deletion: not live
+            .todoCreated(id: late, title: "late", deadline: day("2026-03-03"), userId: ada, memo: nil),
+        ])
+        #expect(snapshot.todos[late] == nil)
+        snapshot.apply(.userRestored(id: ada))
+        #expect(snapshot.users[ada]?.name == "Ada")
+        #expect(snapshot.todos[late]?.title == "late")
+        #expect(snapshot.sortedStats.map(\.total) == [1])
+    }
+
+    @Test func forgettingAStreamAndFoldingItAgainInAnotherOrderGivesThatOrdersResult() {
+        let title1 = DomainEvent.todoUpdated(id: todo, title: "one", deadline: nil, memo: nil)
+        let title2 = DomainEvent.todoUpdated(id: todo, title: "two", deadline: nil, memo: nil)
+        var snapshot = fold(todoAndTwoTags + [title1, title2])
+        #expect(snapshot.todos[todo]?.title == "two")
+        snapshot.forget(stream: DomainEvent.todoStream(todo))
+        #expect(snapshot.todos[todo] == nil)
+        for event in todoAndTwoTags where event.entityID == todo { snapshot.apply(event) }
+        snapshot.apply(title2)
+        snapshot.apply(title1)
+        #expect(snapshot.todos[todo]?.title == "one")
     }
 
     @Test func tagsNeverMoveStats() {

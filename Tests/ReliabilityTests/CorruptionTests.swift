@@ -215,8 +215,8 @@ extension Reliability {
         func newerFormat() async throws {
             try await Scratch.with("newer") { root in
                 let fixture = try await Self.makeStore(root + "/store")
-                try RawLog.with(fixture.path + "/log") { raw in try raw.setMeta("format", [5]) }
-                let message = "error: this store uses format 5; this chronicle reads up to format 4: upgrade chronicle"
+                try RawLog.with(fixture.path + "/log") { raw in try raw.setMeta("format", [6]) }
+                let message = "error: this store uses format 6; this chronicle reads up to format 5: upgrade chronicle"
                 let before = try Self.dataFiles(fixture.path)
                 let verify = try await Self.chronicle(["verify"], store: fixture.path)
                 #expect(verify.exit.status != 0 && !verify.exit.wasSignalled)

@@ -30,9 +30,12 @@ struct ConvergencePropertyTests {
     @Test("random offline edits on 2–5 devices, random pushes and pulls through faults, then sync until quiet: all converge, invariants hold")
     func randomRunsConverge() async throws {
         var failed: [UInt64] = []
+        var reverted = (undone: 0, redone: 0)
         let started = ContinuousClock.now
         for seed in Self.seeds {
             let run = await ConvergenceRun.play(seed: seed)
+            reverted.undone += run.trace.filter { $0.contains("undo(steps:") && $0.hasSuffix("-> ok") }.count
+            reverted.redone += run.trace.filter { $0.contains("redo(steps:") && $0.hasSuffix("-> ok") }.count
             guard !run.problems.isEmpty else { continue }
             failed.append(seed)
             let detailed = Self.replaySeed != nil || failed.count == 1
@@ -51,7 +54,10 @@ struct ConvergencePropertyTests {
                 + "\(Self.replayHint(failed[0]))); failing seeds: \(failed.map(String.init).joined(separator: " "))"
             Issue.record(Comment(rawValue: message))
         }
-        print("convergence: \(Self.seeds.count) seeds in \(elapsed), \(failed.count) failed")
+        print("convergence: \(Self.seeds.count) seeds in \(elapsed), \(failed.count) failed; \(reverted.undone) undos and \(reverted.redone) redos took effect")
+        if Self.seeds.count >= 50 {
+            #expect(reverted.undone > 0 && reverted.redone > 0, "the runs must undo and redo, or they prove nothing about them")
+        }
     }
 }
 

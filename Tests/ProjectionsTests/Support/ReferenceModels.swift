@@ -10,6 +10,10 @@ struct ReferenceModels: Equatable {
     /// Live todos; `tags` holds every tag a todo was tagged with and not untagged.
     private var tagged: [UUID: Todo] = [:]
     var tags: [UUID: Tag] = [:]
+    /// Deleted entities as they were, for a restoration.
+    private var deletedUsers: [UUID: User] = [:]
+    private var deletedTodos: [UUID: Todo] = [:]
+    private var deletedTags: [UUID: Tag] = [:]
 
     /// Live todos, each showing its live tags sorted by their lowercase text.
     var todos: [UUID: Todo] {
@@ -28,19 +32,25 @@ struct ReferenceModels: Equatable {
             if let name { users[id]?.name = name }
             if let age { users[id]?.age = age }
         case let .userDeleted(id):
-            users.removeValue(forKey: id)
+            deletedUsers[id] = users.removeValue(forKey: id)
+        case let .userRestored(id):
+            if let user = deletedUsers.removeValue(forKey: id) { users[id] = user }
         case let .todoCreated(id, title, deadline, userId, memo):
-            if tagged[id] == nil { tagged[id] = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo) }
+            if tagged[id] == nil, deletedTodos[id] == nil {
+                tagged[id] = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo == "" ? nil : memo)
+            }
         case let .todoUpdated(id, title, deadline, memo):
             if let title { tagged[id]?.title = title }
             if let deadline { tagged[id]?.deadline = deadline }
-            if let memo { tagged[id]?.memo = memo }
+            if let memo { tagged[id]?.memo = memo.isEmpty ? nil : memo }
         case let .todoCompleted(id):
             tagged[id]?.isCompleted = true
         case let .todoReopened(id):
             tagged[id]?.isCompleted = false
         case let .todoDeleted(id):
-            tagged.removeValue(forKey: id)
+            deletedTodos[id] = tagged.removeValue(forKey: id)
+        case let .todoRestored(id):
+            if let todo = deletedTodos.removeValue(forKey: id) { tagged[id] = todo }
         case let .todoTagged(id, tagId):
             if tagged[id]?.tags.contains(tagId) == false { tagged[id]?.tags.append(tagId) }
         case let .todoUntagged(id, tagId):
@@ -51,7 +61,9 @@ struct ReferenceModels: Equatable {
             if let name { tags[id]?.name = name }
             if let color { tags[id]?.color = color }
         case let .tagDeleted(id):
-            tags.removeValue(forKey: id)
+            deletedTags[id] = tags.removeValue(forKey: id)
+        case let .tagRestored(id):
+            if let tag = deletedTags.removeValue(forKey: id) { tags[id] = tag }
         }
     }
 

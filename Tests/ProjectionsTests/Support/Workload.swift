@@ -1,7 +1,8 @@
 import Domain
 import Foundation
 
-/// A seeded stream of random user and todo commands, valid and invalid, decided by the
+/// A seeded stream of random user, todo and tag commands (and restorations, as undo
+/// appends them), valid and invalid, decided by the
 /// domain's deciders against aggregates kept here (as an app would load them).
 ///
 /// A rejected command yields no events, as a rejected command appends nothing.
@@ -44,7 +45,7 @@ struct Workload {
     }
 
     private mutating func decide() throws -> [DomainEvent] {
-        switch Int.random(in: 0..<120, using: &random) {
+        switch Int.random(in: 0..<126, using: &random) {
         case 0..<12:
             let age = chance(10) ? Int.random(in: 151...300, using: &random) : Int.random(in: 0...150, using: &random)
             return [try UserCommands.create(id: newID(), name: chance(5) ? "   " : pick(Self.names), age: age)]
@@ -93,6 +94,16 @@ struct Workload {
             let live = tagIDs.filter { tags[$0]?.isLive == true }
             let todo = someTodo(), tag = !live.isEmpty && chance(80) ? pick(live) : someTag()
             return [try TodoCommands.tag(todos[todo] ?? TodoAggregate(), id: todo, tag: tags[tag] ?? TagAggregate(), tagId: tag)]
+        case 120..<123:
+            let deleted = todoIDs.filter { id in
+                todos[id]?.isDeleted == true && todos[id]?.todo?.userId.map { users[$0]?.isLive == true } != false
+            }
+            guard !deleted.isEmpty else { throw DomainError.nothingToUndo }
+            return [.todoRestored(id: pick(deleted))]
+        case 123..<126:
+            let deleted = tagIDs.filter { id in tags[id]?.isDeleted == true && holder(of: tags[id]?.tag?.name ?? "") == nil }
+            guard !deleted.isEmpty else { throw DomainError.nothingToUndo }
+            return [.tagRestored(id: pick(deleted))]
         default:
             let todo = someTodo()
             let tag = chance(70) ? (todos[todo]?.tags.sorted { $0.uuidString < $1.uuidString }.first ?? someTag()) : someTag()
@@ -108,15 +119,15 @@ struct Workload {
 
     private mutating func fold(_ event: DomainEvent) {
         switch event {
-        case .userCreated, .userUpdated, .userDeleted:
+        case .userCreated, .userUpdated, .userDeleted, .userRestored:
             let id = event.entityID
             if users[id] == nil { userIDs.append(id) }
             users[id, default: UserAggregate()].apply(event)
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoTagged, .todoUntagged:
+        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .todoTagged, .todoUntagged:
             let id = event.entityID
             if todos[id] == nil { todoIDs.append(id) }
             todos[id, default: TodoAggregate()].apply(event)
-        case .tagCreated, .tagUpdated, .tagDeleted:
+        case .tagCreated, .tagUpdated, .tagDeleted, .tagRestored:
             let id = event.entityID
             if tags[id] == nil { tagIDs.append(id) }
             tags[id, default: TagAggregate()].apply(event)

@@ -47,6 +47,8 @@ enum Command: CustomStringConvertible {
     case deleteTag(UUID)
     case tagTodo(UUID, tag: UUID)
     case untagTodo(UUID, tag: UUID)
+    case undo(steps: Int)
+    case redo(steps: Int)
 
     static let userNames = ["Ada", "Grace", "Linus", "ada"]
     /// Few tag names, in case variants, so devices collide on them.
@@ -58,7 +60,7 @@ enum Command: CustomStringConvertible {
 
     private enum Kind: CaseIterable {
         case createUser, updateUser, deleteUser, createTodo, updateTodo, completeTodo, reopenTodo, deleteTodo
-        case createTag, updateTag, deleteTag, tagTodo, untagTodo
+        case createTag, updateTag, deleteTag, tagTodo, untagTodo, undo, redo
 
         var weight: Int {
             switch self {
@@ -75,6 +77,8 @@ enum Command: CustomStringConvertible {
             case .deleteTag: 3
             case .tagTodo: 8
             case .untagTodo: 4
+            case .undo: 6
+            case .redo: 3
             }
         }
     }
@@ -92,6 +96,10 @@ enum Command: CustomStringConvertible {
         let createUser = Command.createUser(name: pick(userNames)!, age: Int.random(in: 18...80, using: &random))
         let createTodo = Command.createTodo(title: pick(titles)!, deadline: pick(days)!, userId: maybe(users)?.id, memo: maybe(memos))
         switch kind {
+        case .undo:
+            return .undo(steps: Int.random(in: 1...2, using: &random))
+        case .redo:
+            return .redo(steps: Int.random(in: 1...2, using: &random))
         case .createUser:
             return createUser
         case .updateUser:
@@ -168,6 +176,8 @@ enum Command: CustomStringConvertible {
         case let .deleteTag(id): try await store.deleteTag(id)
         case let .tagTodo(todo, tag): try await store.tagTodo(todo, tag: tag)
         case let .untagTodo(todo, tag): try await store.untagTodo(todo, tag: tag)
+        case let .undo(steps): try await store.undo(steps: steps)
+        case let .redo(steps): try await store.redo(steps: steps)
         }
         return nil
     }
@@ -191,6 +201,8 @@ enum Command: CustomStringConvertible {
         case let .deleteTag(id): return "deleteTag(\(short(id)))"
         case let .tagTodo(todo, tag): return "tagTodo(\(short(todo)), tag: \(short(tag)))"
         case let .untagTodo(todo, tag): return "untagTodo(\(short(todo)), tag: \(short(tag)))"
+        case let .undo(steps): return "undo(steps: \(steps))"
+        case let .redo(steps): return "redo(steps: \(steps))"
         }
     }
 }
