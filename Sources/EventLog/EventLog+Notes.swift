@@ -6,6 +6,11 @@ public struct AppendNote: Sendable, Hashable {
     public var positions: ClosedRange<UInt64>
     /// The bytes the appender gave.
     public var bytes: [UInt8]
+
+    public init(positions: ClosedRange<UInt64>, bytes: [UInt8]) {
+        self.positions = positions
+        self.bytes = bytes
+    }
 }
 
 extension EventLog {

@@ -13,6 +13,13 @@
 #   Tests/Fixtures/make-store.sh /tmp/c/.build/debug/chronicle Tests/Fixtures/store-8db3d37
 # Both environments are copied compacted (mdb_copy -c, Debian's lmdb-utils), so the models'
 # reserved map does not go into git.
+#
+# A release that has tags and pulls (e63af5f, format 4: the last before undo's notes) gets
+# more: tags created, renamed, deleted and on todos, and a second device whose edits the
+# store pulled (so it has upstream positions, a merged tag name and an overruled write);
+# tags.json is written beside the rest. Made like the first:
+#   git worktree add /tmp/e e63af5f && (cd /tmp/e && swift build --product chronicle)
+#   Tests/Fixtures/make-store.sh /tmp/e/.build/debug/chronicle Tests/Fixtures/store-e63af5f
 set -euo pipefail
 CLI="$1"
 OUT="$2"
@@ -49,6 +56,27 @@ for _ in $(seq 1 100); do
 done
 [ -n "$port" ] || { cat "$WORK/serve.log" >&2; exit 1; }
 "$CLI" sync push --remote "http://127.0.0.1:$port" --token fixture-token >/dev/null
+
+if "$CLI" tag --help >/dev/null 2>&1; then
+  remote=(--remote "http://127.0.0.1:$port" --token fixture-token)
+  work=$("$CLI" tag add --name Work --color "#112233")
+  home=$("$CLI" tag add --name Home --color "#00AA00")
+  old=$("$CLI" tag add --name Old --color "#abcdef")
+  "$CLI" todo tag "$t1" "$work"
+  "$CLI" todo tag "$t3" "$home"
+  "$CLI" todo tag "$t3" "$old"
+  "$CLI" tag update "$home" --name House
+  "$CLI" tag delete "$old"
+  "$CLI" sync push "${remote[@]}" >/dev/null
+  # A second device names a tag like this store's offline, pulls everything, and edits a todo.
+  other="$WORK/other"
+  CHRONICLE_STORE="$other" "$CLI" tag add --name WORK --color "#000000" >/dev/null
+  CHRONICLE_STORE="$other" "$CLI" sync pull "${remote[@]}" >/dev/null
+  CHRONICLE_STORE="$other" "$CLI" todo update "$t3" --title "Call mom, dad and Zoë" >/dev/null
+  "$CLI" todo update "$t3" --memo "Sunday" >/dev/null   # offline here meanwhile, pending
+  CHRONICLE_STORE="$other" "$CLI" sync push "${remote[@]}" >/dev/null
+  "$CLI" sync pull "${remote[@]}" >/dev/null
+fi
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
 
 "$CLI" todo add --title "Buy milk" --deadline 2026-12-06 --user "$ada" >/dev/null   # pending: never pushed
@@ -62,4 +90,5 @@ mdb_copy -c "$CHRONICLE_STORE/models" "$OUT/models"
 "$CLI" stats --json > "$OUT/stats.json"
 "$CLI" log --json > "$OUT/log.json"
 "$CLI" sync status --json > "$OUT/sync-status.json"
+if "$CLI" tag --help >/dev/null 2>&1; then "$CLI" tag list --json > "$OUT/tags.json"; fi
 echo "wrote $OUT: $("$CLI" verify | head -1)"

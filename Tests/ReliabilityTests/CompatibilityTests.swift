@@ -63,6 +63,57 @@ extension Reliability {
             }
         }
 
+        @Test("a store of e63af5f (format 4, tags, pulled events, a merged tag name): same models, events and conflicts; verify passes; its old commands are not in the undo history, new ones are; the pending events push")
+        func storeOfE63af5f() async throws {
+            let fixture = Self.fixtures.appendingPathComponent("store-e63af5f")
+            try await Scratch.with("compat-e63af5f") { root in
+                let store = root + "/store"
+                try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+                for environment in ["log", "models"] {
+                    try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(store)/\(environment)")
+                }
+                func printed(_ name: String) throws -> String {
+                    try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .newlines)
+                }
+                func run(_ arguments: [String], status: Int32 = 0) async throws -> String {
+                    let output = try await runCommand(try Products.chronicle(), arguments + ["--store", store], timeout: .seconds(60))
+                    #expect(output.exit == .init(status: status, wasSignalled: false), "\(arguments): \(output.standardError)")
+                    return status == 0 ? output.standardOutput.joined(separator: "\n") : output.errorLines.joined(separator: "\n")
+                }
+
+                for (command, file) in [(["log", "--json"], "log.json"), (["user", "list", "--json"], "users.json"),
+                                        (["todo", "list", "--json"], "todos.json"), (["tag", "list", "--json"], "tags.json"),
+                                        (["stats", "--json"], "stats.json")] {
+                    #expect(try await run(command) == (try printed(file)), "\(command)")
+                }
+                #expect(try await run(["verify", "--deep"]).hasPrefix("verify: OK"))
+                let oldStatus = try JSONSerialization.jsonObject(with: Data(try printed("sync-status.json").utf8)) as? [String: Any]
+                let status = try JSONSerialization.jsonObject(with: Data(try await run(["sync", "status", "--json"]).utf8)) as? [String: Any]
+                #expect((status?["conflicts"] as? [[String: String]]) == (oldStatus?["conflicts"] as? [[String: String]]))
+                #expect((status?["conflicts"] as? [Any])?.count == 1)
+                #expect(status?["pulledPosition"] as? Int == oldStatus?["pulledPosition"] as? Int)
+
+                // The old release's commands left no notes: nothing to undo until a new command.
+                #expect(try await run(["undo"], status: 1) == "error: nothing to undo")
+                let milk = try #require(try await Self.todoID(titled: "Buy milk", in: store))
+                _ = try await run(["todo", "complete", milk])
+                #expect(try await run(["undo", "--json"]).contains("\"type\":\"TodoReopened\""))
+
+                // This store's unsent events (a memo, the milk, its completion and reopening) push.
+                let server = try ChildProcess(try Products.chronicle(),
+                                              ["serve", "--port", "0", "--data", root + "/server", "--token", "compat", "--log-level", "error"])
+                defer { server.kill() }
+                let listening = try await firstLine(of: server, timeout: .seconds(60), what: "the server's address") {
+                    $0.hasPrefix("listening on ")
+                }
+                let address = try #require(listening?.split(separator: " ").dropFirst(2).first.map(String.init))
+                let pushed = try await run(["sync", "push", "--remote", address, "--token", "compat", "--json"])
+                #expect(pushed.contains("\"eventsAcknowledged\":4,\"accepted\":4,"), "\(pushed)")
+                #expect(try await run(["sync", "status", "--json"]).hasPrefix("{\"pending\":0,"))
+                #expect(try await run(["verify", "--deep"]).hasPrefix("verify: OK"))
+            }
+        }
+
         /// The id of the live todo with `title`, read with the new release.
         static func todoID(titled title: String, in store: String) async throws -> String? {
             let output = try await runCommand(try Products.chronicle(), ["todo", "list", "--json", "--store", store])

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `undo` and `redo` through the executable, each command its own process: the history is
+/// the store's, not a process's.
+@Suite("chronicle undo and redo", .timeLimit(.minutes(3)))
+struct UndoCLITests {
+    @Test("undo --json prints the compensating events, redo --json the ones that apply the step again; stats follow")
+    func undoAndRedoAcrossProcesses() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        let ada = try await cli.run(["user", "add", "--name", "Ada", "--age", "36"]).trimmed
+        let todo = try await cli.run(["todo", "add", "--title", "Pay rent", "--deadline", "2026-12-01", "--user", ada]).trimmed
+        #expect(try await cli.run(["todo", "complete", todo]).status == 0)
+        #expect(try await cli.run(["user", "delete", ada]).status == 0)
+        #expect(try await cli.run(["stats", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+
+        let undone = try await cli.run(["undo", "--json"])
+        #expect(undone.status == 0, "\(undone.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(undone.stdout.utf8)) as? [String: [[String: Any]]])
+        #expect(object.keys.sorted() == ["undone"])
+        #expect(object["undone"]?.map { $0["type"] as? String } == ["TodoRestored", "UserRestored"])
+        #expect(object["undone"]?.map { $0["stream"] as? String } == ["todo-\(todo)", "user-\(ada)"])
+        let stats = try await cli.run(["stats", "--json"]).stdout
+        #expect(stats.contains(#""completed":1"#) && stats.contains(#""total":1"#))
+
+        let redone = try await cli.run(["redo", "--json"])
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(redone.stdout.utf8)) as? [String: [[String: Any]]])
+        #expect(again["redone"]?.map { $0["type"] as? String } == ["UserDeleted", "TodoDeleted"])
+        #expect(try await cli.run(["user", "list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+
+        let plain = try await cli.run(["undo", "--steps", "2"])
+        #expect(plain.status == 0)
+        #expect(plain.stdout.hasPrefix("POSITION") && plain.stdout.contains("TodoReopened"))
+        #expect(try await cli.run(["verify", "--deep"]).status == 0)
+    }
+
+    @Test("nothing to undo or redo, and --steps below 1: one error line, non-zero exit, nothing appended")
+    func refusals() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        for (arguments, message) in [(["undo"], "error: nothing to undo"), (["redo"], "error: nothing to redo"),
+                                     (["undo", "--steps", "0"], "error: --steps must be at least 1 (got 0)")] {
+            let result = try await cli.run(arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == message, "\(arguments)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try await cli.run(["log", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+}
