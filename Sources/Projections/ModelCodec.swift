@@ -18,6 +18,7 @@ import Foundation
 /// todo mark    day ‖ u8 completed ‖ [user id] (the daily-stats projection's own view of a todo)
 /// name key     escaped NFC name ‖ 00 00 ‖ id   (00 inside the name is written 00 FF; tags: the folded name)
 /// tag key      tag id ‖ day ‖ todo id          (`todos.by-tag`)
+/// hidden       u8 flags (1 deleted, 2 its user deleted) ‖ the entity's own encoding (`<model>.hidden`)
 /// ```
 enum ModelCodec {
     // MARK: - Days
