@@ -20,10 +20,7 @@ extension ChronicleStore {
     @discardableResult
     public func importEvents(_ events: [ForeignEvent]) async throws -> IngestResult {
         try requireOpen()
-        let recorded = events.map { event in
-            RecordedEvent(position: 0, id: event.id, stream: event.stream, version: event.version, type: event.type,
-                          timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data, hash: [])
-        }
+        let recorded = events.map { $0.recorded() }
         let keys = try ConsistencyKeys.effects(ofPulled: recorded, log: log, loader: loader)
         let result = try await log.ingest(events, keys: keys)
         return result

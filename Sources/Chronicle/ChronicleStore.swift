@@ -41,15 +41,18 @@ public final class ChronicleStore: Sendable {
     ///   - directory: the store folder; it holds `log/` and `models/`.
     ///   - backgroundProjections: `false` leaves projections to explicit ``refresh()`` calls
     ///     (short-lived processes such as the CLI).
+    ///   - upgradeProgress: told how far the rebuild of read models built by another version
+    ///     is (after an upgrade of Chronicle; the old models are read until it ends).
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something
     ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
     ///   format, no access).
-    public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init()) throws {
+    public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init(),
+                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) throws {
         try StoreFolder.prepare(directory)
         self.directory = directory
         self.log = try EventLog(path: directory + "/log", options: logOptions)
         self.models = try ReadModels(path: directory + "/models")
-        self.projections = ProjectionRunner(log: log, models: models)
+        self.projections = ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress)
         self.loader = EntityLoader(log: log)
         if backgroundProjections { projections.start() }
     }

@@ -51,7 +51,7 @@ extension ConsistencyKeys {
         }
         var keys: [AppendKey] = []
         for recorded in events where try log.event(id: recorded.id) == nil {
-            guard let event = try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data) else { continue }
+            guard let event = try? DomainEvent(recorded) else { continue }
             switch event {
             case .todoCreated(_, _, _, let userId?, _):
                 keys.append(.touch(todosOfUser(userId.lowercasedString)))

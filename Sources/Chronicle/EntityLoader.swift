@@ -45,7 +45,7 @@ struct EntityLoader {
         }
         for recorded in events {
             do {
-                apply(try DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data))
+                apply(try DomainEvent(recorded))
             } catch {
                 throw ChronicleError.corruptEvent(position: recorded.position, reason: error.description)
             }
@@ -62,6 +62,6 @@ extension ExpectedVersion {
 extension NewEvent {
     /// The stored form of a domain event.
     init(_ event: DomainEvent) {
-        self.init(type: event.type, data: event.encodedData())
+        self.init(type: event.type, schemaVersion: event.schemaVersion, data: event.encodedData())
     }
 }

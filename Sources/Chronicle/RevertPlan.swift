@@ -146,7 +146,7 @@ struct RevertPlan {
 
     private static func decode(_ recorded: RecordedEvent) throws -> DomainEvent {
         do {
-            return try DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data)
+            return try DomainEvent(recorded)
         } catch {
             throw ChronicleError.corruptEvent(position: recorded.position, reason: error.description)
         }

@@ -112,11 +112,7 @@ extension SyncEngine {
         // the pulled events landed right after the head, the acknowledged position moves past them.
         var skippable: (from: UInt64, to: UInt64)?
         if !page.events.isEmpty {
-            let foreign = page.events.map { event in
-                ForeignEvent(id: event.id, stream: event.stream, version: event.version, type: event.type,
-                             timestampMilliseconds: event.timestampMilliseconds, origin: event.origin, data: event.data,
-                             upstreamPosition: event.position)
-            }
+            let foreign = page.events.map { $0.foreign(upstreamPosition: $0.position) }
             let keys: [AppendKey]
             do {
                 keys = try pulledKeys?(page.events) ?? []

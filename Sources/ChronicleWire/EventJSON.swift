@@ -5,7 +5,8 @@ import UUIDText
 /// The JSON shape of an event (SPEC §4 and the wire protocol), written by hand so the
 /// stored payload bytes are embedded as they are, with no decode and re-encode.
 ///
-/// `{"position":1,"id":"…","stream":"…","version":1,"type":"…","timestamp":"2026-11-22T02:30:00.123Z","origin":"…","data":{…}}`
+/// `{"position":1,"id":"…","stream":"…","version":1,"type":"…","timestamp":"2026-11-22T02:30:00.123Z","origin":"…","data":{…}}`,
+/// and `"schemaVersion":n` last for an event whose data has a later shape than its type's first (n ≥ 2).
 public enum EventJSON {
     /// One event as a JSON object; `includePosition: false` gives the wire form a client pushes.
     public static func encode(_ event: RecordedEvent, includePosition: Bool = true) -> String {
@@ -19,6 +20,7 @@ public enum EventJSON {
         out += quote(event.origin)
         out += ",\"data\":"
         out += String(decoding: event.data, as: UTF8.self)
+        if event.schemaVersion != 1 { out += ",\"schemaVersion\":\(event.schemaVersion)" }
         out += "}"
         return out
     }

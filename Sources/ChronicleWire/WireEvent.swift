@@ -95,10 +95,7 @@ public enum WireEvent {
     /// the pushed form for a line without a position.
     public static func decodeExported(_ json: Data) throws(WireEventError) -> ForeignEvent {
         do {
-            let recorded = try decodeRecorded(json)
-            return ForeignEvent(id: recorded.id, stream: recorded.stream, version: recorded.version, type: recorded.type,
-                                timestampMilliseconds: recorded.timestampMilliseconds, origin: recorded.origin,
-                                data: recorded.data)
+            return try decodeRecorded(json).foreign()
         } catch where error.description.contains("missing \"position\"") {
             return try decodeForeign(json)
         }

@@ -15,17 +15,15 @@ struct WireParser {
         var stream: String
         var version: UInt64
         var type: String
+        var schemaVersion: UInt16
         var timestamp: Int64
         var origin: String
         var data: Data
         var position: UInt64
 
-        var foreign: ForeignEvent {
-            ForeignEvent(id: id, stream: stream, version: version, type: type, timestampMilliseconds: timestamp,
-                         origin: origin, data: data)
-        }
+        var foreign: ForeignEvent { recorded.foreign() }
         var recorded: RecordedEvent {
-            RecordedEvent(position: position, id: id, stream: stream, version: version, type: type,
+            RecordedEvent(position: position, id: id, stream: stream, version: version, type: type, schemaVersion: schemaVersion,
                           timestampMilliseconds: timestamp, origin: origin, data: data)
         }
     }
@@ -95,7 +93,7 @@ struct WireParser {
 
     private mutating func eventMembers(label: String, positioned: Bool) throws(WireEventError) -> Event {
         var id: UUID?, stream: String?, version: UInt64?, type: String?, timestamp: Int64?, origin: String?
-        var data: Data?, position: UInt64?
+        var data: Data?, position: UInt64?, schemaVersion: UInt16?
         try object(label: label) { (parser: inout WireParser, key: String) throws(WireEventError) in
             func once<T>(_ value: T?) throws(WireEventError) {
                 if value != nil { throw WireParser.duplicate(key, in: label) }
@@ -138,6 +136,13 @@ struct WireParser {
             case "data":
                 try once(data)
                 data = try parser.objectBytes(label: "\(label): \"data\"")
+            case "schemaVersion":
+                try once(schemaVersion)
+                let value = try parser.unsigned(label: "\(label): \"schemaVersion\"", allowZero: false)
+                guard value <= UInt64(UInt16.max) else {
+                    throw WireEventError("\(label): \"schemaVersion\" must be at most \(UInt16.max)")
+                }
+                schemaVersion = UInt16(value)
             case "position" where positioned:
                 try once(position)
                 position = try parser.unsigned(label: "\(label): \"position\"", allowZero: false)
@@ -145,7 +150,7 @@ struct WireParser {
                 throw WireEventError("\(label): a pushed event carries no \"position\" (the server assigns its own)")
             default:
                 throw WireParser.unknown(key, in: label,
-                                     expected: (positioned ? "\"position\", " : "") + "\"id\", \"stream\", \"version\", \"type\", \"timestamp\", \"origin\", \"data\"")
+                                     expected: (positioned ? "\"position\", " : "") + "\"id\", \"stream\", \"version\", \"type\", \"timestamp\", \"origin\", \"data\", \"schemaVersion\"")
             }
         }
         func missing(_ name: String) -> WireEventError { WireEventError("\(label): missing \"\(name)\"") }
@@ -157,8 +162,8 @@ struct WireParser {
         guard let timestamp else { throw missing("timestamp") }
         guard let origin else { throw missing("origin") }
         guard let data else { throw missing("data") }
-        return Event(id: id, stream: stream, version: version, type: type, timestamp: timestamp, origin: origin,
-                     data: data, position: position ?? 0)
+        return Event(id: id, stream: stream, version: version, type: type, schemaVersion: schemaVersion ?? 1,
+                     timestamp: timestamp, origin: origin, data: data, position: position ?? 0)
     }
 
     // MARK: Structure

@@ -85,7 +85,10 @@ extension DomainEvent {
     /// ```
     /// - throws: ``DomainError/invalidEvent(_:)`` saying what is wrong; never traps,
     ///   whatever the bytes.
-    public init(type: String, stream: String, data: Data) throws(DomainError) {
+    ///
+    /// `schemaVersion` is the version of `data`'s shape (the event's record says it; 1 for an
+    /// event written before versions existed): an older shape is upcast first (``EventSchema``).
+    public init(type: String, stream: String, data: Data, schemaVersion: UInt16 = 1) throws(DomainError) {
         guard let knownType = Self.allTypes.first(where: { $0.utf8.elementsEqual(type.utf8) }) else {
             throw .invalidEvent("unknown event type \(Self.quoted(type))")
         }
@@ -95,12 +98,13 @@ extension DomainEvent {
                 "\(knownType) stream \(Self.quoted(stream)) is not '\(prefix)<lowercase uuid>'")
         }
 
-        let fields: EventFields
+        var fields: EventFields
         do {
             fields = EventFields(type: knownType, members: try JSONObjectReader.members(of: data))
         } catch {
             throw .invalidEvent("\(knownType) data \(error.message)")
         }
+        fields.members = try EventSchema.upcast(fields.members, type: knownType, from: schemaVersion)
 
         switch knownType {
         case "UserCreated":
@@ -170,7 +174,7 @@ extension DomainEvent {
 /// name the event type and the field. `null` counts as absent for optionals.
 private struct EventFields {
     let type: String
-    let members: [String: JSONObjectReader.Value]
+    var members: [String: JSONObjectReader.Value]
 
     func string(_ key: String) throws(DomainError) -> String {
         guard let value = try optionalString(key) else { throw missing(key) }

@@ -11,7 +11,7 @@ import Foundation
 struct JSONObjectReader {
     /// A member's value. Nested arrays and objects are validated but not kept:
     /// event data is flat.
-    enum Value: Equatable {
+    enum Value: Equatable, Sendable {
         case null
         case bool(Bool)
         /// The number's literal text, e.g. `"36"` or `"1.5e3"`.

@@ -201,6 +201,7 @@ final class AppendWriter: @unchecked Sendable {
             try EventValidation.check(stream: append.stream)
             for event in append.events {
                 try EventValidation.check(type: event.type, data: event.data)
+                try EventValidation.check(schemaVersion: event.schemaVersion)
                 if let index = firstIndexOfID[event.id] {
                     positions.append(positions[index])   // same id twice in one batch: one event
                     firstIndexOfID[event.id] = positions.count - 1
@@ -239,7 +240,8 @@ final class AppendWriter: @unchecked Sendable {
                 let position = state.link.position + 1
                 let milliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
                 try write(position: position, id: event.id, stream: append.stream, version: version, type: event.type,
-                          timestampMilliseconds: milliseconds, origin: deviceID, data: event.data, txn, &state)
+                          schemaVersion: event.schemaVersion, timestampMilliseconds: milliseconds, origin: deviceID,
+                          data: event.data, txn, &state)
                 written[event.id] = position
                 positions[index] = position
                 appended += 1
@@ -265,6 +267,7 @@ final class AppendWriter: @unchecked Sendable {
         for event in events {
             try EventValidation.check(stream: event.stream)
             try EventValidation.check(type: event.type, data: event.data)
+            try EventValidation.check(schemaVersion: event.schemaVersion)
             try EventValidation.check(origin: event.origin)
             guard event.version > 0 else { throw EventLogError.invalidEvent("version must be at least 1 (event \(event.id))") }
             if !seen.insert(event.id).inserted { continue }
@@ -279,8 +282,8 @@ final class AppendWriter: @unchecked Sendable {
         for (positionKey, upstream) in returning { try recordUpstream(upstream, of: positionKey, txn) }
         for event in fresh {
             try write(position: state.link.position + 1, id: event.id, stream: event.stream, version: event.version,
-                      type: event.type, timestampMilliseconds: event.timestampMilliseconds, origin: event.origin,
-                      data: event.data, txn, &state)
+                      type: event.type, schemaVersion: event.schemaVersion, timestampMilliseconds: event.timestampMilliseconds,
+                      origin: event.origin, data: event.data, txn, &state)
             if let upstream = event.upstreamPosition {
                 try recordUpstream(upstream, of: Keys.position(state.link.position), txn)
             }
@@ -296,10 +299,11 @@ final class AppendWriter: @unchecked Sendable {
         try txn.put(databases.upstream, key: positionKey, value: Keys.position(upstream))
     }
 
-    private func write(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+    private func write(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        _ txn: Transaction, _ state: inout GroupState) throws {
         let (record, hash) = RecordCodec.encode(position: position, id: id, stream: stream, version: version, type: type,
+                                                schemaVersion: schemaVersion,
                                                 timestampMilliseconds: timestampMilliseconds, origin: origin, data: data,
                                                 previousHash: state.link.hash)
         let positionKey = Keys.position(position)

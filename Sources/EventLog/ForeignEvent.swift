@@ -6,6 +6,8 @@ public struct ForeignEvent: Sendable, Hashable {
     public var stream: String
     public var version: UInt64
     public var type: String
+    /// The version of the shape of `data` (see ``RecordedEvent/schemaVersion``).
+    public var schemaVersion: UInt16
     public var timestampMilliseconds: Int64
     public var origin: String
     public var data: Data
@@ -13,16 +15,33 @@ public struct ForeignEvent: Sendable, Hashable {
     /// event (stored now or already here), so merges can order it (``EventLog/upstreamPositions(of:)``).
     public var upstreamPosition: UInt64?
 
-    public init(id: UUID, stream: String, version: UInt64, type: String, timestampMilliseconds: Int64,
+    public init(id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1, timestampMilliseconds: Int64,
                 origin: String, data: Data, upstreamPosition: UInt64? = nil) {
         self.id = id
         self.stream = stream
         self.version = version
         self.type = type
+        self.schemaVersion = schemaVersion
         self.timestampMilliseconds = timestampMilliseconds
         self.origin = origin
         self.data = data
         self.upstreamPosition = upstreamPosition
+    }
+}
+
+extension ForeignEvent {
+    /// The event as a recorded one at `position` (no hash: it is not stored).
+    public func recorded(at position: UInt64 = 0) -> RecordedEvent {
+        RecordedEvent(position: position, id: id, stream: stream, version: version, type: type, schemaVersion: schemaVersion,
+                      timestampMilliseconds: timestampMilliseconds, origin: origin, data: data)
+    }
+}
+
+extension RecordedEvent {
+    /// The event as another replica stores it (a pull: `upstreamPosition` is the server's position).
+    public func foreign(upstreamPosition: UInt64? = nil) -> ForeignEvent {
+        ForeignEvent(id: id, stream: stream, version: version, type: type, schemaVersion: schemaVersion,
+                     timestampMilliseconds: timestampMilliseconds, origin: origin, data: data, upstreamPosition: upstreamPosition)
     }
 }
 

@@ -6,14 +6,17 @@ public struct NewEvent: Sendable, Hashable {
     public var id: UUID
     /// The event's type name, for example `"TodoCreated"`.
     public var type: String
+    /// The version of the shape of `data` for this type (see ``RecordedEvent/schemaVersion``).
+    public var schemaVersion: UInt16
     /// The payload: the UTF-8 bytes of one JSON object.
     public var data: Data
     /// When it happened; defaults to now (stored with millisecond precision).
     public var timestamp: Date
 
-    public init(id: UUID = UUIDv7.make(), type: String, data: Data, timestamp: Date = Date()) {
+    public init(id: UUID = UUIDv7.make(), type: String, schemaVersion: UInt16 = 1, data: Data, timestamp: Date = Date()) {
         self.id = id
         self.type = type
+        self.schemaVersion = schemaVersion
         self.data = data
         self.timestamp = timestamp
     }

@@ -12,24 +12,26 @@ import Foundation
 /// 22..29 i64  timestamp, Unix milliseconds
 /// 30..45      event id (16 bytes)
 /// 46..77      SHA-256(previous hash ‖ bytes 6..<46 ‖ bytes 78..<end)
-/// 78...  u16 stream length, stream ‖ u16 type length, type ‖ u16 origin length, origin ‖ u32 data length, data
+/// 78...  u16 stream length, stream ‖ u16 type length, type ‖ [u16 schema version, format 2 only]
+///        ‖ u16 origin length, origin ‖ u32 data length, data
 /// ```
-/// Integers are big-endian.
+/// Integers are big-endian. An event of schema version 1 is written in format 1 (as every
+/// record was before schema versions existed); a later schema version in format 2.
 enum RecordCodec {
     /// The format this code writes; stores written by a newer one are refused.
-    static let currentFormat: UInt8 = 1
+    static let currentFormat: UInt8 = 2
     static let headerSize = 78
     static let hashRange = 46..<78
     static let genesisHash = [UInt8](repeating: 0, count: 32)
 
     /// Encodes an event; returns the record bytes and its chain hash.
-    static func encode(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+    static func encode(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        previousHash: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
         let streamBytes = Array(stream.utf8), typeBytes = Array(type.utf8), originBytes = Array(origin.utf8)
         var out = [UInt8]()
         out.reserveCapacity(headerSize + 10 + streamBytes.count + typeBytes.count + originBytes.count + data.count)
-        out.append(currentFormat)
+        out.append(schemaVersion == 1 ? 1 : 2)
         out.append(0)
         out.append(contentsOf: [0, 0, 0, 0])
         out.appendBigEndian(position)
@@ -39,6 +41,7 @@ enum RecordCodec {
         out.append(contentsOf: genesisHash)
         out.appendBigEndian(UInt16(streamBytes.count)); out.append(contentsOf: streamBytes)
         out.appendBigEndian(UInt16(typeBytes.count)); out.append(contentsOf: typeBytes)
+        if schemaVersion != 1 { out.appendBigEndian(schemaVersion) }
         out.appendBigEndian(UInt16(originBytes.count)); out.append(contentsOf: originBytes)
         out.appendBigEndian(UInt32(data.count)); out.append(contentsOf: data)
         let hash = out.withUnsafeBytes { chainHash(of: $0, previousHash: previousHash) }
@@ -87,11 +90,13 @@ enum RecordCodec {
         reader.offset = headerSize
         let stream = try reader.string(length: Int(try reader.u16()))
         let type = try reader.string(length: Int(try reader.u16()))
+        let schemaVersion = format >= 2 ? try reader.u16() : 1
+        guard schemaVersion >= 1 else { throw .schemaVersionZero }
         let origin = try reader.string(length: Int(try reader.u16()))
         let data = try reader.bytes(length: Int(try reader.u32()))
         guard reader.offset == record.count else { throw .trailingBytes }
         return RecordedEvent(position: position, id: id, stream: stream, version: version, type: type,
-                             timestampMilliseconds: timestamp, origin: origin, data: Data(data),
+                             schemaVersion: schemaVersion, timestampMilliseconds: timestamp, origin: origin, data: Data(data),
                              hash: Array(record[hashRange]))
     }
 
@@ -115,7 +120,7 @@ enum RecordCodec {
 
 /// Why a stored record could not be read.
 enum RecordError: Error, Equatable, CustomStringConvertible {
-    case truncated, checksum, trailingBytes, badText
+    case truncated, checksum, trailingBytes, badText, schemaVersionZero
     case unsupportedFormat(UInt8)
     case unknownFlags(UInt8)
 
@@ -125,6 +130,7 @@ enum RecordError: Error, Equatable, CustomStringConvertible {
         case .checksum: "checksum mismatch"
         case .trailingBytes: "record has trailing bytes"
         case .badText: "record holds invalid UTF-8"
+        case .schemaVersionZero: "record has schema version 0"
         case .unknownFlags(let flags): "record has unknown flags \(flags)"
         case .unsupportedFormat(let format):
             "record format \(format) is not supported by this version (it reads up to \(RecordCodec.currentFormat))"

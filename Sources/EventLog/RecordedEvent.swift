@@ -9,6 +9,9 @@ public struct RecordedEvent: Sendable, Hashable {
     /// Per stream, starting at 1.
     public var version: UInt64
     public var type: String
+    /// The version of the shape of `data` for this type, as its writer knew it (1 unless
+    /// the type's shape changed since; readers upcast older shapes to the current one).
+    public var schemaVersion: UInt16
     /// UTC milliseconds since 1970.
     public var timestampMilliseconds: Int64
     /// The device id of the replica that created it.
@@ -18,13 +21,14 @@ public struct RecordedEvent: Sendable, Hashable {
     /// SHA-256 over the previous event's hash and this event's content.
     public var hash: [UInt8]
 
-    public init(position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+    public init(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1,
                 timestampMilliseconds: Int64, origin: String, data: Data, hash: [UInt8] = []) {
         self.position = position
         self.id = id
         self.stream = stream
         self.version = version
         self.type = type
+        self.schemaVersion = schemaVersion
         self.timestampMilliseconds = timestampMilliseconds
         self.origin = origin
         self.data = data

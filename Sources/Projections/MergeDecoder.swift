@@ -45,7 +45,7 @@ struct MergeDecoder {
     }
 
     static func domainEvent(_ recorded: RecordedEvent) -> DomainEvent? {
-        try? DomainEvent(type: recorded.type, stream: recorded.stream, data: recorded.data)
+        try? DomainEvent(recorded)
     }
 
     /// The events of `stream` before `position` (one read of the stream per batch).
@@ -146,5 +146,12 @@ struct MergeRanks: Sendable {
     func ranks(of positions: [UInt64]) throws -> [UInt64: MergeRank] {
         let upstream = try log.upstreamPositions(of: positions)
         return Dictionary(positions.map { ($0, MergeRank(upstream: upstream[$0], position: $0)) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+extension DomainEvent {
+    /// Decodes a stored event, upcasting its data from the schema version its record says.
+    public init(_ recorded: RecordedEvent) throws(DomainError) {
+        try self.init(type: recorded.type, stream: recorded.stream, data: recorded.data, schemaVersion: recorded.schemaVersion)
     }
 }

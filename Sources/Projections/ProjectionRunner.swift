@@ -31,10 +31,13 @@ public final class ProjectionRunner: Sendable {
     private let background = Mutex<Task<Void, Never>?>(nil)
 
     /// A runner applying `log` to `models`, `batchSize` events per write transaction at most.
-    public init(log: EventLog, models: ReadModels, batchSize: Int = 20_000) {
+    /// `upgradeProgress` is told how far a rebuild of models built by another version of their
+    /// projection is (the first catch-up runs it: a CLI shows it on stderr).
+    public init(log: EventLog, models: ReadModels, batchSize: Int = 20_000,
+                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) {
         self.log = log
         self.models = models
-        self.worker = ProjectionWorker(log: log, models: models, batchSize: max(1, batchSize))
+        self.worker = ProjectionWorker(log: log, models: models, batchSize: max(1, batchSize), upgradeProgress: upgradeProgress)
     }
 
     deinit {

@@ -21,13 +21,16 @@ final class ProjectionWorker: Sendable {
     private let upgradeCount = Mutex(0)
     /// The last error of the background task, if it is retrying.
     let lastError = Mutex<String?>(nil)
+    /// Told how far a version upgrade rebuild is.
+    let upgradeProgress: @Sendable (RebuildProgress) -> Void
 
     struct Seen: Sendable, Equatable {
         var generation: UInt64
         var checkpoint: UInt64
     }
 
-    init(log: EventLog, models: ReadModels, batchSize: Int) {
+    init(log: EventLog, models: ReadModels, batchSize: Int, upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void) {
+        self.upgradeProgress = upgradeProgress
         self.log = log
         self.models = models
         self.batchSize = batchSize
@@ -119,7 +122,7 @@ final class ProjectionWorker: Sendable {
                 let id = upgradeCount.withLock { count -> Int in count += 1; return count }
                 let task = Task { [self] in
                     _ = try await Rebuild.run(log: log, models: models, projections: stale, batchSize: batchSize,
-                                              mode: .join, progress: { _ in })
+                                              mode: .join, progress: upgradeProgress)
                     try await queue.perform { [self] in try announceRebuilt(stale) }
                 }
                 running = (id, task)

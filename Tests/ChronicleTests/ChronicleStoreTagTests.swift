@@ -514,4 +514,23 @@ struct ChronicleStoreTagTests {
         await #expect(throws: ChronicleError.rejected(error), comment, sourceLocation: sourceLocation) { try await attempt() }
         #expect(try t.fingerprint() == before, "appended something", sourceLocation: sourceLocation)
     }
+
+    @Test("tag events are written at schema version 2, names composed; an older device's version-1 event is read the same way")
+    func schemaVersions() async throws {
+        let t = try TemporaryStore()
+        let composedEmile = "\u{C9}mile", decomposedZoe = "Zoe\u{308}"
+        let tag = try await t.store.createTag(name: "E\u{301}mile", color: "#000000")
+        #expect(Array(tag.name.unicodeScalars) == Array(composedEmile.unicodeScalars))
+        let stored = try t.store.log.read(stream: DomainEvent.tagStream(tag.id))
+        #expect(stored.map(\.schemaVersion) == [2])
+        #expect(String(decoding: stored[0].data, as: UTF8.self).unicodeScalars.contains("\u{C9}"))
+        let theirs = UUID()
+        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: DomainEvent.tagStream(theirs), version: 1, type: "TagCreated",
+                                                       timestampMilliseconds: 1_800_000_000_000, origin: "older-device",
+                                                       data: Data(##"{"color":"#111111","name":"\##(decomposedZoe)"}"##.utf8),
+                                                       upstreamPosition: 2)])
+        let read = try #require(try await t.store.tag(theirs))
+        #expect(Array(read.name.unicodeScalars) == Array("Zo\u{EB}".unicodeScalars))
+        await t.cleanup()
+    }
 }

@@ -27,6 +27,19 @@ struct WireEventTests {
                                         timestampMilliseconds: event.timestampMilliseconds, origin: "device-1", data: event.data))
     }
 
+    @Test("a schema version above 1 travels as \"schemaVersion\", last; version 1 keeps the event's first shape")
+    func schemaVersion() throws {
+        var event = RecordedEvent(position: 3, id: UUID(), stream: "tag-1", version: 1, type: "TagCreated",
+                                  timestampMilliseconds: 1, origin: "dev", data: Data(#"{"name":"A"}"#.utf8))
+        #expect(!EventJSON.encode(event).contains("schemaVersion"))
+        event.schemaVersion = 2
+        let json = EventJSON.encode(event)
+        #expect(json.hasSuffix(#""data":{"name":"A"},"schemaVersion":2}"#))
+        #expect(try WireEvent.decodeRecorded(Data(json.utf8)) == event)
+        #expect(try WireEvent.decodeForeign(Data(EventJSON.encode(event, includePosition: false).utf8)).schemaVersion == 2)
+        #expect(try WireEvent.decodePush(Self.push(Self.event())).events[0].schemaVersion == 1)
+    }
+
     @Test("the payload keeps its exact bytes")
     func payloadBytes() throws {
         let push = try WireEvent.decodePush(Self.push(Self.event().replacingOccurrences(of: #"{"title":"Milk"}"#,
@@ -66,7 +79,10 @@ struct WireEventTests {
         cases.append((replacing(#""type":"TodoCreated""#, #""type":"""#), #"events[0]: "type" must be a non-empty string of at most 256 bytes"#))
         cases.append((replacing(#""origin":"dev""#, #""origin":"\#(String(repeating: "o", count: 257))""#), #"events[0]: "origin" must be a non-empty string of at most 256 bytes"#))
         cases.append((replacing(#","origin":"dev""#, ""), #"events[0]: missing "origin""#))
-        cases.append((event(#","extra":1"#), #"events[0]: unknown member "extra" (expected "id", "stream", "version", "type", "timestamp", "origin", "data")"#))
+        cases.append((event(#","extra":1"#), #"events[0]: unknown member "extra" (expected "id", "stream", "version", "type", "timestamp", "origin", "data", "schemaVersion")"#))
+        cases.append((event(#","schemaVersion":0"#), #"events[0]: "schemaVersion" must be a positive integer"#))
+        cases.append((event(#","schemaVersion":65536"#), #"events[0]: "schemaVersion" must be at most 65535"#))
+        cases.append((event(#","schemaVersion":2,"schemaVersion":2"#), #"events[0]: "schemaVersion" appears twice"#))
         cases.append((event(#","type":"Again""#), #"events[0]: "type" appears twice"#))
         cases.append((event(#","position":3"#), #"events[0]: a pushed event carries no "position" (the server assigns its own)"#))
         return cases

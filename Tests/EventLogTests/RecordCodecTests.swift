@@ -60,6 +60,31 @@ struct RecordCodecTests {
         #expect(try record.withUnsafeBytes { try RecordCodec.decodeType($0) } == "Type")
     }
 
+    @Test func aLaterSchemaVersionIsWrittenInFormatTwoRightAfterTheType() throws {
+        let id = UUIDv7.make()
+        let data = Data(#"{"name":"Émile"}"#.utf8)
+        let (record, hash) = RecordCodec.encode(position: 9, id: id, stream: "tag-1", version: 1, type: "TagCreated",
+                                                schemaVersion: 2, timestampMilliseconds: 5, origin: "dev", data: data,
+                                                previousHash: RecordCodec.genesisHash)
+        #expect(record[0] == 2)
+        var tail: [UInt8] = [0, 5] + Array("tag-1".utf8) + [0, 10] + Array("TagCreated".utf8) + [0, 2] + [0, 3] + Array("dev".utf8)
+        tail += [0, 0, 0, UInt8(data.count)] + Array(data)
+        #expect(Array(record[78...]) == tail)
+        let decoded = try record.withUnsafeBytes { try RecordCodec.decode($0, verifyChecksum: true) }
+        #expect(decoded == RecordedEvent(position: 9, id: id, stream: "tag-1", version: 1, type: "TagCreated", schemaVersion: 2,
+                                         timestampMilliseconds: 5, origin: "dev", data: data, hash: hash))
+        // The hash covers the version: the same event at schema 1 chains differently.
+        let (_, plain) = RecordCodec.encode(position: 9, id: id, stream: "tag-1", version: 1, type: "TagCreated",
+                                            timestampMilliseconds: 5, origin: "dev", data: data, previousHash: RecordCodec.genesisHash)
+        #expect(plain != hash)
+        // Schema 0 is refused when read.
+        var zero = record
+        zero[78 + 2 + 5 + 2 + 10 + 1] = 0
+        let crc = RecordLayout.crc32c(zero[6...])
+        zero.replaceSubrange(2..<6, with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        #expect(throws: RecordError.schemaVersionZero) { try zero.withUnsafeBytes { try RecordCodec.decode($0, verifyChecksum: true) } }
+    }
+
     @Test func damagedRecordsThrowInsteadOfCrashing() {
         let (record, _) = RecordCodec.encode(position: 1, id: UUIDv7.make(), stream: "s", version: 1, type: "T",
                                              timestampMilliseconds: 0, origin: "o", data: Data(#"{"k":"v"}"#.utf8),
@@ -76,8 +101,8 @@ struct RecordCodecTests {
         for length in 0..<record.count { #expect(decode(Array(record.prefix(length))) != nil) }
         #expect(decode(record + [0]) == .trailingBytes)
         var newer = record
-        newer[0] = 2
-        #expect(decode(newer) == .unsupportedFormat(2))
+        newer[0] = 3
+        #expect(decode(newer) == .unsupportedFormat(3))
         var zero = record
         zero[0] = 0
         #expect(decode(zero) == .unsupportedFormat(0))

@@ -7,6 +7,24 @@ import Testing
 
 @Suite("Pulling from the reference server", .timeLimit(.minutes(3)))
 struct PullTests {
+    @Test("an event's schema version travels through push, the server and pull, and stays in the puller's record")
+    func schemaVersionsTravel() async throws {
+        try await withServerAndStore { server, a, _ in
+            let other = try TemporaryDirectory("client-b")
+            defer { other.remove() }
+            let b = try TestLog.open(store: other.path)
+            defer { b.close() }
+            try await a.append([StreamAppend(stream: "tag-1", events: [NewEvent(type: "TagCreated", schemaVersion: 2, data: Data(#"{"name":"A"}"#.utf8))]),
+                                StreamAppend(stream: "todo-1", events: [NewEvent(type: "TodoCreated", data: Data("{}".utf8))])])
+            let engineA = try SyncEngine.quiet(log: a, configuration: .testing(server.url, token: "token-a"))
+            let engineB = try SyncEngine.quiet(log: b, configuration: .testing(server.url, token: "token-a"))
+            #expect(try await engineA.push().accepted == 2)
+            #expect(try await engineB.pull().stored == 2)
+            #expect(try TestLog.all(b).map(\.schemaVersion) == [2, 1])
+            #expect(try await server.http.pullAll(token: "token-a").map(\.schemaVersion) == [2, 1])
+        }
+    }
+
     @Test("two stores: each pulls the other's events once, its own come back appending nothing, pulled events are never pushed")
     func twoStoresExchangeEvents() async throws {
         try await withServerAndStore { server, a, _ in

@@ -40,9 +40,9 @@ final class ProgressLine: Sendable {
         CLIOutput.progress(Self.render(label, unit: unit, done: done, total: total, perSecond: Double(done) / seconds))
     }
 
-    /// Ends the line (a newline, when something was drawn).
+    /// Ends the line (a newline, when something was drawn since the last end).
     func finish() {
-        if state.withLock({ $0.drawn }) { CLIOutput.note("") }
+        if state.withLock({ state in defer { state.drawn = false }; return state.drawn }) { CLIOutput.note("") }
     }
 
     static func render(_ label: String, unit: String, done: UInt64, total: UInt64?, perSecond: Double,

@@ -4,7 +4,8 @@ import Foundation
 extension StoreAccess {
     /// The app-level store; projections are applied on demand (a CLI process is short-lived).
     static func openStore(_ options: StoreOptions) throws -> ChronicleStore {
-        let store = try ChronicleStore(directory: options.path, backgroundProjections: false, logOptions: logOptions())
+        let store = try ChronicleStore(directory: options.path, backgroundProjections: false, logOptions: logOptions(),
+                                       upgradeProgress: upgradeProgress())
         try noticeModelsAhead(store.models, store.log)
         return store
     }

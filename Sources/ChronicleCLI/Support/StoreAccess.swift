@@ -24,7 +24,17 @@ enum StoreAccess {
         let log = try openLog(options)
         let models = try ReadModels(path: options.path + "/models")
         try noticeModelsAhead(models, log)
-        return (log, models, ProjectionRunner(log: log, models: models))
+        return (log, models, ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress()))
+    }
+
+    /// Shows on stderr (a terminal only) the rebuild of models built by another version of
+    /// their projection, which the first read after an upgrade of Chronicle runs.
+    static func upgradeProgress() -> @Sendable (RebuildProgress) -> Void {
+        let line = ProgressLine("upgrading read models")
+        return { progress in
+            line.show(done: progress.done, total: progress.total)
+            if progress.done >= progress.total { line.finish() }
+        }
     }
 
     /// Says, in one line on stderr, that the models are ahead of the log and will be rebuilt
