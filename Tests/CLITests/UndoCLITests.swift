@@ -48,4 +48,23 @@ struct UndoCLITests {
         }
         #expect(try await cli.run(["log", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
+
+    @Test("two processes undoing at once undo two different steps, never one twice", .timeLimit(.minutes(2)))
+    func concurrentUndos() async throws {
+        for round in 0..<5 {
+            let cli = CLIRunner()
+            defer { cli.cleanup() }
+            let todo = try await cli.run(["todo", "add", "--title", "A", "--deadline", "2026-12-01"]).trimmed
+            #expect(try await cli.run(["todo", "update", todo, "--title", "B"]).status == 0)
+            #expect(try await cli.run(["todo", "update", todo, "--title", "C"]).status == 0)
+            async let first = cli.run(["undo", "--json"])
+            async let second = cli.run(["undo", "--json"])
+            let outputs = try await [first, second]
+            #expect(outputs.allSatisfy { $0.status == 0 }, "round \(round): \(outputs.map(\.stderr))")
+            let shown = try await cli.run(["todo", "show", todo, "--json"]).stdout
+            #expect(shown.contains(#""title":"A""#), "round \(round): both updates undone, in order: \(shown)")
+            #expect(try await cli.run(["redo", "--steps", "2"]).status == 0)
+            #expect(try await cli.run(["todo", "show", todo, "--json"]).stdout.contains(#""title":"C""#))
+        }
+    }
 }

@@ -114,6 +114,35 @@ extension Reliability {
             }
         }
 
+        @Test("the first read of an older store's models rebuilds them, with progress on stderr when it is a terminal, and not otherwise")
+        func upgradeProgress() async throws {
+            let fixture = Self.fixtures.appendingPathComponent("store-e63af5f")
+            try await Scratch.with("compat-upgrade") { root in
+                for (name, terminal) in [("piped", false), ("terminal", true)] {
+                    let store = "\(root)/\(name)"
+                    try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+                    for environment in ["log", "models"] {
+                        try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(store)/\(environment)")
+                    }
+                    let chronicle = try Products.chronicle().path
+                    let output: CommandOutput
+                    if terminal {
+                        // script(1) gives the command a terminal; what it printed comes back on stdout.
+                        output = try await runCommand(URL(fileURLWithPath: "/usr/bin/script"),
+                                                      ["-qefc", "\(chronicle) user list --json --store \(store)", "/dev/null"],
+                                                      timeout: .seconds(60))
+                    } else {
+                        output = try await runCommand(try Products.chronicle(), ["user", "list", "--json", "--store", store],
+                                                      timeout: .seconds(60))
+                    }
+                    #expect(output.exit == .init(status: 0, wasSignalled: false), "\(name): \(output.standardError)")
+                    let everything = output.standardOutput.joined(separator: "\n") + output.standardError
+                    #expect(everything.contains("upgrading read models") == terminal, "\(name): \(everything)")
+                    #expect(output.standardOutput.joined().contains(#""name":"Ada""#))
+                }
+            }
+        }
+
         /// The id of the live todo with `title`, read with the new release.
         static func todoID(titled title: String, in store: String) async throws -> String? {
             let output = try await runCommand(try Products.chronicle(), ["todo", "list", "--json", "--store", store])

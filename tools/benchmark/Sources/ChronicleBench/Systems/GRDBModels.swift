@@ -90,8 +90,9 @@ struct GRDBProjector {
                 let completed: Int = row[1]
                 try bumpDay.execute(arguments: [row[0] as String, -1, -completed])
             }
-        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged:
-            break   // the benchmark's dataset has no tags (SPEC §2's entities only)
+        case .tagCreated, .tagUpdated, .tagDeleted, .todoTagged, .todoUntagged,
+             .userRestored, .todoRestored, .tagRestored:
+            break   // the benchmark's dataset has no tags and no undo (SPEC §2's entities only)
         }
     }
 }
