@@ -14,7 +14,10 @@ struct RevertPlan {
     let store: ChronicleStore
     let history: UndoHistory
     let redo: Bool
-    /// The head when the plan began: the user's todos are read as of it.
+    /// The head when the plan began, read before the history: the plan judges the log as of
+    /// it (the streams, the user's todos), and expects each stream at its version then, so
+    /// anything committed meanwhile (another process's undo, say) makes the append conflict
+    /// and the store plan again, instead of being mistaken for a change that overtook a step.
     let read: UInt64
 
     private(set) var events: [DomainEvent] = []
@@ -42,7 +45,7 @@ struct RevertPlan {
         }
         var streams: [String: [RecordedEvent]] = [:]
         for stream in Set(recorded.map(\.stream)).sorted() {
-            let all = try store.log.read(stream: stream)
+            let all = try store.log.read(stream: stream).filter { $0.position <= read }
             let last = recorded.last { $0.stream == stream }!.position
             if all.contains(where: { $0.position > last && !cancelsOut($0.position) }) {
                 throw DomainError.overtaken(stream: stream, redo: redo)

@@ -30,6 +30,10 @@ public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
+        case EventStorageError.invalidEvent:
+            return APIError(.badRequest, "\(error)")
+        case EventStorageError.unavailable:
+            return APIError(.serviceUnavailable, "\(error); try again later", headers: [.retryAfter: "\(EventStorageError.retryAfterSeconds)"])
         case let error as HTTPError:
             return APIError(error.status, error.body ?? Self.defaultMessage(error.status, request), headers: error.headers)
         case let error as any HTTPResponseError:

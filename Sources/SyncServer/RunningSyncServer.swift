@@ -5,7 +5,8 @@ import ServiceLifecycle
 /// A ``SyncServer`` started in the background, for tests and `chronicle demo`.
 ///
 /// ```swift
-/// let running = try await SyncServer(configuration: .init(port: 0, dataDirectory: dir, tokens: tokens)).start()
+/// let running = try await SyncServer(configuration: .init(port: 0, tokens: tokens),
+///                                    storage: LMDBEventStorage(dataDirectory: dir)).start()
 /// print(running.url)          // http://127.0.0.1:41234
 /// try await running.stop()    // graceful: requests in flight finish
 /// ```
@@ -37,7 +38,7 @@ public final class RunningSyncServer: Sendable {
         self.task = task
     }
 
-    /// Stops accepting requests, lets those in flight finish, closes the tenants' logs.
+    /// Stops accepting requests, lets those in flight finish, closes the storage.
     public func stop() async throws {
         await group.triggerGracefulShutdown()
         try await task.value

@@ -8,7 +8,9 @@ import Logging
 /// any Hummingbird router.
 ///
 /// ```swift
-/// let api = SyncAPI(tokens: tokens, tenants: TenantStore(dataDirectory: "/var/lib/chronicle"))
+/// let storage = LMDBEventStorage(dataDirectory: "/var/lib/chronicle")
+/// try await storage.prepare(tokens: tokens)
+/// let api = SyncAPI(storage: storage)
 /// let router = Router()
 /// api.install(on: router)
 /// ```
@@ -33,13 +35,12 @@ public struct SyncAPI: Sendable {
         }
     }
 
-    public let tokens: TokenTable
-    public let tenants: TenantStore
+    /// Where tokens and events are kept (see ``EventStorage``).
+    public let storage: any EventStorage
     public let limits: Limits
 
-    public init(tokens: TokenTable, tenants: TenantStore, limits: Limits = Limits()) {
-        self.tokens = tokens
-        self.tenants = tenants
+    public init(storage: any EventStorage, limits: Limits = Limits()) {
+        self.storage = storage
         self.limits = limits
     }
 
@@ -67,7 +68,7 @@ public struct SyncAPI: Sendable {
     // MARK: - Push
 
     func push<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try authenticate(request)
+        let tenant = try await authenticate(request)
         guard Self.isJSON(request.headers[.contentType]) else {
             throw APIError(.unsupportedMediaType, "Content-Type must be application/json (charset, if given, utf-8)")
         }
@@ -90,13 +91,7 @@ public struct SyncAPI: Sendable {
         } catch let error as WireEventError {
             throw APIError(.badRequest, error.message)
         }
-        let log = try await tenants.log(for: tenant)
-        let result: IngestResult
-        do {
-            result = try await log.ingest(batch.events)
-        } catch EventLogError.invalidEvent(let why) {
-            throw APIError(.badRequest, "invalid event: \(why)")
-        }
+        let result = try await storage.append(batch.events, for: tenant)
         context.logger.info("batch stored", metadata: [
             "tenant": "\(tenant)", "device": "\(batch.device)", "events": "\(batch.events.count)",
             "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
@@ -111,7 +106,7 @@ public struct SyncAPI: Sendable {
     // MARK: - Pull
 
     func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try authenticate(request)
+        let tenant = try await authenticate(request)
         let query = request.uri.queryParameters
         for (name, _) in query where name != "after" && name != "limit" {
             throw APIError(.badRequest, "unknown query parameter \"\(name)\": a pull takes \"after\" and \"limit\"")
@@ -130,16 +125,14 @@ public struct SyncAPI: Sendable {
             }
             limit = Int(value)
         }
-        let log = try await tenants.log(for: tenant)
-        let events = try log.read(after: after, limit: limit)
-        let lastPosition = try events.last?.position ?? log.head()
-        return Self.json(WirePage(events: events, lastPosition: lastPosition).encode())
+        let page = try await storage.events(of: tenant, after: after, limit: limit)
+        return Self.json(WirePage(events: page.events, lastPosition: page.lastPosition).encode())
     }
 
     // MARK: - Helpers
 
     /// The tenant of the request's bearer token, or 401.
-    func authenticate(_ request: Request) throws -> String {
+    func authenticate(_ request: Request) async throws -> String {
         guard let header = request.headers[.authorization] else {
             throw APIError.unauthorized("missing bearer token (send Authorization: Bearer <token>)")
         }
@@ -147,7 +140,7 @@ public struct SyncAPI: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("the Authorization header must be 'Bearer <token>'")
         }
-        guard let tenant = tokens.tenant(for: parts[1].trimmingCharacters(in: .whitespaces)) else {
+        guard let tenant = try await storage.tenant(forToken: parts[1].trimmingCharacters(in: .whitespaces)) else {
             throw APIError.unauthorized("unknown token")
         }
         return tenant

@@ -6,14 +6,15 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 
-/// The reference sync server (`chronicle serve`): the sync protocol on Hummingbird 2, one
-/// event log per tenant under `<data>/tenants/<tenant>/`.
+/// The reference sync server (`chronicle serve`): the sync protocol on Hummingbird 2, its
+/// tenants' events in an ``EventStorage`` (embedded LMDB, or a shared PostgreSQL database).
 ///
 /// Run it as a process, stopping gracefully on SIGINT or SIGTERM:
 /// ```swift
 /// var tokens = TokenTable()
 /// try tokens.add(token: "s3cret")
-/// let server = try SyncServer(configuration: .init(port: 8080, dataDirectory: "/var/lib/chronicle", tokens: tokens))
+/// let server = try SyncServer(configuration: .init(port: 8080, tokens: tokens),
+///                             storage: LMDBEventStorage(dataDirectory: "/var/lib/chronicle"))
 /// try await server.runUntilSignalled()
 /// ```
 ///
@@ -31,12 +32,9 @@ public final class SyncServer: Service, Sendable {
         public var host: String
         /// The port; 0 picks a free one (see ``SyncServer/listeningPort()``).
         public var port: Int
-        /// Where the tenants' logs live.
-        public var dataDirectory: String
+        /// The tokens given at start, each its tenant's (recorded in the storage by ``EventStorage/prepare(tokens:)``).
         public var tokens: TokenTable
         public var limits: SyncAPI.Limits
-        /// How the tenants' logs are opened (`noSync` for throwaway servers only).
-        public var logOptions: EventLog.Options
         /// The level of the default logger (standard error).
         public var logLevel: Logger.Level
         /// How long a connection may stay silent (no request, or a request head arriving
@@ -46,16 +44,14 @@ public final class SyncServer: Service, Sendable {
         /// closes the connection: a client trickling its body cannot hold it forever.
         public var requestTimeout: Duration
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, tokens: TokenTable,
-                    limits: SyncAPI.Limits = SyncAPI.Limits(), logOptions: EventLog.Options = EventLog.Options(),
+        public init(host: String = "127.0.0.1", port: Int = 8080, tokens: TokenTable,
+                    limits: SyncAPI.Limits = SyncAPI.Limits(),
                     logLevel: Logger.Level = .info, idleTimeout: Duration = .seconds(60),
                     requestTimeout: Duration = .seconds(120)) {
             self.host = host
             self.port = port
-            self.dataDirectory = dataDirectory
             self.tokens = tokens
             self.limits = limits
-            self.logOptions = logOptions
             self.logLevel = logLevel
             self.idleTimeout = idleTimeout
             self.requestTimeout = requestTimeout
@@ -68,7 +64,7 @@ public final class SyncServer: Service, Sendable {
     private let listening = ListeningState()
 
     /// - throws: ``SyncServerError`` when no token is configured or a setting is out of range.
-    public init(configuration: Configuration, logger: Logger? = nil) throws(SyncServerError) {
+    public init(configuration: Configuration, storage: any EventStorage, logger: Logger? = nil) throws(SyncServerError) {
         guard !configuration.tokens.isEmpty else { throw .noTokens }
         guard (0...65_535).contains(configuration.port) else {
             throw .invalidSetting("the port must be from 0 to 65535, not \(configuration.port)")
@@ -81,9 +77,7 @@ public final class SyncServer: Service, Sendable {
             throw .invalidSetting("the idle and request timeouts must be positive")
         }
         self.configuration = configuration
-        self.api = SyncAPI(tokens: configuration.tokens,
-                           tenants: TenantStore(dataDirectory: configuration.dataDirectory, options: configuration.logOptions),
-                           limits: configuration.limits)
+        self.api = SyncAPI(storage: storage, limits: configuration.limits)
         if let logger {
             self.logger = logger
         } else {
@@ -94,8 +88,16 @@ public final class SyncServer: Service, Sendable {
     }
 
     /// Serves until the surrounding `ServiceGroup` shuts down gracefully or the task is
-    /// cancelled, then closes the tenants' logs.
+    /// cancelled, then closes the storage.
     public func run() async throws {
+        let storage = api.storage
+        do {
+            try await storage.prepare(tokens: configuration.tokens)
+        } catch {
+            listening.resolve(.failure(error))
+            await storage.close()
+            throw error
+        }
         let router = Router(context: BasicRequestContext.self)
         api.install(on: router)
         let listening = self.listening
@@ -114,7 +116,7 @@ public final class SyncServer: Service, Sendable {
                 listening.resolve(.success(port))
                 logger.info("listening", metadata: [
                     "address": "http://\(host.contains(":") ? "[\(host)]" : host):\(port)",
-                    "data": "\(configuration.dataDirectory)", "tenants": "\(configuration.tokens.tenants.count)",
+                    "storage": "\(storage)", "tenants": "\(configuration.tokens.tenants.count)",
                 ])
             },
             logger: logger
@@ -127,11 +129,11 @@ public final class SyncServer: Service, Sendable {
             }
         } catch {
             listening.resolve(.failure(error))
-            await api.tenants.closeAll()
+            await storage.close()
             throw error
         }
         listening.resolve(.failure(CancellationError()))
-        await api.tenants.closeAll()
+        await storage.close()
         logger.info("stopped")
     }
 

@@ -39,9 +39,10 @@ extension Reliability {
                     ?? Logger(label: "reliability-tests")
                 logger.logLevel = logs == nil ? .critical : .notice
                 let server = try SyncServer(
-                    configuration: .init(host: "127.0.0.1", port: 0, dataDirectory: data, tokens: tokens,
-                                         limits: .init(maxBodyBytes: maxBodyBytes), logOptions: .init(noSync: true),
+                    configuration: .init(host: "127.0.0.1", port: 0, tokens: tokens,
+                                         limits: .init(maxBodyBytes: maxBodyBytes),
                                          idleTimeout: idleTimeout, requestTimeout: requestTimeout),
+                    storage: LMDBEventStorage(dataDirectory: data, options: .init(noSync: true)),
                     logger: logger)
                 let running = try await server.start()
                 do {

@@ -250,7 +250,8 @@ struct ServerTests {
     @Test("a server without tokens refuses to start")
     func noTokens() throws {
         #expect(throws: SyncServerError.noTokens) {
-            _ = try SyncServer(configuration: .init(dataDirectory: "/nonexistent", tokens: TokenTable()), logger: Quiet.logger)
+            _ = try SyncServer(configuration: .init(tokens: TokenTable()), storage: LMDBEventStorage(dataDirectory: "/nonexistent"),
+                               logger: Quiet.logger)
         }
     }
 
@@ -261,8 +262,8 @@ struct ServerTests {
             defer { data.remove() }
             var tokens = TokenTable()
             try tokens.add(token: "t")
-            let second = try SyncServer(configuration: .init(port: server.running.port, dataDirectory: data.path, tokens: tokens),
-                                        logger: Quiet.logger)
+            let second = try SyncServer(configuration: .init(port: server.running.port, tokens: tokens),
+                                        storage: LMDBEventStorage(dataDirectory: data.path), logger: Quiet.logger)
             await #expect(throws: (any Error).self) { _ = try await second.start() }
         }
     }

@@ -61,8 +61,8 @@ struct DemoCommand: AsyncParsableCommand {
         // 3. The reference server comes up; the push completes.
         var tokens = TokenTable()
         try tokens.add(token: "demo-token", tenant: "demo")
-        let server = try await SyncServer(configuration: .init(port: 0, dataDirectory: root + "/server", tokens: tokens,
-                                                               logLevel: .warning)).start()
+        let server = try await SyncServer(configuration: .init(port: 0, tokens: tokens, logLevel: .warning),
+                                          storage: LMDBEventStorage(dataDirectory: root + "/server")).start()
         step("The reference server listens on \(server.url); pushing again.")
         let engine = try SyncEngine(log: store.log, configuration: SyncConfiguration(
             remote: server.url, token: "demo-token", batchSize: 4,

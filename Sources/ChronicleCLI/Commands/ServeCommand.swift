@@ -38,11 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment["CHRONICLE_SERVER_DATA"].flatMap { $0.isEmpty ? nil : $0 }
         let dataDirectory = data ?? environment ?? FileManager.default.currentDirectoryPath + "/.chronicle-server"
         let configuration = SyncServer.Configuration(
-            host: host, port: port, dataDirectory: dataDirectory, tokens: tokens,
+            host: host, port: port, tokens: tokens,
             limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes),
             logLevel: .init(rawValue: logLevel) ?? .info,
             idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout))
-        let server = try SyncServer(configuration: configuration)
+        let server = try SyncServer(configuration: configuration, storage: LMDBEventStorage(dataDirectory: dataDirectory))
         let announcer = Task {
             guard let port = try? await server.listeningPort() else { return }
             let shown = host.contains(":") ? "[\(host)]" : host

@@ -47,7 +47,9 @@ final class FaultServer: Sendable {
         let data = try TemporaryDirectory("fault-server")
         var tokens = TokenTable()
         try tokens.add(token: token)
-        let api = SyncAPI(tokens: tokens, tenants: TenantStore(dataDirectory: data.path, options: .init(noSync: true)))
+        let storage = LMDBEventStorage(dataDirectory: data.path, options: .init(noSync: true))
+        try await storage.prepare(tokens: tokens)
+        let api = SyncAPI(storage: storage)
         let script = FaultScript(faults)
         let pullScript = PullScript(pullFaults)
         let router = Router(context: FaultContext.self)
@@ -78,7 +80,7 @@ final class FaultServer: Sendable {
         script.releaseAll()
         await group.triggerGracefulShutdown()
         try await task.value
-        await api.tenants.closeAll()
+        await api.storage.close()
         data.remove()
     }
 }

@@ -18,8 +18,8 @@ final class TestServer: Sendable {
             var table = TokenTable()
             for (token, tenant) in tokens.sorted(by: { $0.key < $1.key }) { try table.add(token: token, tenant: tenant) }
             let server = try SyncServer(
-                configuration: .init(host: "127.0.0.1", port: 0, dataDirectory: data.path, tokens: table, limits: limits,
-                                     logOptions: .init(noSync: true)),
+                configuration: .init(host: "127.0.0.1", port: 0, tokens: table, limits: limits),
+                storage: LMDBEventStorage(dataDirectory: data.path, options: .init(noSync: true)),
                 logger: Quiet.logger)
             return TestServer(running: try await server.start(), data: data)
         } catch {

@@ -96,8 +96,8 @@ enum ChronicleWorkloads {
     static func serve(_ task: ChildTask) async throws -> (Int, Double) {
         var tokens = TokenTable()
         try tokens.add(token: token, tenant: "bench")
-        let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, dataDirectory: task.directory,
-                                                         tokens: tokens, logLevel: .warning))
+        let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: tokens, logLevel: .warning),
+                                    storage: LMDBEventStorage(dataDirectory: task.directory))
         let running = Task { try await server.runUntilSignalled() }
         let port = try await server.listeningPort()
         FileHandle.standardOutput.write(Data("port \(port)\n".utf8))

@@ -1,0 +1,60 @@
+import EventLog
+import Foundation
+
+/// Where a sync server keeps its tenants, their tokens and their events: what the HTTP API
+/// (``SyncAPI``) needs, and nothing of how.
+///
+/// - ``LMDBEventStorage``: embedded, one event log per tenant in a folder (the default).
+/// - `PostgresEventStorage` (module `SyncServerPostgres`): any number of server processes
+///   on one PostgreSQL database.
+///
+/// Every implementation gives the same guarantees, which `EventStorageConformance` checks
+/// against each: per tenant, positions 1, 2, 3, … without a gap; an event id stored once
+/// (a batch re-sent answers the original positions); a batch stored whole or not at all;
+/// a read never skips (once a position is served, nothing later appears at or below it);
+/// tenants never see each other's events.
+public protocol EventStorage: Sendable, CustomStringConvertible {
+    /// Gets ready to serve `tokens` (each maps a bearer token to its tenant): creates what
+    /// is missing (folders, a database schema), records the tokens where others share them.
+    func prepare(tokens: TokenTable) async throws
+    /// The tenant `token` belongs to, nil for an unknown token.
+    func tenant(forToken token: String) async throws -> String?
+    /// Stores a pushed batch for `tenant`, all or nothing, each event id once.
+    /// - returns: how many events were new, how many were known, and the tenant's last position.
+    /// - throws: ``EventStorageError``.
+    func append(_ events: [ForeignEvent], for tenant: String) async throws -> IngestResult
+    /// The tenant's events after `position`, in order, at most `limit`, with its last position.
+    func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage
+    /// Finishes what is under way and lets go of files and connections (at shutdown).
+    func close() async
+}
+
+/// A page of a tenant's events in server order.
+public struct EventPage: Sendable, Equatable {
+    public var events: [RecordedEvent]
+    /// The tenant's last position when the page was read (the last event's when there are events).
+    public var lastPosition: UInt64
+
+    public init(events: [RecordedEvent], lastPosition: UInt64) {
+        self.events = events
+        self.lastPosition = lastPosition
+    }
+}
+
+/// Why a storage refused or could not serve a request, as the API answers it.
+public enum EventStorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An event the storage refuses (400): its message says which and why.
+    case invalidEvent(String)
+    /// The storage cannot be reached now (503 with `Retry-After`): the client retries.
+    case unavailable(String)
+
+    /// What the 503 for ``unavailable(_:)`` tells the client to wait, in seconds.
+    public static let retryAfterSeconds = 1
+
+    public var description: String {
+        switch self {
+        case .invalidEvent(let why): "invalid event: \(why)"
+        case .unavailable(let why): "the server's storage is unavailable: \(why)"
+        }
+    }
+}

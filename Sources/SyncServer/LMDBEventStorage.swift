@@ -1,0 +1,56 @@
+import EventLog
+import Foundation
+
+/// The embedded storage: one Chronicle event log per tenant under `<data>/tenants/<tenant>/`
+/// (``TenantStore``), the tokens in memory as `serve` was given them. One process owns it.
+///
+/// ```swift
+/// let storage = LMDBEventStorage(dataDirectory: "/var/lib/chronicle")
+/// let server = try SyncServer(configuration: .init(port: 8080, tokens: tokens), storage: storage)
+/// ```
+public final class LMDBEventStorage: EventStorage {
+    public let tenants: TenantStore
+    private let tokens = TokenHolder()
+
+    /// - parameters:
+    ///   - dataDirectory: the server's folder (tenants' logs in `tenants/`).
+    ///   - options: how the logs are opened (`noSync` for throwaway servers only).
+    public init(dataDirectory: String, options: EventLog.Options = EventLog.Options()) {
+        tenants = TenantStore(dataDirectory: dataDirectory, options: options)
+    }
+
+    public var description: String { (tenants.directory as NSString).deletingLastPathComponent }
+
+    public func prepare(tokens: TokenTable) async throws {
+        await self.tokens.set(tokens)
+    }
+
+    public func tenant(forToken token: String) async throws -> String? {
+        await tokens.table.tenant(for: token)
+    }
+
+    public func append(_ events: [ForeignEvent], for tenant: String) async throws -> IngestResult {
+        let log = try await tenants.log(for: tenant)
+        do {
+            return try await log.ingest(events)
+        } catch EventLogError.invalidEvent(let why) {
+            throw EventStorageError.invalidEvent(why)
+        }
+    }
+
+    public func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage {
+        let log = try await tenants.log(for: tenant)
+        let events = try log.read(after: position, limit: limit)
+        return EventPage(events: events, lastPosition: try events.last?.position ?? log.head())
+    }
+
+    public func close() async {
+        await tenants.closeAll()
+    }
+
+    /// The tokens `prepare` was given.
+    private actor TokenHolder {
+        var table = TokenTable()
+        func set(_ table: TokenTable) { self.table = table }
+    }
+}

@@ -1,0 +1,151 @@
+import EventLog
+import Foundation
+import SyncServer
+import Testing
+
+/// What every ``EventStorage`` must do, checked the same way against each backend: the
+/// guarantees the HTTP API builds on (docs/PROTOCOL.md). A new backend is added to
+/// ``Backend/all`` and must pass every test here unchanged.
+@Suite("Event storage conformance", .timeLimit(.minutes(3)))
+struct EventStorageConformanceTests {
+    /// A way to get a fresh, empty storage, and to let go of it.
+    struct Backend: Sendable, CustomTestStringConvertible {
+        let name: String
+        let make: @Sendable () async throws -> (storage: any EventStorage, cleanup: @Sendable () async -> Void)
+
+        var testDescription: String { name }
+
+        static let lmdb = Backend(name: "lmdb") {
+            let folder = try TemporaryDirectory("storage")
+            let storage = LMDBEventStorage(dataDirectory: folder.path, options: .init(noSync: true))
+            return (storage, { await storage.close(); folder.remove() })
+        }
+
+        static let all: [Backend] = [.lmdb]
+    }
+
+    static func event(_ n: Int, stream: String = "s", version: UInt64? = nil, schemaVersion: UInt16 = 1) -> ForeignEvent {
+        ForeignEvent(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", n))!, stream: stream,
+                     version: version ?? UInt64(n), type: "T", schemaVersion: schemaVersion, timestampMilliseconds: Int64(n),
+                     origin: "device", data: Data(#"{"n":\#(n)}"#.utf8))
+    }
+
+    static func with(_ backend: Backend, _ body: (any EventStorage) async throws -> Void) async throws {
+        let (storage, cleanup) = try await backend.make()
+        var tokens = TokenTable()
+        try tokens.add(token: "token-a", tenant: "alpha")
+        try tokens.add(token: "token-b", tenant: "beta")
+        do {
+            try await storage.prepare(tokens: tokens)
+            try await body(storage)
+        } catch {
+            await cleanup()
+            throw error
+        }
+        await cleanup()
+    }
+
+    @Test("tokens map to their tenants; an unknown token to none", arguments: Backend.all)
+    func tokens(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            #expect(try await storage.tenant(forToken: "token-a") == "alpha")
+            #expect(try await storage.tenant(forToken: "token-b") == "beta")
+            #expect(try await storage.tenant(forToken: "token-c") == nil)
+            #expect(try await storage.tenant(forToken: "") == nil)
+        }
+    }
+
+    @Test("positions run 1, 2, 3, … across batches; an id is stored once; a batch re-sent stores nothing", arguments: Backend.all)
+    func idempotentAndGapFree(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            let first = try await storage.append((1...3).map { Self.event($0) }, for: "alpha")
+            #expect((first.accepted, first.duplicates, first.head) == (3, 0, 3))
+            let again = try await storage.append([Self.event(2), Self.event(3), Self.event(4)], for: "alpha")
+            #expect((again.accepted, again.duplicates, again.head) == (1, 2, 4))
+            let page = try await storage.events(of: "alpha", after: 0, limit: 100)
+            #expect(page.events.map(\.position) == [1, 2, 3, 4])
+            #expect(page.events.map(\.id) == (1...4).map { Self.event($0).id })
+            #expect(page.lastPosition == 4)
+            #expect(page.events[1].data == Self.event(2).data, "the payload's bytes come back as they went")
+        }
+    }
+
+    @Test("a page continues exactly after its cursor, at most limit long; past the end it is empty with the last position", arguments: Backend.all)
+    func paging(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            _ = try await storage.append((1...10).map { Self.event($0) }, for: "alpha")
+            var cursor: UInt64 = 0, seen: [UInt64] = []
+            while true {
+                let page = try await storage.events(of: "alpha", after: cursor, limit: 3)
+                guard let last = page.events.last else {
+                    #expect(page.lastPosition == 10)
+                    break
+                }
+                #expect(page.events.count <= 3)
+                #expect(page.events.first?.position == cursor + 1)
+                seen += page.events.map(\.position)
+                cursor = last.position
+            }
+            #expect(seen == Array(1...10))
+        }
+    }
+
+    @Test("tenants never see each other's events, and count their positions apart", arguments: Backend.all)
+    func tenantIsolation(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            _ = try await storage.append([Self.event(1), Self.event(2)], for: "alpha")
+            let beta = try await storage.append([Self.event(1), Self.event(3)], for: "beta")
+            #expect((beta.accepted, beta.head) == (2, 2), "the same id in another tenant is another event")
+            #expect(try await storage.events(of: "alpha", after: 0, limit: 10).events.map(\.id) == [Self.event(1).id, Self.event(2).id])
+            #expect(try await storage.events(of: "beta", after: 0, limit: 10).events.map(\.id) == [Self.event(1).id, Self.event(3).id])
+            #expect(try await storage.events(of: "gamma", after: 0, limit: 10) == EventPage(events: [], lastPosition: 0))
+        }
+    }
+
+    @Test("a batch with an invalid event is refused whole: nothing of it is stored", arguments: Backend.all)
+    func allOrNothing(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            _ = try await storage.append([Self.event(1)], for: "alpha")
+            var bad = Self.event(3)
+            bad.type = ""
+            await #expect(throws: EventStorageError.self) {
+                _ = try await storage.append([Self.event(2), bad], for: "alpha")
+            }
+            #expect(try await storage.events(of: "alpha", after: 0, limit: 10).events.map(\.position) == [1])
+        }
+    }
+
+    @Test("what an event was pushed with comes back: stream, version, type, schema version, timestamp, origin, data", arguments: Backend.all)
+    func fidelity(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            let pushed = Self.event(7, stream: "tag-x", version: 4, schemaVersion: 2)
+            _ = try await storage.append([pushed], for: "alpha")
+            let served = try #require(try await storage.events(of: "alpha", after: 0, limit: 1).events.first)
+            #expect(served.foreign() == pushed)
+        }
+    }
+
+    @Test("concurrent batches with duplicates re-sent: positions exactly 1…N, each id once", arguments: Backend.all)
+    func concurrentAppends(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for batch in 0..<10 {
+                            let ids = (0..<5).map { writer * 1000 + batch * 5 + $0 }
+                            _ = try await storage.append(ids.map { Self.event($0, stream: "w\(writer)", version: UInt64($0 % 1000 + 1)) },
+                                                         for: "alpha")
+                            // Re-sent, as a client does when an answer is lost.
+                            _ = try await storage.append(ids.map { Self.event($0, stream: "w\(writer)", version: UInt64($0 % 1000 + 1)) },
+                                                         for: "alpha")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let page = try await storage.events(of: "alpha", after: 0, limit: 1000)
+            #expect(page.events.map(\.position) == Array(1...200))
+            #expect(Set(page.events.map(\.id)).count == 200)
+        }
+    }
+}
