@@ -4,7 +4,9 @@ import PackageDescription
 // Layering (inner to outer): CLMDB → LMDB → EventLog; Domain stands alone; ChronicleWire
 // (the sync protocol's bodies) builds on EventLog; Projections and ChronicleSync build on
 // EventLog (+ Domain, + ChronicleWire); Chronicle is the
-// app-facing library; SyncServer is the reference remote; `chronicle` is the CLI.
+// app-facing library; SyncServer is the reference remote (storage behind a seam: embedded
+// LMDB in SyncServer, PostgreSQL in SyncServerPostgres, the one target that links
+// postgres-nio); `chronicle` is the CLI.
 let package = Package(
     name: "Chronicle",
     // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18.
@@ -18,6 +20,7 @@ let package = Package(
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "ChronicleSync", targets: ["ChronicleSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "SyncServerPostgres", targets: ["SyncServerPostgres"]),
         .executable(name: "chronicle", targets: ["ChronicleCLI"]),
     ],
     dependencies: [
@@ -28,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // The sync server's PostgreSQL storage: the wire protocol, a connection pool and typed
+        // binds, which hand-written code would have to re-do (and get wrong) at length.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -66,8 +72,13 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ]),
+        .target(name: "SyncServerPostgres", dependencies: [
+            "SyncServer", "EventLog",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
-            "Chronicle", "ChronicleWire", "SyncServer",
+            "Chronicle", "ChronicleWire", "SyncServer", "SyncServerPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small process the crash and multi-process tests start and kill.
@@ -81,8 +92,8 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "ChronicleCLI"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
-        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "Chronicle", "Domain", "EventLog",
-                                                   "ChronicleCLI"]),
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerPostgres", "Chronicle",
+                                                   "Domain", "EventLog", "ChronicleCLI"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],

@@ -53,4 +53,10 @@ public struct IngestResult: Sendable, Hashable {
     public var duplicates: Int
     /// The log's last position after the ingest.
     public var head: UInt64
+
+    public init(accepted: Int, duplicates: Int, head: UInt64) {
+        self.accepted = accepted
+        self.duplicates = duplicates
+        self.head = head
+    }
 }

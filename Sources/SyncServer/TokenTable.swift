@@ -29,6 +29,9 @@ public struct TokenTable: Sendable {
 
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// Each token's SHA-256 with its tenant: what a shared storage records (never the token).
+    public var digests: [(digest: [UInt8], tenant: String)] { entries.map { ($0.digest, $0.tenant) } }
+
     /// Adds `token`; without a `tenant` it gets its own, named from the token's hash.
     public mutating func add(token: String, tenant: String? = nil) throws(SyncServerError) {
         guard !token.isEmpty else { throw .invalidToken("a token must not be empty") }
@@ -98,7 +101,8 @@ public struct TokenTable: Sendable {
         }
     }
 
-    private static func digest(_ token: some StringProtocol) -> [UInt8] {
+    /// The SHA-256 of a token's UTF-8: how tables and storages know a token.
+    public static func digest(_ token: some StringProtocol) -> [UInt8] {
         Array(SHA256.hash(data: Array(token.utf8)))
     }
 }

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import SyncServer
+import SyncServerPostgres
 import Testing
 
 /// What every ``EventStorage`` must do, checked the same way against each backend: the
@@ -21,7 +22,14 @@ struct EventStorageConformanceTests {
             return (storage, { await storage.close(); folder.remove() })
         }
 
-        static let all: [Backend] = [.lmdb]
+        /// A cluster of the test's own (``PostgresCluster``), its `postgres` database.
+        static let postgres = Backend(name: "postgres") {
+            let cluster = try await PostgresCluster.start()
+            let storage = try PostgresEventStorage(url: cluster.url, logger: Quiet.logger)
+            return (storage, { await storage.close(); await cluster.stop() })
+        }
+
+        static let all: [Backend] = [.lmdb, .postgres]
     }
 
     static func event(_ n: Int, stream: String = "s", version: UInt64? = nil, schemaVersion: UInt16 = 1) -> ForeignEvent {
@@ -147,5 +155,21 @@ struct EventStorageConformanceTests {
             #expect(page.events.map(\.position) == Array(1...200))
             #expect(Set(page.events.map(\.id)).count == 200)
         }
+    }
+
+    @Test("PostgreSQL down: every call says the storage is unavailable, never crashes; prepare runs again and again")
+    func postgresDown() async throws {
+        let cluster = try await PostgresCluster.start()
+        let storage = try PostgresEventStorage(url: cluster.url, logger: Quiet.logger)
+        var tokens = TokenTable()
+        try tokens.add(token: "token-a", tenant: "alpha")
+        try await storage.prepare(tokens: tokens)
+        try await storage.prepare(tokens: tokens)   // a second server starting on the same database
+        _ = try await storage.append([Self.event(1)], for: "alpha")
+        await cluster.stop()
+        await #expect(throws: EventStorageError.self) { _ = try await storage.append([Self.event(2)], for: "alpha") }
+        await #expect(throws: EventStorageError.self) { _ = try await storage.events(of: "alpha", after: 0, limit: 10) }
+        await #expect(throws: EventStorageError.self) { _ = try await storage.tenant(forToken: "token-a") }
+        await storage.close()
     }
 }

@@ -1,0 +1,163 @@
+import EventLog
+import Foundation
+import Logging
+import PostgresNIO
+import SyncServer
+
+/// The sync server's storage on PostgreSQL: any number of `serve` processes on one database
+/// are one server (SPEC §8).
+///
+/// ```swift
+/// let storage = try PostgresEventStorage(url: "postgres://chronicle@db.internal:5432/chronicle")
+/// let server = try SyncServer(configuration: .init(port: 8080, tokens: tokens), storage: storage)
+/// ```
+///
+/// **Gap-free positions across processes.** A tenant's appends are serialized by its row in
+/// `chronicle_tenants`, locked `FOR UPDATE` for the whole transaction that assigns the next
+/// positions, inserts the events and moves the tenant's head. Position p+1 is therefore only
+/// handed out once the transaction holding p has committed, so a reader polling by position
+/// never sees p+1 before p (a sequence would leave gaps on rollback, and two transactions
+/// could commit out of order). Tenants never wait for each other: each has its own row.
+/// `(tenant, id)` is unique: an event id is stored once per tenant whichever process
+/// receives it, and a re-sent batch stores nothing.
+///
+/// Only row locks, unique constraints and plain SQL are used (no advisory locks, no
+/// LISTEN/NOTIFY, no sequences), the subset that CockroachDB and YugabyteDB also run.
+///
+/// The payload is kept as `text`, its bytes exactly as received (the wire parser has checked
+/// they are one JSON object in UTF-8; the database must be `UTF8`, which ``prepare(tokens:)``
+/// checks). A database that cannot be reached makes every call throw
+/// ``EventStorageError/unavailable(_:)`` (the API answers 503 with `Retry-After`); the pool
+/// connects again when it comes back.
+public final class PostgresEventStorage: EventStorage {
+    public let location: DatabaseLocation
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+
+    public var description: String { location.description }
+
+    /// Connects (lazily) to the database `url` names: `postgres://user[:password]@host[:port]/database`.
+    /// - throws: ``DatabaseLocation/Error`` for a URL that is not one.
+    public convenience init(url: String, logger: Logger = Logger(label: "chronicle.postgres")) throws {
+        try self.init(location: DatabaseLocation(url: url), logger: logger)
+    }
+
+    public init(location: DatabaseLocation, logger: Logger = Logger(label: "chronicle.postgres")) {
+        self.location = location
+        self.logger = logger
+        var configuration = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
+                                                         password: location.password, database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(3)
+        configuration.options.maximumConnections = 16
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    public func prepare(tokens: TokenTable) async throws {
+        try await available { [client, logger] in
+            try await PostgresSchema.migrate(client, logger: logger)
+            for (digest, tenant) in tokens.digests {
+                let hex = digest.map { String(format: "%02x", $0) }.joined()
+                try await client.withTransaction(logger: logger) { connection in
+                    try await connection.query("INSERT INTO chronicle_tenants (tenant, head) VALUES (\(tenant), 0) ON CONFLICT (tenant) DO NOTHING",
+                                               logger: logger)
+                    try await connection.query("""
+                        INSERT INTO chronicle_tokens (digest, tenant) VALUES (\(hex), \(tenant))
+                        ON CONFLICT (digest) DO UPDATE SET tenant = excluded.tenant
+                        """, logger: logger)
+                }
+            }
+        }
+    }
+
+    public func tenant(forToken token: String) async throws -> String? {
+        try await available { [client, logger] in
+            let hex = TokenTable.digest(token).map { String(format: "%02x", $0) }.joined()
+            let rows = try await client.query("SELECT tenant FROM chronicle_tokens WHERE digest = \(hex)", logger: logger)
+            for try await tenant in rows.decode(String.self) { return tenant }
+            return nil
+        }
+    }
+
+    public func append(_ events: [ForeignEvent], for tenant: String) async throws -> IngestResult {
+        for event in events {
+            do {
+                try EventValidation.check(stream: event.stream)
+                try EventValidation.check(type: event.type, data: event.data)
+                try EventValidation.check(schemaVersion: event.schemaVersion)
+                try EventValidation.check(origin: event.origin)
+            } catch {
+                throw EventStorageError.invalidEvent(error.description)
+            }
+            guard event.version > 0 else { throw EventStorageError.invalidEvent("version must be at least 1 (event \(event.id))") }
+        }
+        return try await available { [client, logger] in
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresAppend(connection: connection, logger: logger).append(events, for: tenant)
+            }
+        }
+    }
+
+    public func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage {
+        try await available { [client, logger] in
+            let after = Int64(clamping: position), count = Int64(limit)
+            let rows = try await client.query("""
+                SELECT position, id, stream, version, type, schema_version, timestamp_ms, origin, data
+                FROM chronicle_events WHERE tenant = \(tenant) AND position > \(after) ORDER BY position LIMIT \(count)
+                """, logger: logger)
+            var events: [RecordedEvent] = []
+            for try await (position, id, stream, version, type, schema, timestamp, origin, data)
+                in rows.decode((Int64, UUID, String, Int64, String, Int32, Int64, String, String).self) {
+                events.append(RecordedEvent(position: UInt64(position), id: id, stream: stream, version: UInt64(version), type: type,
+                                            schemaVersion: UInt16(clamping: schema), timestampMilliseconds: timestamp,
+                                            origin: origin, data: Data(data.utf8)))
+            }
+            if let last = events.last { return EventPage(events: events, lastPosition: last.position) }
+            let head = try await client.query("SELECT head FROM chronicle_tenants WHERE tenant = \(tenant)", logger: logger)
+            for try await value in head.decode(Int64.self) { return EventPage(events: [], lastPosition: UInt64(value)) }
+            return EventPage(events: [], lastPosition: 0)
+        }
+    }
+
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// How long one call may wait for the database before it counts as unavailable (the pool
+    /// would otherwise keep a request waiting while it retries connecting).
+    public static let operationTimeout: Duration = .seconds(5)
+
+    /// Runs `body` within ``operationTimeout``, turning a database that cannot be reached
+    /// (no connection, a connection lost, too slow) into ``EventStorageError/unavailable(_:)``.
+    /// An error the database itself answered (a refused statement) and this module's own
+    /// errors pass through.
+    private func available<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: Self.operationTimeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw EventStorageError.unavailable("\(location): no answer within \(Self.operationTimeout)")
+                }
+                return value
+            }
+        } catch let error as PSQLError where error.code == .server {
+            throw error
+        } catch let error as EventStorageError {
+            throw error
+        } catch let error as PostgresSchemaError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw EventStorageError.unavailable("\(location): \(String(describing: error).prefix(200))")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A PostgreSQL cluster of a test's own: `initdb` into a temporary folder (as the `postgres`
+/// user when the tests run as root, as PostgreSQL requires), started on a free 127.0.0.1
+/// port with its socket in that folder, stopped and removed by ``stop()``. It never touches
+/// a server someone started by hand. Debian's `postgresql` package provides the binaries
+/// (`tools/test` installs it when missing).
+struct PostgresCluster: Sendable {
+    let directory: String
+    let port: Int
+
+    /// A URL for the cluster's `postgres` database, as user `postgres` (trust auth on loopback).
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// The folder of the newest installed PostgreSQL's programs.
+    static func binaries() throws -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        guard let newest = versions.compactMap(Int.init).max() else {
+            throw ClusterError("PostgreSQL is not installed (no \(root)/*/bin): apt-get install postgresql, or run tools/test")
+        }
+        return "\(root)/\(newest)/bin"
+    }
+
+    static func start() async throws -> PostgresCluster {
+        let bin = try binaries()
+        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("chronicle-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let asRoot = geteuid() == 0
+        if asRoot { try await run(["/bin/chown", "postgres", directory], asPostgres: false) }
+        let data = directory + "/data"
+        do {
+            try await run(["\(bin)/initdb", "-D", data, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-locale", "--no-sync"],
+                          asPostgres: asRoot)
+            for _ in 0..<5 {
+                let port = try freePort()
+                let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+                do {
+                    try await run(["\(bin)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"],
+                                  asPostgres: asRoot)
+                    return PostgresCluster(directory: directory, port: port)
+                } catch {
+                    continue   // the port was taken between finding it and binding it: another one
+                }
+            }
+            throw ClusterError("PostgreSQL did not start: \((try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? "")")
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    /// Stops the server at once and removes its folder.
+    func stop() async {
+        if let bin = try? Self.binaries() {
+            _ = try? await Self.run(["\(bin)/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"],
+                                    asPostgres: geteuid() == 0)
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `body` with a cluster of its own, stopped afterwards whatever happens.
+    static func with<T>(_ body: (PostgresCluster) async throws -> T) async throws -> T {
+        let cluster = try await start()
+        do {
+            let result = try await body(cluster)
+            await cluster.stop()
+            return result
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+    }
+
+    /// Runs a program to its end on a thread of its own (never blocking the tests' shared
+    /// threads); throws with its output when it fails.
+    ///
+    /// `posix_spawn` and `waitpid`, not Foundation's `Process`: `pg_ctl start` leaves a server
+    /// running that inherits the descriptors, and `Process` did not see `runuser` exit then.
+    /// The output goes to a file (a pipe would stay open while the server runs).
+    @discardableResult
+    static func run(_ arguments: [String], asPostgres: Bool) async throws -> String {
+        let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let outputPath = NSTemporaryDirectory() + "chronicle-pg-output-\(UUID().uuidString)"
+                    defer { try? FileManager.default.removeItem(atPath: outputPath) }
+                    var actions = posix_spawn_file_actions_t()
+                    posix_spawn_file_actions_init(&actions)
+                    defer { posix_spawn_file_actions_destroy(&actions) }
+                    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+                    var cArguments = command.map { strdup($0) } + [nil]
+                    defer { for pointer in cArguments { free(pointer) } }
+                    var pid = pid_t()
+                    let spawned = posix_spawn(&pid, command[0], &actions, nil, &cArguments, environ)
+                    guard spawned == 0 else { throw ClusterError("cannot start \(command[0]): error \(spawned)") }
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                    let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+                    let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
+                    guard exited, code == 0 else {
+                        throw ClusterError("\(arguments.first ?? "?") failed (status \(status)): \(text)")
+                    }
+                    return text
+                })
+            }.start()
+        }
+    }
+
+    /// A loopback port nobody listens on now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClusterError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw ClusterError("bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct ClusterError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
