@@ -39,12 +39,18 @@ public final class PostgresEventStorage: EventStorage {
 
     /// Connects (lazily) to the database `url` names: `postgres://user[:password]@host[:port]/database`.
     /// - throws: ``DatabaseLocation/Error`` for a URL that is not one.
-    public convenience init(url: String, logger: Logger = Logger(label: "chronicle.postgres")) throws {
-        try self.init(location: DatabaseLocation(url: url), logger: logger)
+    public convenience init(url: String, operationTimeout: Duration = .seconds(10),
+                            logger: Logger = Logger(label: "chronicle.postgres")) throws {
+        try self.init(location: DatabaseLocation(url: url), operationTimeout: operationTimeout, logger: logger)
     }
 
-    public init(location: DatabaseLocation, logger: Logger = Logger(label: "chronicle.postgres")) {
+    /// - parameter operationTimeout: how long one call may wait for the database before it
+    ///   counts as unavailable (the pool would otherwise keep a request waiting while it
+    ///   retries connecting).
+    public init(location: DatabaseLocation, operationTimeout: Duration = .seconds(10),
+                logger: Logger = Logger(label: "chronicle.postgres")) {
         self.location = location
+        self.operationTimeout = operationTimeout
         self.logger = logger
         var configuration = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
                                                          password: location.password, database: location.database, tls: .disable)
@@ -126,25 +132,25 @@ public final class PostgresEventStorage: EventStorage {
         await running.value
     }
 
-    /// How long one call may wait for the database before it counts as unavailable (the pool
-    /// would otherwise keep a request waiting while it retries connecting).
-    public static let operationTimeout: Duration = .seconds(5)
+    /// How long one call may wait for the database before it counts as unavailable.
+    public let operationTimeout: Duration
 
-    /// Runs `body` within ``operationTimeout``, turning a database that cannot be reached
+    /// Runs `body` within `operationTimeout`, turning a database that cannot be reached
     /// (no connection, a connection lost, too slow) into ``EventStorageError/unavailable(_:)``.
     /// An error the database itself answered (a refused statement) and this module's own
     /// errors pass through.
     private func available<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = operationTimeout
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await body() }
                 group.addTask {
-                    try await Task.sleep(for: Self.operationTimeout)
+                    try await Task.sleep(for: timeout)
                     return nil
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
-                    throw EventStorageError.unavailable("\(location): no answer within \(Self.operationTimeout)")
+                    throw EventStorageError.unavailable("\(location): no answer within \(timeout)")
                 }
                 return value
             }

@@ -29,17 +29,35 @@ struct ConvergencePropertyTests {
 
     @Test("random offline edits on 2–5 devices, random pushes and pulls through faults, then sync until quiet: all converge, invariants hold")
     func randomRunsConverge() async throws {
+        let reverted = await Self.play(Self.seeds, postgresInstances: 0)
+        if Self.seeds.count >= 50 {
+            #expect(reverted.undone > 0 && reverted.redone > 0, "the runs must undo and redo, or they prove nothing about them")
+        }
+    }
+
+    /// The same runs through 3 server processes sharing one PostgreSQL database, the proxy
+    /// sending requests to them in turn (fewer seeds: each starts a cluster of its own;
+    /// `CHRONICLE_CONVERGENCE_POSTGRES_SEEDS=N` for more).
+    @Test("the same through 3 servers on one PostgreSQL database, requests spread over them: all converge")
+    func randomRunsConvergeThroughPostgresInstances() async throws {
+        let count = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_POSTGRES_SEEDS"].flatMap { Int($0) } ?? 12
+        let seeds = Self.replaySeed.map { [$0] } ?? (count > 0 ? Array(1...UInt64(count)) : [])
+        _ = await Self.play(seeds, postgresInstances: 3)
+    }
+
+    /// Plays `seeds`, recording an issue per failing seed; returns how many undos and redos took effect.
+    static func play(_ seeds: [UInt64], postgresInstances: Int) async -> (undone: Int, redone: Int) {
         var failed: [UInt64] = []
         var reverted = (undone: 0, redone: 0)
         let started = ContinuousClock.now
-        for seed in Self.seeds {
-            let run = await ConvergenceRun.play(seed: seed)
+        for seed in seeds {
+            let run = await ConvergenceRun.play(seed: seed, postgresInstances: postgresInstances)
             reverted.undone += run.trace.filter { $0.contains("undo(steps:") && $0.hasSuffix("-> ok") }.count
             reverted.redone += run.trace.filter { $0.contains("redo(steps:") && $0.hasSuffix("-> ok") }.count
             guard !run.problems.isEmpty else { continue }
             failed.append(seed)
-            let detailed = Self.replaySeed != nil || failed.count == 1
-            var message = "seed \(seed) failed (\(run.summary)); \(Self.replayHint(seed))\n"
+            let detailed = replaySeed != nil || failed.count == 1
+            var message = "seed \(seed) failed (\(run.summary)); \(replayHint(seed))\n"
             message += run.problems.prefix(8).map { "- " + $0 }.joined(separator: "\n")
             if run.problems.count > 8 { message += "\n… and \(run.problems.count - 8) more problems" }
             if detailed {
@@ -50,14 +68,13 @@ struct ConvergencePropertyTests {
         }
         let elapsed = ContinuousClock.now - started
         if !failed.isEmpty {
-            let message = "\(failed.count) of \(Self.seeds.count) seeds failed (first: \(failed[0]); "
-                + "\(Self.replayHint(failed[0]))); failing seeds: \(failed.map(String.init).joined(separator: " "))"
+            let message = "\(failed.count) of \(seeds.count) seeds failed (first: \(failed[0]); "
+                + "\(replayHint(failed[0]))); failing seeds: \(failed.map(String.init).joined(separator: " "))"
             Issue.record(Comment(rawValue: message))
         }
-        print("convergence: \(Self.seeds.count) seeds in \(elapsed), \(failed.count) failed; \(reverted.undone) undos and \(reverted.redone) redos took effect")
-        if Self.seeds.count >= 50 {
-            #expect(reverted.undone > 0 && reverted.redone > 0, "the runs must undo and redo, or they prove nothing about them")
-        }
+        let through = postgresInstances > 0 ? " through \(postgresInstances) PostgreSQL-backed servers" : ""
+        print("convergence\(through): \(seeds.count) seeds in \(elapsed), \(failed.count) failed; \(reverted.undone) undos and \(reverted.redone) redos took effect")
+        return reverted
     }
 }
 
@@ -78,7 +95,7 @@ struct ConvergenceRun {
     /// The chance that the proxy faults a request before the quiet phase.
     static let faultProbability = 0.2
 
-    static func play(seed: UInt64) async -> ConvergenceRun {
+    static func play(seed: UInt64, postgresInstances: Int = 0) async -> ConvergenceRun {
         var run = ConvergenceRun()
         var random = ConvergenceRandom(seed: seed)
         let deviceCount = Int.random(in: devices, using: &random)
@@ -88,7 +105,7 @@ struct ConvergenceRun {
         do {
             // The proxy's faults come from their own generator, derived from the seed.
             cluster = try await SyncCluster.start(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 1, probability: faultProbability,
-                                                  maxAttempts: 3)
+                                                  maxAttempts: 3, postgresInstances: postgresInstances)
         } catch {
             run.problems.append("cannot start the server and proxy: \(error)")
             return run

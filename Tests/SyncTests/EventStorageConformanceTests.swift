@@ -25,7 +25,8 @@ struct EventStorageConformanceTests {
         /// A cluster of the test's own (``PostgresCluster``), its `postgres` database.
         static let postgres = Backend(name: "postgres") {
             let cluster = try await PostgresCluster.start()
-            let storage = try PostgresEventStorage(url: cluster.url, logger: Quiet.logger)
+            // Generous: a busy machine running the whole suite is slow, not down.
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
             return (storage, { await storage.close(); await cluster.stop() })
         }
 
@@ -159,17 +160,26 @@ struct EventStorageConformanceTests {
 
     @Test("PostgreSQL down: every call says the storage is unavailable, never crashes; prepare runs again and again")
     func postgresDown() async throws {
-        let cluster = try await PostgresCluster.start()
-        let storage = try PostgresEventStorage(url: cluster.url, logger: Quiet.logger)
-        var tokens = TokenTable()
-        try tokens.add(token: "token-a", tenant: "alpha")
-        try await storage.prepare(tokens: tokens)
-        try await storage.prepare(tokens: tokens)   // a second server starting on the same database
-        _ = try await storage.append([Self.event(1)], for: "alpha")
-        await cluster.stop()
-        await #expect(throws: EventStorageError.self) { _ = try await storage.append([Self.event(2)], for: "alpha") }
-        await #expect(throws: EventStorageError.self) { _ = try await storage.events(of: "alpha", after: 0, limit: 10) }
-        await #expect(throws: EventStorageError.self) { _ = try await storage.tenant(forToken: "token-a") }
-        await storage.close()
+        try await PostgresCluster.with { cluster in
+            let up = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
+            var tokens = TokenTable()
+            try tokens.add(token: "token-a", tenant: "alpha")
+            do {
+                try await up.prepare(tokens: tokens)
+                try await up.prepare(tokens: tokens)   // a second server starting on the same database
+                _ = try await up.append([Self.event(1)], for: "alpha")
+            } catch {
+                await up.close()
+                throw error
+            }
+            await up.close()
+            await cluster.stop()
+            // The database gone: each call gives up within the storage's operation timeout.
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(2), logger: Quiet.logger)
+            await #expect(throws: EventStorageError.self) { _ = try await storage.append([Self.event(2)], for: "alpha") }
+            await #expect(throws: EventStorageError.self) { _ = try await storage.events(of: "alpha", after: 0, limit: 10) }
+            await #expect(throws: EventStorageError.self) { _ = try await storage.tenant(forToken: "token-a") }
+            await storage.close()
+        }
     }
 }

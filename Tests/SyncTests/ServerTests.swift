@@ -26,10 +26,10 @@ struct ServerTests {
         }
     }
 
-    @Test("a push stores each id once and answers accepted, duplicates and the last position")
-    func pushAndRepush() async throws {
+    @Test("a push stores each id once and answers accepted, duplicates and the last position", arguments: ServerBackend.allCases)
+    func pushAndRepush(backend: ServerBackend) async throws {
         let events = try await Self.events(5)
-        try await withServerAndStore { server, _, _ in
+        try await withServerAndStore(backend: backend) { server, _, _ in
             let first = try await server.http.request("POST", "v1/events", token: "token-a", body: HTTP.pushBody(events))
             #expect(first.status == 200)
             #expect(first.headers["content-type"]?.hasPrefix("application/json") == true)
@@ -51,10 +51,10 @@ struct ServerTests {
         }
     }
 
-    @Test("duplicate ids inside one batch are stored once")
-    func duplicatesInsideBatch() async throws {
+    @Test("duplicate ids inside one batch are stored once", arguments: ServerBackend.allCases)
+    func duplicatesInsideBatch(backend: ServerBackend) async throws {
         let events = try await Self.events(3)
-        try await withServerAndStore { server, _, _ in
+        try await withServerAndStore(backend: backend) { server, _, _ in
             let reply = try await server.http.request("POST", "v1/events", token: "token-a",
                                                       body: HTTP.pushBody([events[0], events[1], events[0], events[2], events[1]]))
             #expect(reply.status == 200)
@@ -64,12 +64,12 @@ struct ServerTests {
         }
     }
 
-    @Test("a batch with one invalid event stores nothing and names the event")
-    func atomicBatch() async throws {
+    @Test("a batch with one invalid event stores nothing and names the event", arguments: ServerBackend.allCases)
+    func atomicBatch(backend: ServerBackend) async throws {
         let events = try await Self.events(3)
         var body = String(decoding: HTTP.pushBody(events), as: UTF8.self)
         body = body.replacingOccurrences(of: "\"version\":3", with: "\"version\":0")
-        try await withServerAndStore { server, _, _ in
+        try await withServerAndStore(backend: backend) { server, _, _ in
             let reply = try await server.http.request("POST", "v1/events", token: "token-a", body: Data(body.utf8))
             #expect(reply.status == 400)
             let message = try #require(reply.errorMessage)
@@ -94,9 +94,9 @@ struct ServerTests {
         }
     }
 
-    @Test("an empty batch is fine")
-    func emptyBatch() async throws {
-        try await withServerAndStore { server, _, _ in
+    @Test("an empty batch is fine", arguments: ServerBackend.allCases)
+    func emptyBatch(backend: ServerBackend) async throws {
+        try await withServerAndStore(backend: backend) { server, _, _ in
             let reply = try await server.http.request("POST", "v1/events", token: "token-a",
                                                       body: Data(#"{"device":"d","events":[]}"#.utf8))
             #expect(reply.status == 200)
@@ -105,10 +105,10 @@ struct ServerTests {
         }
     }
 
-    @Test("a missing or unknown token gets 401 with a JSON error")
-    func unauthorized() async throws {
+    @Test("a missing or unknown token gets 401 with a JSON error", arguments: ServerBackend.allCases)
+    func unauthorized(backend: ServerBackend) async throws {
         let events = try await Self.events(1)
-        try await withServerAndStore { server, _, _ in
+        try await withServerAndStore(backend: backend) { server, _, _ in
             for token in [nil, "nope", "token-"] as [String?] {
                 let push = try await server.http.request("POST", "v1/events", token: token, body: HTTP.pushBody(events))
                 #expect(push.status == 401)
@@ -172,10 +172,10 @@ struct ServerTests {
         }
     }
 
-    @Test("pull pages: after and limit, lastPosition is the page's last event or the head")
-    func pullPages() async throws {
+    @Test("pull pages: after and limit, lastPosition is the page's last event or the head", arguments: ServerBackend.allCases)
+    func pullPages(backend: ServerBackend) async throws {
         let events = try await Self.events(10)
-        try await withServerAndStore { server, _, _ in
+        try await withServerAndStore(backend: backend) { server, _, _ in
             _ = try await server.http.request("POST", "v1/events", token: "token-a", body: HTTP.pushBody(events))
             let page = try WireEvent.decodePage(try await server.http.request("GET", "v1/events?after=3&limit=4", token: "token-a").body)
             #expect(page.events.map(\.position) == [4, 5, 6, 7])

@@ -47,10 +47,18 @@ final class FaultyProxy: Sendable {
 
     /// Starts a proxy in front of `upstream`; each request is faulted with `probability`,
     /// the fault chosen by a generator seeded with `seed`.
+    ///
+    /// With several `upstreams` (server processes on one database), requests go to them in
+    /// turn, as behind a load balancer.
     static func start(upstream: URL, seed: UInt64, probability: Double) async throws -> FaultyProxy {
+        try await start(upstreams: [upstream], seed: seed, probability: probability)
+    }
+
+    static func start(upstreams: [URL], seed: UInt64, probability: Double) async throws -> FaultyProxy {
+        let upstream = upstreams[0]
         let faults = ProxyFaults(seed: seed, probability: probability)
         let router = Router(context: ProxyContext.self)
-        let forwarder = Forwarder(upstream: upstream)
+        let forwarder = Forwarder(upstreams: upstreams)
         router.post("v1/events") { request, context in
             try await Self.push(request, context: context, faults: faults, forwarder: forwarder)
         }
@@ -137,7 +145,21 @@ struct ProxyContext: RequestContext {
 /// path and query, `Authorization`, `Content-Type`, `Accept` and the body; and brings back
 /// the status, `Content-Type`, `Retry-After` and the body.
 struct Forwarder: Sendable {
-    let upstream: URL
+    let upstreams: [URL]
+    /// The turn of the next request (a class: the forwarder is copied into each route).
+    private final class Turn: Sendable {
+        let count = Mutex(0)
+    }
+    private let next = Turn()
+
+    init(upstream: URL) { self.init(upstreams: [upstream]) }
+
+    init(upstreams: [URL]) { self.upstreams = upstreams }
+
+    /// The upstream of the next request (in turn).
+    var upstream: URL {
+        upstreams[next.count.withLock { index in defer { index += 1 }; return index % upstreams.count }]
+    }
 
     struct Answer: Sendable {
         var status: Int

@@ -7,8 +7,9 @@ import SyncServer
 
 /// Runs `body` with a client store and a reference server, cleaning both up whatever happens.
 func withServerAndStore<T>(tokens: [String: String?] = ["token-a": nil], limits: SyncAPI.Limits = SyncAPI.Limits(),
+                           backend: ServerBackend = .lmdb,
                            _ body: (TestServer, EventLog, TemporaryDirectory) async throws -> T) async throws -> T {
-    let server = try await TestServer.start(tokens: tokens, limits: limits)
+    let server = try await TestServer.start(tokens: tokens, limits: limits, backend: backend)
     let store = try TemporaryDirectory("client")
     do {
         let log = try TestLog.open(store: store.path)

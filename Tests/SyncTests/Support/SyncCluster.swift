@@ -16,27 +16,45 @@ final class SyncCluster {
 
     static let token = "token-a"
 
-    let server: TestServer
+    /// The first server (every server holds the same events: they share one database).
+    var server: TestServer { servers[0] }
+    let servers: [TestServer]
+    /// The PostgreSQL cluster the servers share, when they run on one.
+    let database: PostgresCluster?
     let proxy: FaultyProxy
     let maxAttempts: Int
     private(set) var devices: [Device] = []
     /// Devices opened for a check, closed at shutdown with the others.
     var extras: [Device] = []
 
-    private init(server: TestServer, proxy: FaultyProxy, maxAttempts: Int) {
-        self.server = server
+    private init(servers: [TestServer], database: PostgresCluster?, proxy: FaultyProxy, maxAttempts: Int) {
+        self.servers = servers
+        self.database = database
         self.proxy = proxy
         self.maxAttempts = maxAttempts
     }
 
     /// A server and a proxy faulting each request with `probability` (seeded by `seed`).
-    static func start(seed: UInt64, probability: Double, maxAttempts: Int = 10) async throws -> SyncCluster {
-        let server = try await TestServer.start(tokens: [token: nil])
+    ///
+    /// With `postgresInstances` above 0, that many servers share one PostgreSQL database (a
+    /// cluster of the run's own) and the proxy sends requests to them in turn.
+    static func start(seed: UInt64, probability: Double, maxAttempts: Int = 10,
+                      postgresInstances: Int = 0) async throws -> SyncCluster {
+        var servers: [TestServer] = []
+        var database: PostgresCluster?
         do {
-            let proxy = try await FaultyProxy.start(upstream: server.url, seed: seed, probability: probability)
-            return SyncCluster(server: server, proxy: proxy, maxAttempts: maxAttempts)
+            if postgresInstances > 0 {
+                let cluster = try await PostgresCluster.start()
+                database = cluster
+                for _ in 0..<postgresInstances { servers.append(try await TestServer.start(tokens: [token: nil], sharing: cluster)) }
+            } else {
+                servers.append(try await TestServer.start(tokens: [token: nil]))
+            }
+            let proxy = try await FaultyProxy.start(upstreams: servers.map(\.url), seed: seed, probability: probability)
+            return SyncCluster(servers: servers, database: database, proxy: proxy, maxAttempts: maxAttempts)
         } catch {
-            try? await server.stop()
+            for server in servers { try? await server.stop() }
+            await database?.stop()
             throw error
         }
     }
@@ -123,6 +141,7 @@ final class SyncCluster {
         devices = []
         extras = []
         try? await proxy.stop()
-        try? await server.stop()
+        for server in servers { try? await server.stop() }
+        await database?.stop()
     }
 }

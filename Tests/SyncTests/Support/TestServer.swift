@@ -2,41 +2,80 @@ import EventLog
 import Foundation
 import Logging
 import SyncServer
+import SyncServerPostgres
+import Testing
+
+/// Where a test server keeps its events: the embedded LMDB storage, or PostgreSQL in a
+/// cluster of the test's own (``PostgresCluster``).
+enum ServerBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case lmdb, postgres
+
+    var testDescription: String { rawValue }
+}
 
 /// The reference server on a loopback ephemeral port, in a temporary data folder.
 final class TestServer: Sendable {
     let running: RunningSyncServer
     let data: TemporaryDirectory
+    let cluster: PostgresCluster?
 
     var url: URL { running.url }
     var http: HTTP { HTTP(base: url) }
 
     /// Starts a server that knows `tokens` (token → tenant; `nil` tenant: named from the token).
-    static func start(tokens: [String: String?], limits: SyncAPI.Limits = SyncAPI.Limits()) async throws -> TestServer {
+    /// A server on `cluster`'s database, which other servers may share (the cluster is not its to stop).
+    static func start(tokens: [String: String?], sharing cluster: PostgresCluster) async throws -> TestServer {
         let data = try TemporaryDirectory("server")
         do {
             var table = TokenTable()
             for (token, tenant) in tokens.sorted(by: { $0.key < $1.key }) { try table.add(token: token, tenant: tenant) }
-            let server = try SyncServer(
-                configuration: .init(host: "127.0.0.1", port: 0, tokens: table, limits: limits),
-                storage: LMDBEventStorage(dataDirectory: data.path, options: .init(noSync: true)),
-                logger: Quiet.logger)
-            return TestServer(running: try await server.start(), data: data)
+            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table),
+                                        storage: try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger),
+                                        logger: Quiet.logger)
+            return TestServer(running: try await server.start(), data: data, cluster: nil)
         } catch {
             data.remove()
             throw error
         }
     }
 
-    private init(running: RunningSyncServer, data: TemporaryDirectory) {
+    static func start(tokens: [String: String?], limits: SyncAPI.Limits = SyncAPI.Limits(),
+                      backend: ServerBackend = .lmdb) async throws -> TestServer {
+        let data = try TemporaryDirectory("server")
+        var cluster: PostgresCluster?
+        do {
+            var table = TokenTable()
+            for (token, tenant) in tokens.sorted(by: { $0.key < $1.key }) { try table.add(token: token, tenant: tenant) }
+            let storage: any EventStorage
+            switch backend {
+            case .lmdb:
+                storage = LMDBEventStorage(dataDirectory: data.path, options: .init(noSync: true))
+            case .postgres:
+                let started = try await PostgresCluster.start()
+                cluster = started
+                storage = try PostgresEventStorage(url: started.url, operationTimeout: .seconds(60), logger: Quiet.logger)
+            }
+            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table, limits: limits),
+                                        storage: storage, logger: Quiet.logger)
+            return TestServer(running: try await server.start(), data: data, cluster: cluster)
+        } catch {
+            await cluster?.stop()
+            data.remove()
+            throw error
+        }
+    }
+
+    private init(running: RunningSyncServer, data: TemporaryDirectory, cluster: PostgresCluster?) {
         self.running = running
         self.data = data
+        self.cluster = cluster
     }
 
     /// Shuts down gracefully (requests in flight finish) and removes the data.
     func stop() async throws {
+        defer { data.remove() }
         try await running.stop()
-        data.remove()
+        await cluster?.stop()
     }
 }
 
