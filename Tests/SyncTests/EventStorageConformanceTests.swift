@@ -182,4 +182,29 @@ struct EventStorageConformanceTests {
             await storage.close()
         }
     }
+
+    @Test("PostgreSQL back after an outage: the same storage serves again, its data intact, with no restart of the server")
+    func postgresReturns() async throws {
+        try await PostgresCluster.with { cluster in
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(2), logger: Quiet.logger)
+            var tokens = TokenTable()
+            try tokens.add(token: "token-a", tenant: "alpha")
+            do {
+                try await storage.prepare(tokens: tokens)
+                _ = try await storage.append([Self.event(1)], for: "alpha")
+                try await cluster.stopServer()
+                await #expect(throws: EventStorageError.self) { _ = try await storage.append([Self.event(2)], for: "alpha") }
+                try await cluster.startServer()
+                // The pool connects again on the next call: retry as a client would (a few times at most).
+                var result: IngestResult?
+                for _ in 0..<10 where result == nil { result = try? await storage.append([Self.event(2)], for: "alpha") }
+                #expect(result?.head == 2)
+                #expect(try await storage.events(of: "alpha", after: 0, limit: 10).events.map(\.position) == [1, 2])
+            } catch {
+                await storage.close()
+                throw error
+            }
+            await storage.close()
+        }
+    }
 }

@@ -34,12 +34,10 @@ struct PostgresCluster: Sendable {
             // second and a half of CPU, which timing-sensitive tests running beside feel.
             try await run(["/bin/cp", "-a", try await Template.shared.path(bin: bin), data], asPostgres: false)
             for _ in 0..<5 {
-                let port = try freePort()
-                let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+                let cluster = PostgresCluster(directory: directory, port: try freePort())
                 do {
-                    try await run(["\(bin)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"],
-                                  asPostgres: asRoot)
-                    return PostgresCluster(directory: directory, port: port)
+                    try await cluster.startServer()
+                    return cluster
                 } catch {
                     continue   // the port was taken between finding it and binding it: another one
                 }
@@ -74,6 +72,19 @@ struct PostgresCluster: Sendable {
             ready = path
             return path
         }
+    }
+
+    /// Starts the server on the cluster's port (again, after ``stopServer()``).
+    func startServer() async throws {
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        try await Self.run(["\(try Self.binaries())/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-o", options,
+                            "-w", "-t", "60", "start"], asPostgres: geteuid() == 0)
+    }
+
+    /// Stops the server at once, keeping its data (``startServer()`` brings it back).
+    func stopServer() async throws {
+        try await Self.run(["\(try Self.binaries())/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"],
+                           asPostgres: geteuid() == 0)
     }
 
     /// Stops the server at once and removes its folder.
