@@ -74,25 +74,12 @@ struct DailyStatsProjection: Projection {
         switch event.entityKind {
         case .todo: break
         case .user:
-            switch event {
-            case .userDeleted(let userId):
-                try deletedUsers.insert(userId)
-                try setOwnerDeleted(true, ofTodosOf: userId, at: position)
-            case .userRestored(let userId):
-                try deletedUsers.remove(userId)
-                try setOwnerDeleted(false, ofTodosOf: userId, at: position)
-            default:
-                break
-            }
+            if let (user, deleted) = try deletedUsers.note(event) { try setOwnerDeleted(deleted, ofTodosOf: user, at: position) }
             return
         case .tag:
             return
         }
-        var ownerDeleted = false
-        if case .todoCreated(let id, _, _, let userId?, _) = event {
-            ownerDeleted = try deletedUsers.contains(userId)
-            deletedUsers.noteCreated(id, of: userId)
-        }
+        let ownerDeleted = try deletedUsers.noteCreation(event)
         let (txn, marks, hidden) = (txn, marks, hidden)
         try touched.fold(event.entityID, at: position, load: { try Self.loadMark(event.entityID, txn: txn, marks: marks, hidden: hidden) }) {
             Self.fold(event, $0, ownerDeleted: ownerDeleted)

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import LMDB
 
@@ -29,6 +30,30 @@ struct DeletedUsers {
     /// Takes `user` out (a restoration, or a refold that folds the user's events again).
     func remove(_ user: UUID) throws {
         try txn.delete(database, key: withUnsafeBytes(of: user.uuid) { Array($0) })
+    }
+
+    /// Notes what `event` does to the deleted users: a user's deletion adds it, its restoration
+    /// takes it out. Returns the user and whether its entities are hidden now (nil for any
+    /// other event).
+    func note(_ event: DomainEvent) throws -> (user: UUID, deleted: Bool)? {
+        switch event {
+        case .userDeleted(let id):
+            try insert(id)
+            return (id, true)
+        case .userRestored(let id):
+            try remove(id)
+            return (id, false)
+        default:
+            return nil
+        }
+    }
+
+    /// Notes a todo's creation for its user; returns whether that user is deleted (the todo
+    /// starts hidden then).
+    mutating func noteCreation(_ event: DomainEvent) throws -> Bool {
+        guard case .todoCreated(let id, _, _, let userId?, _) = event else { return false }
+        noteCreated(id, of: userId)
+        return try contains(userId)
     }
 
     /// Notes an entity of `user` created in this batch.
