@@ -14,11 +14,7 @@ extension Reliability {
         func storeOf8db3d37() async throws {
             let fixture = Self.fixtures.appendingPathComponent("store-8db3d37")
             try await Scratch.with("compat-8db3d37") { root in
-                let store = root + "/store"
-                try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-                for environment in ["log", "models"] {
-                    try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(store)/\(environment)")
-                }
+                let store = try Self.copy(fixture, to: root + "/store")
                 func printed(_ name: String) throws -> String {
                     try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8)
                         .trimmingCharacters(in: .newlines)
@@ -49,14 +45,7 @@ extension Reliability {
                 #expect(try await run(["todo", "list", "--tag", tag, "--json"]).contains("\"tags\":[\"\(tag)\"]"))
 
                 // The pending event and the two new ones push to a server; nothing acknowledged goes again.
-                let server = try ChildProcess(try Products.chronicle(),
-                                              ["serve", "--port", "0", "--data", root + "/server", "--token", "compat", "--log-level", "error"])
-                defer { server.kill() }
-                let listening = try await firstLine(of: server, timeout: .seconds(60), what: "the server's address") {
-                    $0.hasPrefix("listening on ")
-                }
-                let address = try #require(listening?.split(separator: " ").dropFirst(2).first.map(String.init))
-                let pushed = try await run(["sync", "push", "--remote", address, "--token", "compat", "--json"])
+                let pushed = try await Self.pushToNewServer(data: root + "/server") { try await run($0) }
                 #expect(pushed.contains("\"eventsAcknowledged\":3,\"accepted\":3,"), "\(pushed)")
                 #expect(try await run(["sync", "status", "--json"]).hasPrefix("{\"pending\":0,"))
                 #expect(try await run(["verify", "--deep"]).hasPrefix("verify: OK"))
@@ -67,11 +56,7 @@ extension Reliability {
         func storeOfE63af5f() async throws {
             let fixture = Self.fixtures.appendingPathComponent("store-e63af5f")
             try await Scratch.with("compat-e63af5f") { root in
-                let store = root + "/store"
-                try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-                for environment in ["log", "models"] {
-                    try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(store)/\(environment)")
-                }
+                let store = try Self.copy(fixture, to: root + "/store")
                 func printed(_ name: String) throws -> String {
                     try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .newlines)
                 }
@@ -100,14 +85,7 @@ extension Reliability {
                 #expect(try await run(["undo", "--json"]).contains("\"type\":\"TodoReopened\""))
 
                 // This store's unsent events (a memo, the milk, its completion and reopening) push.
-                let server = try ChildProcess(try Products.chronicle(),
-                                              ["serve", "--port", "0", "--data", root + "/server", "--token", "compat", "--log-level", "error"])
-                defer { server.kill() }
-                let listening = try await firstLine(of: server, timeout: .seconds(60), what: "the server's address") {
-                    $0.hasPrefix("listening on ")
-                }
-                let address = try #require(listening?.split(separator: " ").dropFirst(2).first.map(String.init))
-                let pushed = try await run(["sync", "push", "--remote", address, "--token", "compat", "--json"])
+                let pushed = try await Self.pushToNewServer(data: root + "/server") { try await run($0) }
                 #expect(pushed.contains("\"eventsAcknowledged\":4,\"accepted\":4,"), "\(pushed)")
                 #expect(try await run(["sync", "status", "--json"]).hasPrefix("{\"pending\":0,"))
                 #expect(try await run(["verify", "--deep"]).hasPrefix("verify: OK"))
@@ -119,11 +97,7 @@ extension Reliability {
             let fixture = Self.fixtures.appendingPathComponent("store-e63af5f")
             try await Scratch.with("compat-upgrade") { root in
                 for (name, terminal) in [("piped", false), ("terminal", true)] {
-                    let store = "\(root)/\(name)"
-                    try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-                    for environment in ["log", "models"] {
-                        try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(store)/\(environment)")
-                    }
+                    let store = try Self.copy(fixture, to: "\(root)/\(name)")
                     let chronicle = try Products.chronicle().path
                     let output: CommandOutput
                     if terminal {
@@ -141,6 +115,28 @@ extension Reliability {
                     #expect(output.standardOutput.joined().contains(#""name":"Ada""#))
                 }
             }
+        }
+
+        /// A store made of `fixture`'s two environments, at `path`.
+        static func copy(_ fixture: URL, to path: String) throws -> String {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for environment in ["log", "models"] {
+                try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(path)/\(environment)")
+            }
+            return path
+        }
+
+        /// Starts a reference server of its own on `data`, pushes the store to it with `run`
+        /// (`sync push --json`), and returns what the push printed.
+        static func pushToNewServer(data: String, run: ([String]) async throws -> String) async throws -> String {
+            let server = try ChildProcess(try Products.chronicle(),
+                                          ["serve", "--port", "0", "--data", data, "--token", "compat", "--log-level", "error"])
+            defer { server.kill() }
+            let listening = try await firstLine(of: server, timeout: .seconds(60), what: "the server's address") {
+                $0.hasPrefix("listening on ")
+            }
+            let address = try #require(listening?.split(separator: " ").dropFirst(2).first.map(String.init))
+            return try await run(["sync", "push", "--remote", address, "--token", "compat", "--json"])
         }
 
         /// The id of the live todo with `title`, read with the new release.
