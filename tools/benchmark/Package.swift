@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "Domain", package: "Chronicle"),
                 .product(name: "Chronicle", package: "Chronicle"),
                 .product(name: "SyncServer", package: "Chronicle"),
+                .product(name: "SyncServerPostgres", package: "Chronicle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

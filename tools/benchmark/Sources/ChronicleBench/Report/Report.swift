@@ -74,6 +74,7 @@ struct Report {
         if !keyed.isEmpty {
             text += "\nappend keys (those the store's commands carry): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
         }
+        text += syncTable()
         let checks = targets()
         if !checks.isEmpty {
             text += "\ntargets (median ratios of this run):\n"
@@ -82,6 +83,31 @@ struct Report {
             }
         }
         return text
+    }
+
+    /// Push and pull through each server backend: the LMDB server, one PostgreSQL instance,
+    /// three instances on one database (one client or device per instance).
+    func syncTable() -> String {
+        let systems: [BenchSystem] = [.chronicle, .chroniclePostgres, .chroniclePostgres3]
+        let workloads = [Workload.syncPush, .syncPull].filter { workload in
+            self.workloads.contains(workload) && results.spread(workload, .chroniclePostgres) != nil
+        }
+        guard !workloads.isEmpty else { return "" }
+        var rows: [[String]] = [["workload", "unit", "lmdb (1)", "postgres (1)", "postgres (3)", "postgres (1) ÷ lmdb",
+                                 "postgres (3) ÷ (1)", "peak anon MiB l / p1 / p3"]]
+        for workload in workloads {
+            let cells = systems.map { system in results.spread(workload, system).map { Self.rate($0) } ?? "–" }
+            let memory = systems.map { system in
+                results.peakAnon(workload, system).map { String(format: "%.0f", Double($0) / 1_048_576) } ?? "–"
+            }.joined(separator: " / ")
+            rows.append([workload.rawValue, workload.unit] + cells + [
+                results.ratio(workload, .chroniclePostgres, over: .chronicle).map { Self.ratio($0) } ?? "–",
+                results.ratio(workload, .chroniclePostgres3, over: .chroniclePostgres).map { Self.ratio($0) } ?? "–",
+                memory,
+            ])
+        }
+        return "\nsync through each server backend (instances in brackets; one client or device per instance):\n"
+            + Self.render(rows)
     }
 
     /// The issue's targets, checked against this run.
@@ -107,9 +133,11 @@ struct Report {
         for read in [Workload.readTodo, .readDayStats, .readDayTodos] {
             check(results.ratio(read, over: .grdb), atLeast: 2, "\(read.rawValue) chronicle ÷ grdb")
         }
-        check(results.spread(.syncPush, .chronicle), atLeast: 50_000, "sync-push chronicle events/s", format: Self.number)
-        check(results.spread(.syncPull, .chronicle), atLeast: 20_000, "sync-pull chronicle events/s (pulled and merged into the read models)",
-              format: Self.number)
+        for system in [BenchSystem.chronicle, .chroniclePostgres] {
+            check(results.spread(.syncPush, system), atLeast: 50_000, "sync-push \(system.rawValue) events/s", format: Self.number)
+            check(results.spread(.syncPull, system), atLeast: 50_000,
+                  "sync-pull \(system.rawValue) events/s (pulled and merged into the read models)", format: Self.number)
+        }
         return checks
     }
 

@@ -48,8 +48,10 @@ enum Child {
             return try await ChronicleWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.readTodo, .grdb), (.readDayStats, .grdb), (.readDayTodos, .grdb):
             return try GRDBWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
-        case (.syncPush, .chronicle): return try await ChronicleWorkloads.syncPush(task)
-        case (.syncPull, .chronicle): return try await ChronicleWorkloads.syncPull(task)
+        case (.syncPush, .chronicle), (.syncPush, .chroniclePostgres), (.syncPush, .chroniclePostgres3):
+            return try await ChronicleWorkloads.syncPush(task)
+        case (.syncPull, .chronicle), (.syncPull, .chroniclePostgres), (.syncPull, .chroniclePostgres3):
+            return try await ChronicleWorkloads.syncPull(task)
         default: throw BenchError.unsupported("\(task.workload.rawValue) has no \(task.system.rawValue) variant")
         }
     }

@@ -23,6 +23,14 @@ struct ChildTask: Codable, Sendable {
     var url: String?
     /// Keys sampled from the data set for point reads.
     var seed: UInt64 = 42
+    /// The PostgreSQL database a `serve` step of a `chronicle-postgres` system stores in.
+    var database: String?
+    /// The tenant the benchmark's token names: a fresh one per run, since the runs share a database.
+    var tenant = "bench"
+    /// This child's share of the data set (`prepare`): the events whose entity modulo `lanes`
+    /// is `lane`, so that each stream is in one share and keeps its order.
+    var lane = 0
+    var lanes = 1
 }
 
 /// What the parent can ask a child to do, beyond the measured workloads.
@@ -43,6 +51,38 @@ enum ChildProcess {
 
     /// Runs `task` in a child and returns its measurement; its stderr goes to ours.
     static func run(_ step: ChildStep, _ task: ChildTask) throws -> Measurement {
+        try start(step, task).finish()
+    }
+
+    /// Runs the tasks in children at the same time and returns their measurements, in order.
+    static func runTogether(_ step: ChildStep, _ tasks: [ChildTask]) throws -> [Measurement] {
+        let running = try tasks.map { try start(step, $0) }
+        return try running.map { try $0.finish() }
+    }
+
+    /// A child started and not yet waited for.
+    struct Running {
+        let process: Process
+        let output: Pipe
+        let task: ChildTask
+
+        /// Waits for the child's one-line JSON result (a few bytes: the pipe never fills, so
+        /// children started together can be waited for one after another).
+        func finish() throws -> Measurement {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw BenchError.child("\(task.workload.rawValue) on \(task.system.rawValue) failed (exit \(process.terminationStatus))")
+            }
+            guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
+                  let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8)) else {
+                throw BenchError.child("\(task.workload.rawValue) on \(task.system.rawValue) printed no result")
+            }
+            return measurement
+        }
+    }
+
+    static func start(_ step: ChildStep, _ task: ChildTask) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         let json = String(decoding: try JSONEncoder().encode(task), as: UTF8.self)
@@ -51,16 +91,7 @@ enum ChildProcess {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError.child("\(task.workload.rawValue) on \(task.system.rawValue) failed (exit \(process.terminationStatus))")
-        }
-        guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
-              let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8)) else {
-            throw BenchError.child("\(task.workload.rawValue) on \(task.system.rawValue) printed no result")
-        }
-        return measurement
+        return Running(process: process, output: output, task: task)
     }
 
     /// Starts the sync server in a child and waits for the `port N` line it prints once listening.

@@ -39,7 +39,7 @@ struct Orchestrator {
                     progress("append-batch run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
                     let measurement = try ChildProcess.run(.measure, task(.appendBatch, system, directory, count: sizes.events))
                     if recorded { results.record(.appendBatch, system, measurement) }
-                    report(.appendBatch, system, measurement)
+                    Self.report(.appendBatch, system, measurement)
                     if system == .lmdbIndexed {
                         try? FileManager.default.removeItem(atPath: directory)
                         continue
@@ -63,7 +63,7 @@ struct Orchestrator {
                         progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
                         let measurement = try ChildProcess.run(.measure, child)
                         results.record(workload, system, measurement)
-                        report(workload, system, measurement)
+                        Self.report(workload, system, measurement)
                         try? FileManager.default.removeItem(atPath: directory)
                     }
                 }
@@ -82,7 +82,7 @@ struct Orchestrator {
                     progress("rebuild run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
                     let measurement = try ChildProcess.run(.measure, child)
                     if recorded { results.record(.rebuild, system, measurement) }
-                    report(.rebuild, system, measurement)
+                    Self.report(.rebuild, system, measurement)
                     if let previous = models[system] { try? FileManager.default.removeItem(atPath: previous) }
                     models[system] = directory
                 }
@@ -103,15 +103,17 @@ struct Orchestrator {
                     progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
                     let measurement = try ChildProcess.run(.measure, child)
                     results.record(workload, system, measurement)
-                    report(workload, system, measurement)
+                    Self.report(workload, system, measurement)
                 }
             }
         }
 
-        // e. Push to the reference server on loopback, then pull into a fresh device.
+        // e. Push to the sync server on loopback, then pull into fresh devices, on each backend.
         if selected.contains(.syncPush) || selected.contains(.syncPull) {
+            let postgres = try ScratchPostgres.start(under: root)
+            defer { postgres?.stop() }
             try SyncPushPhase(root: root, dataset: dataset, count: sizes.syncEvents, runs: options.runCount,
-                              seed: options.seed).run(into: &results)
+                              seed: options.seed, database: postgres?.url).run(into: &results)
         }
 
         let report = Report(machine: machine, results: results, workloads: options.workloads)
@@ -144,7 +146,7 @@ struct Orchestrator {
         progress("  \(mix)")
     }
 
-    private func report(_ workload: Workload, _ system: BenchSystem, _ measurement: Measurement) {
+    static func report(_ workload: Workload, _ system: BenchSystem, _ measurement: Measurement) {
         progress("  \(system.rawValue): \(Report.number(measurement.rate)) \(workload.unit) (\(measurement.operations) in \(String(format: "%.2f", measurement.seconds)) s), peak anon \(measurement.peakAnonBytes >> 20) MiB, \(measurement.diskWriteBytes / max(1, measurement.operations)) bytes written per \(workload.unit == "ops/s" ? "op" : "event")")
     }
 }

@@ -25,7 +25,7 @@ enum Workload: String, Codable, Sendable, CaseIterable {
         case .appendBatch, .appendSingle1, .appendSingle8: [.chronicle, .chronicleKeys, .grdb, .lmdbRaw]
         case .rebuild: [.chronicle, .grdb, .lmdbRaw]
         case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .grdb]
-        case .syncPush, .syncPull: [.chronicle]
+        case .syncPush, .syncPull: [.chronicle, .chroniclePostgres, .chroniclePostgres3]
         }
     }
 
@@ -53,6 +53,17 @@ enum BenchSystem: String, Codable, Sendable, CaseIterable {
     /// Diagnostics only (`--diagnose`, append-batch, not in the JSON): raw LMDB plus
     /// Chronicle's id and stream indexes, to tell the indexes' cost from the rest.
     case lmdbIndexed = "lmdb-raw+indexes"
+    /// Sync only: the reference server on PostgreSQL (`serve --database`), one instance.
+    case chroniclePostgres = "chronicle-postgres"
+    /// Sync only: three server instances on one PostgreSQL database, each with its own
+    /// client (a third of the events, split by entity) or device (pulling everything).
+    case chroniclePostgres3 = "chronicle-postgres-3"
+
+    /// How many server instances the system runs (sync), each with one client.
+    var serverInstances: Int { self == .chroniclePostgres3 ? 3 : 1 }
+
+    /// Whether its sync server stores in PostgreSQL.
+    var onPostgres: Bool { self == .chroniclePostgres || self == .chroniclePostgres3 }
 
     /// The systems the report compares.
     static let compared: [BenchSystem] = [.chronicle, .grdb, .lmdbRaw]

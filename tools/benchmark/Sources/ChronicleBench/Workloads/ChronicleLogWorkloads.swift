@@ -31,10 +31,16 @@ enum ChronicleLogWorkloads {
         }
     }
 
-    /// Appends the first `count` events without fsync (setup for the sync push, not measured).
+    /// Appends this child's share (``ChildTask/lane`` of ``ChildTask/lanes``) of the first
+    /// `count` events without fsync (setup for the sync push, not measured).
     static func prepare(_ task: ChildTask) async throws -> (Int, Double) {
         let log = try EventLog(path: task.directory, options: .init(noSync: true))
-        let done = try await forEachBatch(task) { batch in _ = try await log.append(batch.map(\.streamAppend)) }
+        var done = 0
+        _ = try await forEachBatch(task) { batch in
+            let share = batch.filter { Int($0.entity) % task.lanes == task.lane }
+            done += share.count
+            if !share.isEmpty { _ = try await log.append(share.map(\.streamAppend)) }
+        }
         try log.environment.sync()
         log.close()
         return (done, 0)

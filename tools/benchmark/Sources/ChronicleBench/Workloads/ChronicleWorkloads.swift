@@ -5,6 +5,7 @@ import EventLog
 import Foundation
 import Projections
 import SyncServer
+import SyncServerPostgres
 
 /// Chronicle's rebuild, reads, sync push and reference server, through the public APIs.
 enum ChronicleWorkloads {
@@ -91,13 +92,19 @@ enum ChronicleWorkloads {
         return (summary.stored, watch.seconds)
     }
 
-    /// The reference server on a free loopback port; prints `port N` on stdout, then
-    /// serves until SIGTERM.
+    /// The reference server on a free loopback port, on LMDB in `task.directory` or on the
+    /// PostgreSQL `task.database`; prints `port N` on stdout, then serves until SIGTERM.
     static func serve(_ task: ChildTask) async throws -> (Int, Double) {
         var tokens = TokenTable()
-        try tokens.add(token: token, tenant: "bench")
+        try tokens.add(token: token, tenant: task.tenant)
+        let storage: any EventStorage = if let database = task.database {
+            // A generous timeout: on 2 cores the database shares the machine with the clients.
+            try PostgresEventStorage(url: database, operationTimeout: .seconds(60))
+        } else {
+            LMDBEventStorage(dataDirectory: task.directory)
+        }
         let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: tokens, logLevel: .warning),
-                                    storage: LMDBEventStorage(dataDirectory: task.directory))
+                                    storage: storage)
         let running = Task { try await server.runUntilSignalled() }
         let port = try await server.listeningPort()
         FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
