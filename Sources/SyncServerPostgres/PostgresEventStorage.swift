@@ -22,7 +22,9 @@ import SyncServer
 /// receives it, and a re-sent batch stores nothing.
 ///
 /// Only row locks, unique constraints and plain SQL are used (no advisory locks, no
-/// LISTEN/NOTIFY, no sequences), the subset that CockroachDB and YugabyteDB also run.
+/// LISTEN/NOTIFY, no sequences), the subset that CockroachDB and YugabyteDB also run. Under
+/// SERIALIZABLE isolation (their default) an append the database refuses as a serialization
+/// failure is run again, as those databases require of their clients.
 ///
 /// The payload is kept as `text`, its bytes exactly as received (the wire parser has checked
 /// they are one JSON object in UTF-8; the database must be `UTF8`, which ``prepare(tokens:)``
@@ -100,10 +102,39 @@ public final class PostgresEventStorage: EventStorage {
             guard event.version > 0 else { throw EventStorageError.invalidEvent("version must be at least 1 (event \(event.id))") }
         }
         return try await available { [client, logger] in
-            try await client.withTransaction(logger: logger) { connection in
-                try await PostgresAppend(connection: connection, logger: logger).append(events, for: tenant)
+            // Under SERIALIZABLE (CockroachDB's default, or a PostgreSQL configured so), a
+            // transaction that finds the tenant's row changed since it began is refused with a
+            // serialization failure and must be run again: it stored nothing.
+            var attempt = 1
+            while true {
+                do {
+                    return try await client.withTransaction(logger: logger) { connection in
+                        try await PostgresAppend(connection: connection, logger: logger).append(events, for: tenant)
+                    }
+                } catch where Self.isTransient(error) {
+                    guard attempt < Self.transientAttempts else {
+                        throw EventStorageError.unavailable("the database refused the append \(attempt) times (serialization failure or deadlock)")
+                    }
+                    // Full jitter, so that appends refused together do not collide again.
+                    try await Task.sleep(for: .microseconds(Int.random(in: 0...min(50_000, 1_000 << min(attempt, 6)))))
+                    attempt += 1
+                }
             }
         }
+    }
+
+    /// How often an append refused by a serialization failure or a deadlock is tried (after a
+    /// random pause of up to 2, 4, … 50 ms), within the operation timeout.
+    static let transientAttempts = 30
+
+    /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock detected), from a statement
+    /// or the commit: the transaction was rolled back and may simply be run again.
+    static func isTransient(_ error: any Error) -> Bool {
+        if let failed = error as? PostgresTransactionError {
+            return [failed.closureError, failed.commitError].contains { $0.map(isTransient) ?? false }
+        }
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
     }
 
     public func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage {

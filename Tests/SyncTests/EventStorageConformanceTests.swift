@@ -30,7 +30,15 @@ struct EventStorageConformanceTests {
             return (storage, { await storage.close(); await cluster.stop() })
         }
 
-        static let all: [Backend] = [.lmdb, .postgres]
+        /// PostgreSQL running every transaction SERIALIZABLE, as CockroachDB does by default:
+        /// concurrent appends of one tenant are refused as serialization failures and run again.
+        static let postgresSerializable = Backend(name: "postgres-serializable") {
+            let cluster = try await PostgresCluster.start(settings: ["default_transaction_isolation=serializable"])
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
+            return (storage, { await storage.close(); await cluster.stop() })
+        }
+
+        static let all: [Backend] = [.lmdb, .postgres, .postgresSerializable]
     }
 
     static func event(_ n: Int, stream: String = "s", version: UInt64? = nil, schemaVersion: UInt16 = 1) -> ForeignEvent {
@@ -155,6 +163,58 @@ struct EventStorageConformanceTests {
             let page = try await storage.events(of: "alpha", after: 0, limit: 1000)
             #expect(page.events.map(\.position) == Array(1...200))
             #expect(Set(page.events.map(\.id)).count == 200)
+        }
+    }
+
+    @Test("PostgreSQL under SERIALIZABLE: concurrent appends the database refuses as serialization failures are run again, none lost")
+    func serializationFailuresRetried() async throws {
+        try await PostgresCluster.with(settings: ["default_transaction_isolation=serializable"]) { cluster in
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
+            var tokens = TokenTable()
+            try tokens.add(token: "token-a", tenant: "alpha")
+            do {
+                try await storage.prepare(tokens: tokens)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<4 {
+                        group.addTask {
+                            for batch in 0..<25 {
+                                let n = writer * 1000 + batch + 1
+                                _ = try await storage.append([Self.event(n, stream: "w\(writer)", version: UInt64(batch + 1))], for: "alpha")
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                let page = try await storage.events(of: "alpha", after: 0, limit: 1000)
+                #expect(page.events.map(\.position) == Array(1...100))
+                // The database did refuse some (the test is about those).
+                #expect(cluster.serverLog().contains("could not serialize access"))
+            } catch {
+                await storage.close()
+                throw error
+            }
+            await storage.close()
+        }
+    }
+
+    @Test("PostgreSQL keeps digests of the tokens, never the tokens")
+    func postgresTokenDigests() async throws {
+        try await PostgresCluster.with { cluster in
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
+            var tokens = TokenTable()
+            try tokens.add(token: "alpha-secret-token", tenant: "alpha")
+            do {
+                try await storage.prepare(tokens: tokens)
+                #expect(try await storage.tenant(forToken: "alpha-secret-token") == "alpha")
+                let dump = try await cluster.dump()
+                let digest = TokenTable.digest("alpha-secret-token").map { String(format: "%02x", $0) }.joined()
+                #expect(dump.contains(digest))
+                #expect(!dump.contains("secret"))
+            } catch {
+                await storage.close()
+                throw error
+            }
+            await storage.close()
         }
     }
 

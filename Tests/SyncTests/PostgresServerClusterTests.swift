@@ -105,4 +105,51 @@ struct PostgresServerClusterTests {
             #expect(result.killedBySignal)
         }
     }
+
+    @Test("SIGTERM mid-push: the process finishes the requests it took (never a 5xx), closes the database last and exits 0; nothing acknowledged lost")
+    func gracefulShutdown() async throws {
+        try await PostgresCluster.with { cluster in
+            let folder = try TemporaryDirectory("pg-shutdown")
+            defer { folder.remove() }
+            let (server, http) = try await Self.serve(cluster.url, in: folder)
+            defer { if server.process.isRunning { server.process.terminate() } }
+
+            let writers = 4, batchSize = 200
+            let (acknowledged, statuses) = try await withThrowingTaskGroup(of: ([UUID], [Int]).self) { group in
+                for writer in 0..<writers {
+                    group.addTask {
+                        var mine: [UUID] = [], statuses: [Int] = []
+                        // Pushes until the server is gone (a refused or closed connection).
+                        for batch in 0... {
+                            let events = Self.events(batch * batchSize..<(batch + 1) * batchSize, writer: writer)
+                            guard let reply = try? await http.request("POST", "v1/events", token: Self.token,
+                                                                      body: HTTP.pushBody(events, device: "writer-\(writer)")) else { break }
+                            statuses.append(reply.status)
+                            if reply.status == 200 { mine += events.map(\.id) }
+                            // The others are mid-request now.
+                            if writer == 0, batch == 2 { kill(server.pid, SIGTERM) }
+                        }
+                        return (mine, statuses)
+                    }
+                }
+                var ids: [UUID] = [], statuses: [Int] = []
+                for try await (mine, seen) in group {
+                    ids += mine
+                    statuses += seen
+                }
+                return (ids, statuses)
+            }
+
+            let result = await server.result()
+            #expect(!result.killedBySignal && result.status == 0, "exit \(result.status): \(result.stderr)")
+            #expect(statuses.allSatisfy { $0 == 200 }, "answers during shutdown: \(statuses)")
+            #expect(acknowledged.count >= 3 * batchSize)
+
+            let (after, afterHTTP) = try await Self.serve(cluster.url, in: folder)
+            defer { after.process.terminate() }
+            let stored = try await afterHTTP.pullAll(token: Self.token, pageSize: 1000)
+            #expect(stored.map(\.position) == Array(1...UInt64(stored.count)), "positions exactly 1…N")
+            #expect(Set(acknowledged).isSubset(of: Set(stored.map(\.id))), "nothing acknowledged lost")
+        }
+    }
 }

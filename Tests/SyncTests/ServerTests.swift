@@ -79,17 +79,20 @@ struct ServerTests {
         }
     }
 
-    @Test("malformed bodies get 400 with a JSON error and store nothing",
-          arguments: [
-              "", "not json", "{", "[]", #"{"device":"d"}"#, #"{"events":[]}"#, #"{"device":"d","events":{}}"#,
-              #"{"device":"d","events":[1]}"#, #"{"device":"d","events":[],"extra":1}"#,
-              #"{"device":"d","events":[{"id":"nope"}]}"#, #"{"device":"d","events":[]} trailing"#,
-          ])
-    func malformed(body: String) async throws {
-        try await withServerAndStore { server, _, _ in
-            let reply = try await server.http.request("POST", "v1/events", token: "token-a", body: Data(body.utf8))
-            #expect(reply.status == 400)
-            #expect(reply.errorMessage?.isEmpty == false)
+    static let malformedBodies = [
+        "", "not json", "{", "[]", #"{"device":"d"}"#, #"{"events":[]}"#, #"{"device":"d","events":{}}"#,
+        #"{"device":"d","events":[1]}"#, #"{"device":"d","events":[],"extra":1}"#,
+        #"{"device":"d","events":[{"id":"nope"}]}"#, #"{"device":"d","events":[]} trailing"#,
+    ]
+
+    @Test("malformed bodies get 400 with a JSON error and store nothing", arguments: ServerBackend.allCases)
+    func malformed(backend: ServerBackend) async throws {
+        try await withServerAndStore(backend: backend) { server, _, _ in
+            for body in Self.malformedBodies {
+                let reply = try await server.http.request("POST", "v1/events", token: "token-a", body: Data(body.utf8))
+                #expect(reply.status == 400, "body \(body)")
+                #expect(reply.errorMessage?.isEmpty == false, "body \(body)")
+            }
             #expect(try await server.http.pullAll(token: "token-a").isEmpty)
         }
     }
@@ -121,10 +124,10 @@ struct ServerTests {
         }
     }
 
-    @Test("a body that is not JSON by its content type gets 415 and stores nothing")
-    func unsupportedMediaType() async throws {
+    @Test("a body that is not JSON by its content type gets 415 and stores nothing", arguments: ServerBackend.allCases)
+    func unsupportedMediaType(backend: ServerBackend) async throws {
         let events = try await Self.events(2)
-        try await withServerAndStore { server, _, _ in
+        try await withServerAndStore(backend: backend) { server, _, _ in
             for type in ["text/plain", "application/x-www-form-urlencoded", "application/jsonx"] {
                 let reply = try await server.http.request("POST", "v1/events", token: "token-a", contentType: type,
                                                           body: HTTP.pushBody(events))
@@ -138,10 +141,10 @@ struct ServerTests {
         }
     }
 
-    @Test("a body over the size limit gets 413 and stores nothing")
-    func tooLarge() async throws {
+    @Test("a body over the size limit gets 413 and stores nothing", arguments: ServerBackend.allCases)
+    func tooLarge(backend: ServerBackend) async throws {
         let events = try await Self.events(400)   // about 90 KB on the wire
-        try await withServerAndStore(limits: SyncAPI.Limits(maxBodyBytes: 64 << 10)) { server, _, _ in
+        try await withServerAndStore(limits: SyncAPI.Limits(maxBodyBytes: 64 << 10), backend: backend) { server, _, _ in
             let reply = try await server.http.request("POST", "v1/events", token: "token-a", body: HTTP.pushBody(events))
             #expect(reply.status == 413)
             #expect(reply.errorMessage?.contains("larger than") == true)
@@ -163,12 +166,14 @@ struct ServerTests {
         }
     }
 
-    @Test("pull parameters are validated", arguments: ["after=-1", "after=abc", "after=1.5", "limit=0", "limit=10001", "limit=x"])
-    func pullValidation(query: String) async throws {
-        try await withServerAndStore { server, _, _ in
-            let reply = try await server.http.request("GET", "v1/events?\(query)", token: "token-a")
-            #expect(reply.status == 400)
-            #expect(reply.errorMessage?.isEmpty == false)
+    @Test("pull parameters are validated", arguments: ServerBackend.allCases)
+    func pullValidation(backend: ServerBackend) async throws {
+        try await withServerAndStore(backend: backend) { server, _, _ in
+            for query in ["after=-1", "after=abc", "after=1.5", "limit=0", "limit=10001", "limit=x"] {
+                let reply = try await server.http.request("GET", "v1/events?\(query)", token: "token-a")
+                #expect(reply.status == 400, "query \(query)")
+                #expect(reply.errorMessage?.isEmpty == false, "query \(query)")
+            }
         }
     }
 
@@ -196,10 +201,10 @@ struct ServerTests {
         }
     }
 
-    @Test("two tenants: neither reads nor touches the other's events; tokens never reach the disk")
-    func tenantIsolation() async throws {
+    @Test("two tenants: neither reads nor touches the other's events", arguments: ServerBackend.allCases)
+    func tenantIsolation(backend: ServerBackend) async throws {
         let events = try await Self.events(6)
-        try await withServerAndStore(tokens: ["alpha-secret-token": nil, "beta-secret-token": nil]) { server, _, _ in
+        try await withServerAndStore(tokens: ["alpha-secret-token": nil, "beta-secret-token": nil], backend: backend) { server, _, _ in
             let alpha = try await server.http.request("POST", "v1/events", token: "alpha-secret-token",
                                                       body: HTTP.pushBody(Array(events.prefix(4))))
             #expect(alpha.object["accepted"] as? Int == 4)
@@ -212,7 +217,17 @@ struct ServerTests {
             #expect(beta.object["lastPosition"] as? Int == 3)
             #expect(try await server.http.pullAll(token: "alpha-secret-token").map(\.id) == events.prefix(4).map(\.id))
             #expect(try await server.http.pullAll(token: "beta-secret-token").map(\.id) == events.suffix(3).map(\.id))
+        }
+    }
 
+    @Test("the LMDB storage names each tenant's folder by a digest of its token: tokens never reach the disk")
+    func tenantFolders() async throws {
+        let events = try await Self.events(2)
+        try await withServerAndStore(tokens: ["alpha-secret-token": nil, "beta-secret-token": nil]) { server, _, _ in
+            for token in ["alpha-secret-token", "beta-secret-token"] {
+                let reply = try await server.http.request("POST", "v1/events", token: token, body: HTTP.pushBody(events))
+                #expect(reply.status == 200)
+            }
             let tenants = try FileManager.default.contentsOfDirectory(atPath: server.data.appending("tenants")).sorted()
             #expect(tenants == [TokenTable.tenantName(forToken: "alpha-secret-token"),
                                 TokenTable.tenantName(forToken: "beta-secret-token")].sorted())

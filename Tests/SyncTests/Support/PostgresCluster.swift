@@ -8,6 +8,8 @@ import Foundation
 struct PostgresCluster: Sendable {
     let directory: String
     let port: Int
+    /// Server settings beyond the tests' defaults, `name=value` (`-c` options).
+    var settings: [String] = []
 
     /// A URL for the cluster's `postgres` database, as user `postgres` (trust auth on loopback).
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
@@ -22,7 +24,8 @@ struct PostgresCluster: Sendable {
         return "\(root)/\(newest)/bin"
     }
 
-    static func start() async throws -> PostgresCluster {
+    /// - parameter settings: server settings, `name=value`, e.g. `default_transaction_isolation=serializable`.
+    static func start(settings: [String] = []) async throws -> PostgresCluster {
         let bin = try binaries()
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("chronicle-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -34,7 +37,7 @@ struct PostgresCluster: Sendable {
             // second and a half of CPU, which timing-sensitive tests running beside feel.
             try await run(["/bin/cp", "-a", try await Template.shared.path(bin: bin), data], asPostgres: false)
             for _ in 0..<5 {
-                let cluster = PostgresCluster(directory: directory, port: try freePort())
+                let cluster = PostgresCluster(directory: directory, port: try freePort(), settings: settings)
                 do {
                     try await cluster.startServer()
                     return cluster
@@ -76,7 +79,8 @@ struct PostgresCluster: Sendable {
 
     /// Starts the server on the cluster's port (again, after ``stopServer()``).
     func startServer() async throws {
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        let options = (["-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"]
+                       + settings.map { "-c \($0)" }).joined(separator: " ")
         try await Self.run(["\(try Self.binaries())/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-o", options,
                             "-w", "-t", "60", "start"], asPostgres: geteuid() == 0)
     }
@@ -84,6 +88,17 @@ struct PostgresCluster: Sendable {
     /// Stops the server at once, keeping its data (``startServer()`` brings it back).
     func stopServer() async throws {
         try await Self.run(["\(try Self.binaries())/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"],
+                           asPostgres: geteuid() == 0)
+    }
+
+    /// What the server logged (errors included) so far.
+    func serverLog() -> String {
+        (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
+    }
+
+    /// Everything the cluster's `postgres` database holds, as `pg_dump` writes it (schema and rows).
+    func dump() async throws -> String {
+        try await Self.run(["\(try Self.binaries())/pg_dump", "-h", directory, "-p", "\(port)", "-U", "postgres", "postgres"],
                            asPostgres: geteuid() == 0)
     }
 
@@ -97,8 +112,8 @@ struct PostgresCluster: Sendable {
     }
 
     /// Runs `body` with a cluster of its own, stopped afterwards whatever happens.
-    static func with<T>(_ body: (PostgresCluster) async throws -> T) async throws -> T {
-        let cluster = try await start()
+    static func with<T>(settings: [String] = [], _ body: (PostgresCluster) async throws -> T) async throws -> T {
+        let cluster = try await start(settings: settings)
         do {
             let result = try await body(cluster)
             await cluster.stop()
