@@ -62,7 +62,7 @@ enum ChronicleWorkloads {
 
     /// Pushes every event of a prepared log to the server at `task.url` with `SyncEngine.push()`.
     static func syncPush(_ task: ChildTask) async throws -> (Int, Double) {
-        let log = try EventLog(path: task.source!, options: .init(noSync: true))
+        let log = try EventLog(path: task.source!)
         defer { log.close() }
         guard let url = task.url.flatMap(URL.init(string:)) else { throw BenchError.usage("sync-push needs a URL") }
         let engine = try SyncEngine(log: log, configuration: SyncConfiguration(remote: url, token: token))
