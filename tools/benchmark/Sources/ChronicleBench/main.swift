@@ -14,6 +14,11 @@ do {
         try report.json().write(to: URL(fileURLWithPath: path))
         progress("wrote \(path)")
     }
+    if let path = options.svgPath {
+        try Data(RatioChart(machine: report.machine, results: report.results, workloads: report.workloads).svg().utf8)
+            .write(to: URL(fileURLWithPath: path))
+        progress("wrote \(path)")
+    }
 } catch let error as BenchError {
     progress("error: \(error)")
     exit(1)

@@ -5,6 +5,7 @@ struct BenchOptions: Sendable {
     var quick = false
     var runs: Int?
     var jsonPath: String?
+    var svgPath: String?
     var workloads: [Workload] = Workload.allCases
     var directory: String?
     var keep = false
@@ -14,7 +15,7 @@ struct BenchOptions: Sendable {
     var access = "recent"
 
     static let usage = """
-        usage: chronicle-bench [--quick] [--runs N] [--json FILE] [--only LIST] [--dir DIR] [--keep]
+        usage: chronicle-bench [--quick] [--runs N] [--json FILE] [--svg FILE] [--only LIST] [--dir DIR] [--keep]
 
         Runs Chronicle, GRDB (SQLite) and raw LMDB side by side on the same generated data,
         alternating the systems run by run, and prints a table of medians (min–max) and
@@ -23,6 +24,7 @@ struct BenchOptions: Sendable {
           --quick        a tenth of the data (100,000 events instead of 1,000,000)
           --runs N       runs per workload and system (default 5, 3 with --quick)
           --json FILE    also write the figures as JSON
+          --svg FILE     also draw the ratios as an SVG bar chart
           --only LIST    comma-separated workloads: a|append-batch, b|append-single, c|rebuild,
                          d|reads, e|sync (sync-push and sync-pull), or single names such as read-todo
           --dir DIR      where the stores go (default: a new folder under $TMPDIR or /tmp)
@@ -49,6 +51,7 @@ struct BenchOptions: Sendable {
                 guard let runs = Int(try value(argument)), runs > 0 else { throw BenchError.usage("--runs takes a positive number") }
                 options.runs = runs
             case "--json": options.jsonPath = try value(argument)
+            case "--svg": options.svgPath = try value(argument)
             case "--dir": options.directory = try value(argument)
             case "--seed":
                 guard let seed = UInt64(try value(argument)) else { throw BenchError.usage("--seed takes a number") }
