@@ -23,8 +23,8 @@ import SyncServer
 ///
 /// Only row locks, unique constraints and plain SQL are used (no advisory locks, no
 /// LISTEN/NOTIFY, no sequences), the subset that CockroachDB and YugabyteDB also run. Under
-/// SERIALIZABLE isolation (their default) an append the database refuses as a serialization
-/// failure is run again, as those databases require of their clients.
+/// serializable or snapshot isolation (their defaults) an append the database refuses as a
+/// serialization failure is run again, as those databases require of their clients.
 ///
 /// The payload is kept as `text`, its bytes exactly as received (the wire parser has checked
 /// they are one JSON object in UTF-8; the database must be `UTF8`, which ``prepare(tokens:)``
@@ -102,9 +102,10 @@ public final class PostgresEventStorage: EventStorage {
             guard event.version > 0 else { throw EventStorageError.invalidEvent("version must be at least 1 (event \(event.id))") }
         }
         return try await available { [client, logger] in
-            // Under SERIALIZABLE (CockroachDB's default, or a PostgreSQL configured so), a
-            // transaction that finds the tenant's row changed since it began is refused with a
-            // serialization failure and must be run again: it stored nothing.
+            // Under serializable or snapshot isolation (CockroachDB's and YugabyteDB's defaults,
+            // or a PostgreSQL configured so), a transaction that finds the tenant's row changed
+            // since it began is refused with a serialization failure and must be run again: it
+            // stored nothing.
             var attempt = 1
             while true {
                 do {
