@@ -34,6 +34,10 @@ let package = Package(
         // The sync server's PostgreSQL storage: the wire protocol, a connection pool and typed
         // binds, which hand-written code would have to re-do (and get wrong) at length.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // The sync client's HTTP on Linux, where FoundationNetworking's URLSession spins a core
+        // while it waits and cannot keep connections alive safely; on the NIO the server
+        // already builds. Apple platforms keep URLSession.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -57,6 +61,10 @@ let package = Package(
         .target(name: "ChronicleSync", dependencies: [
             "EventLog", "ChronicleWire", "LMDB",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "Chronicle", dependencies: [
             "Domain", "EventLog", "Projections", "ChronicleSync", "UUIDText",

@@ -8,8 +8,9 @@ import FoundationNetworking
 /// Talks to the store's one remote: sends a batch to `POST /v1/events` and reads a page of
 /// `GET /v1/events`, and says what came back in the terms of the retry rules.
 ///
-/// It uses `URLSession` (FoundationNetworking on Linux): what an iOS app already has, and it
-/// can run in the background there.
+/// What carries the requests is the platform's ``HTTPTransport``: `URLSession` on Apple
+/// platforms (what an app already has, and it can run in the background there),
+/// AsyncHTTPClient on Linux.
 struct SyncClient: Sendable {
     /// What the server said about a batch.
     struct Acknowledgement: Sendable, Hashable {
@@ -28,12 +29,9 @@ struct SyncClient: Sendable {
     let endpoint: URL
     let token: String?
     let requestTimeout: Duration
-    let configuration: URLSessionConfiguration
-    #if !canImport(FoundationNetworking)
-    let session: URLSession
-    #endif
+    let transport: any HTTPTransport
 
-    init(remote: URL, token: String?, requestTimeout: Duration) throws(SyncError) {
+    init(remote: URL, token: String?, requestTimeout: Duration, transport: (any HTTPTransport)? = nil) throws(SyncError) {
         guard let scheme = remote.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidRemote("\(remote.absoluteString) is not an http:// or https:// URL")
         }
@@ -44,27 +42,21 @@ struct SyncClient: Sendable {
         self.endpoint = remote.appendingPathComponent("v1").appendingPathComponent("events")
         self.token = token
         self.requestTimeout = requestTimeout
-        let configuration = URLSessionConfiguration.ephemeral
-        // A backstop only: `withDeadline` enforces `requestTimeout` to the millisecond.
-        // (FoundationNetworking truncates these to whole seconds; 0.3 s would time out at once.)
-        configuration.timeoutIntervalForRequest = Self.backstop(requestTimeout)
-        configuration.timeoutIntervalForResource = Self.backstop(requestTimeout)
-        configuration.httpMaximumConnectionsPerHost = 2
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        self.configuration = configuration
-        #if !canImport(FoundationNetworking)
-        self.session = URLSession(configuration: configuration)
+        self.transport = transport ?? Self.platformTransport(requestTimeout: requestTimeout)
+    }
+
+    /// AsyncHTTPClient where it is linked (Linux), else `URLSession`.
+    static func platformTransport(requestTimeout: Duration) -> any HTTPTransport {
+        #if canImport(AsyncHTTPClient)
+        NIOHTTPTransport()
+        #else
+        URLSessionTransport(requestTimeout: requestTimeout)
         #endif
     }
 
     /// Posts `body` (a ``WirePush`` of `count` events).
     func push(_ body: Data, count: Int) async -> Outcome<Acknowledgement> {
-        var request = makeRequest(endpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
+        let request = makeRequest("POST", endpoint, body: body)
         return await exchange(request) { data throws(SyncError) in try Self.acknowledgement(in: data, count: count) }
     }
 
@@ -73,82 +65,56 @@ struct SyncClient: Sendable {
     func pull(after: UInt64, limit: Int) async -> Outcome<WirePage> {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "after", value: String(after)), URLQueryItem(name: "limit", value: String(limit))]
-        var request = makeRequest(components.url!)
-        request.httpMethod = "GET"
+        let request = makeRequest("GET", components.url!, body: nil)
         return await exchange(request) { data throws(SyncError) in try Self.page(in: data, after: after, limit: limit) }
     }
 
-    private func makeRequest(_ url: URL) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-                                 timeoutInterval: Self.backstop(requestTimeout))
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        #if canImport(FoundationNetworking)
-        // FoundationNetworking (libcurl) hangs until the timeout when a reused keep-alive
-        // connection dies after the body was sent: curl retries on a fresh connection but
-        // never re-sends the body. A fresh connection per request avoids it.
-        request.setValue("close", forHTTPHeaderField: "Connection")
-        #endif
-        return request
+    private func makeRequest(_ method: String, _ url: URL, body: Data?) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        return HTTPRequest(method: method, url: url, headers: headers, body: body)
     }
 
     /// Sends `request` and reads a 2xx body with `read`; anything else is a failure.
-    private func exchange<Value: Sendable>(_ request: URLRequest,
+    private func exchange<Value: Sendable>(_ request: HTTPRequest,
                                            read: (Data) throws(SyncError) -> Value) async -> Outcome<Value> {
-        #if canImport(FoundationNetworking)
-        // And a session per request: with one session, about 1 request in 500 with
-        // `Connection: close` stalled until the timeout, never the first of a session
-        // (measured on loopback: 3 of 1,500 requests; 0 of 3,500 with a session each).
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        #endif
-
-        let data: Data, response: URLResponse
+        let response: HTTPResponse
         do {
-            (data, response) = try await withDeadline(requestTimeout) { [session] in
-                try await session.data(for: request)
-            }
-        } catch let error as URLError {
-            return .failed(Self.transportError(error), retryAfter: nil)
-        } catch is DeadlineExceeded {
-            return .failed(.transport(code: URLError.timedOut.rawValue,
-                                      message: "no answer from \(hostDescription) within \(requestTimeout.formatted)"),
-                           retryAfter: nil)
-        } catch is CancellationError {
-            return .failed(.transport(code: URLError.cancelled.rawValue, message: "cancelled"), retryAfter: nil)
+            response = try await transport.send(request, timeout: requestTimeout)
         } catch {
-            return .failed(.transport(code: URLError.unknown.rawValue, message: "request to \(hostDescription) failed: \(error)"),
-                           retryAfter: nil)
+            return .failed(error, retryAfter: nil)
         }
-        guard let http = response as? HTTPURLResponse else {
-            return .failed(.invalidResponse("not an HTTP response"), retryAfter: nil)
-        }
-        let status = http.statusCode
-        guard (200..<300).contains(status) else {
-            let retryAfter = RetryAfter.parse(http.value(forHTTPHeaderField: "Retry-After"))
-            return .failed(.http(status: status, message: Self.errorMessage(in: data)), retryAfter: retryAfter)
+        guard (200..<300).contains(response.status) else {
+            return .failed(.http(status: response.status, message: Self.errorMessage(in: response.body)),
+                           retryAfter: RetryAfter.parse(response.retryAfter))
         }
         do {
-            return .answered(try read(data))
+            return .answered(try read(response.body))
         } catch {
             return .failed(error, retryAfter: nil)
         }
     }
 
-    /// Lets the requests under way finish, then releases the session.
+    /// Lets the requests under way finish, then releases what the transport holds.
     func invalidate() {
-        #if !canImport(FoundationNetworking)
-        session.finishTasksAndInvalidate()
-        #endif
+        transport.invalidate()
     }
 
-    /// URLSession's own timeouts: whole seconds, a second past the deadline.
-    static func backstop(_ timeout: Duration) -> TimeInterval {
-        timeout.seconds.rounded(.up) + 1
-    }
-
-    var hostDescription: String {
-        (endpoint.host ?? "the server") + (endpoint.port.map { ":\($0)" } ?? "")
+    /// What any transport makes of its deadline passing, a cancellation, or an error it does
+    /// not know.
+    static func transportError(_ error: any Error, url: URL, timeout: Duration) -> SyncError {
+        let host = (url.host ?? "the server") + (url.port.map { ":\($0)" } ?? "")
+        switch error {
+        case let error as SyncError:
+            return error
+        case is DeadlineExceeded:
+            return .transport(code: URLError.timedOut.rawValue, message: "no answer from \(host) within \(timeout.formatted)")
+        case is CancellationError:
+            return .transport(code: URLError.cancelled.rawValue, message: "cancelled")
+        default:
+            return .transport(code: URLError.unknown.rawValue, message: "request to \(host) failed: \(error)")
+        }
     }
 
     // MARK: - Reading responses
@@ -214,21 +180,5 @@ struct SyncClient: Sendable {
 
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
-    }
-
-    /// Maps a `URLError` to the retry rules, with a message that says what happened.
-    static func transportError(_ error: URLError) -> SyncError {
-        let host = error.failingURL.map { ($0.host ?? "?") + ($0.port.map { ":\($0)" } ?? "") } ?? "the server"
-        let message: String
-        switch error.code {
-        case .timedOut: message = "request to \(host) timed out"
-        case .cannotConnectToHost: message = "cannot connect to \(host)"
-        case .cannotFindHost, .dnsLookupFailed: message = "cannot resolve \(host)"
-        case .networkConnectionLost: message = "the connection to \(host) was lost before the answer"
-        case .notConnectedToInternet: message = "not connected to the internet"
-        case .badServerResponse: message = "\(host) sent a malformed or incomplete answer"
-        default: message = "request to \(host) failed: \(error.localizedDescription) (URLError \(error.code.rawValue))"
-        }
-        return .transport(code: error.code.rawValue, message: message)
     }
 }
