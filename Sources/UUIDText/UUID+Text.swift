@@ -31,34 +31,40 @@ public extension UUID {
     /// Parses the 36-character hyphenated form (either case) without Foundation's
     /// `sscanf` path; `nil` for anything else.
     init?(hyphenated text: some StringProtocol) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var index = 0
-        var count = 0
-        var high: UInt8? = nil
-        for char in text.utf8 {
-            count += 1
-            guard count <= 36 else { return nil }
-            if count == 9 || count == 14 || count == 19 || count == 24 {
-                guard char == UInt8(ascii: "-") else { return nil }
-                continue
+        // Native strings (every string the wire parser or a record gives) are read in place;
+        // a pull or a rebuild parses several ids per event, so no array, no iterator.
+        let parsed = text.utf8.withContiguousStorageIfAvailable(Self.parseHyphenated)
+            ?? Array(text.utf8).withUnsafeBufferPointer(Self.parseHyphenated)
+        guard let uuid = parsed else { return nil }
+        self.init(uuid: uuid)
+    }
+
+    /// The 16 bytes `text` spells, or `nil` unless it is 8-4-4-4-12 hex digits.
+    private static func parseHyphenated(_ text: UnsafeBufferPointer<UInt8>) -> uuid_t? {
+        let dash = UInt8(ascii: "-")
+        guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &uuid) { bytes in
+            var position = 0
+            for index in 0..<16 {
+                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                let high = nibble(text[position]), low = nibble(text[position + 1])
+                guard high | low < 16 else { return false }
+                bytes[index] = high << 4 | low
+                position += 2
             }
-            let nibble: UInt8
-            switch char {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = char - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = char - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = char - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if let h = high {
-                bytes[index] = h << 4 | nibble
-                index += 1
-                high = nil
-            } else {
-                high = nibble
-            }
+            return true
         }
-        guard count == 36 else { return nil }
-        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return valid ? uuid : nil
+    }
+
+    /// A hex digit's value, or 0xFF.
+    private static func nibble(_ char: UInt8) -> UInt8 {
+        switch char {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): char &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): char &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): char &- UInt8(ascii: "A") &+ 10
+        default: 0xFF
+        }
     }
 }

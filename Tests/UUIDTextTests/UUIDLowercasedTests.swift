@@ -29,8 +29,16 @@ struct UUIDHyphenatedTests {
         }
     }
 
+    @Test("reads a substring in place")
+    func substring() {
+        let id = UUID()
+        let framed = "<\(id.lowercasedString)>"
+        #expect(UUID(hyphenated: framed.dropFirst().dropLast()) == id)
+        #expect(UUID(hyphenated: framed.dropFirst()) == nil)
+    }
+
     @Test("rejects anything but the 36-character hyphenated form",
-          arguments: ["", "1f0e", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5bb",
+          arguments: ["", "1f0e", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4aé", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a\u{0}\u{0}", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5bb",
                       "1f0e8c2a3b4d-4e5f-8a9b-0c1d2e3f4a5b-", "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5g", "{1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4a}"])
     func rejects(text: String) {
         #expect(UUID(hyphenated: text) == nil)
