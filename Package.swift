@@ -57,7 +57,7 @@ let package = Package(
         // the client and the server; the log knows nothing of it.
         .target(name: "ChronicleWire", dependencies: ["EventLog", "UUIDText"]),
         .target(name: "Domain", dependencies: ["UUIDText"]),
-        .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB"]),
+        .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
             "EventLog", "ChronicleWire", "LMDB",
             .product(name: "Logging", package: "swift-log"),

@@ -89,7 +89,7 @@ extension DomainEvent {
     /// `schemaVersion` is the version of `data`'s shape (the event's record says it; 1 for an
     /// event written before versions existed): an older shape is upcast first (``EventSchema``).
     public init(type: String, stream: String, data: Data, schemaVersion: UInt16 = 1) throws(DomainError) {
-        guard let knownType = Self.allTypes.first(where: { $0.utf8.elementsEqual(type.utf8) }) else {
+        guard let knownType = Self.allTypes.first(where: { $0.sameBytes(as: type) }) else {
             throw .invalidEvent("unknown event type \(Self.quoted(type))")
         }
         let prefix = EntityKind(knownType: knownType).streamPrefix
@@ -149,11 +149,9 @@ extension DomainEvent {
 
     /// The id in a canonical stream name, or nil if the name is not canonical.
     private static func entityID(inStream stream: String, prefix: String) -> UUID? {
-        guard stream.utf8.starts(with: prefix.utf8),
-              let id = UUID(hyphenated: stream.dropFirst(prefix.count)),
-              stream.utf8.dropFirst(prefix.utf8.count).elementsEqual(id.lowercasedString.utf8)
-        else { return nil }
-        return id
+        let prefixLength = prefix.utf8.count
+        guard stream.utf8.count == prefixLength + 36, stream.utf8.starts(with: prefix.utf8) else { return nil }
+        return UUID(canonical: Substring(stream.utf8.dropFirst(prefixLength)))
     }
 
     /// Quotes untrusted text for a message: one line, bounded length.
@@ -237,7 +235,7 @@ private struct EventFields {
     /// hyphenated), so one id never has two keys in a read model.
     func lowercaseUUID(_ key: String) throws(DomainError) -> UUID {
         let text = try string(key)
-        guard let id = UUID(hyphenated: text), id.lowercasedString.utf8.elementsEqual(text.utf8) else {
+        guard let id = UUID(canonical: text) else {
             throw invalid(key, "must be a lowercase UUID (got \(DomainEvent.quoted(text)))")
         }
         return id

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LMDB
+import UUIDText
 
 /// Live tags by id (`tags`), deleted ones (`tags.hidden`, ``HiddenEntities``), the name index the list is read from (`tags.by-name`, keyed by
 /// the case-folded name shown, so "work" and "Work" sort together), and the groups of tags

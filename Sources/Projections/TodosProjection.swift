@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LMDB
+import UUIDText
 
 /// Todos by id (`todos`), with the indexes the lists are read from:
 /// `todos.by-deadline` (day ‖ id), `todos.by-user` (user ‖ day ‖ id) and

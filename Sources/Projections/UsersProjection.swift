@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LMDB
+import UUIDText
 
 /// Users by id (`users`), and the name index the list is read from (`users.by-name`).
 struct UsersProjection: Projection {

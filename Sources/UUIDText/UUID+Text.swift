@@ -31,16 +31,26 @@ public extension UUID {
     /// Parses the 36-character hyphenated form (either case) without Foundation's
     /// `sscanf` path; `nil` for anything else.
     init?(hyphenated text: some StringProtocol) {
-        // Native strings (every string the wire parser or a record gives) are read in place;
-        // a pull or a rebuild parses several ids per event, so no array, no iterator.
-        let parsed = text.utf8.withContiguousStorageIfAvailable(Self.parseHyphenated)
-            ?? Array(text.utf8).withUnsafeBufferPointer(Self.parseHyphenated)
-        guard let uuid = parsed else { return nil }
+        guard let uuid = Self.parse(text, lowercaseOnly: false) else { return nil }
         self.init(uuid: uuid)
     }
 
+    /// Parses only the spelling Chronicle writes (``lowercasedString``): 36 characters,
+    /// hyphenated, lowercase. One id has one spelling, so it is never two keys in a model.
+    init?(canonical text: some StringProtocol) {
+        guard let uuid = Self.parse(text, lowercaseOnly: true) else { return nil }
+        self.init(uuid: uuid)
+    }
+
+    private static func parse(_ text: some StringProtocol, lowercaseOnly: Bool) -> uuid_t? {
+        // Native strings (every string the wire parser or a record gives) are read in place;
+        // a pull or a rebuild parses several ids per event, so no array, no iterator.
+        text.utf8.withContiguousStorageIfAvailable { parseHyphenated($0, lowercaseOnly: lowercaseOnly) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { parseHyphenated($0, lowercaseOnly: lowercaseOnly) }
+    }
+
     /// The 16 bytes `text` spells, or `nil` unless it is 8-4-4-4-12 hex digits.
-    private static func parseHyphenated(_ text: UnsafeBufferPointer<UInt8>) -> uuid_t? {
+    private static func parseHyphenated(_ text: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) -> uuid_t? {
         let dash = UInt8(ascii: "-")
         guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -48,7 +58,7 @@ public extension UUID {
             var position = 0
             for index in 0..<16 {
                 if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                let high = nibble(text[position]), low = nibble(text[position + 1])
+                let high = nibble(text[position], lowercaseOnly), low = nibble(text[position + 1], lowercaseOnly)
                 guard high | low < 16 else { return false }
                 bytes[index] = high << 4 | low
                 position += 2
@@ -59,11 +69,11 @@ public extension UUID {
     }
 
     /// A hex digit's value, or 0xFF.
-    private static func nibble(_ char: UInt8) -> UInt8 {
+    private static func nibble(_ char: UInt8, _ lowercaseOnly: Bool) -> UInt8 {
         switch char {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): char &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): char &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): char &- UInt8(ascii: "A") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where !lowercaseOnly: char &- UInt8(ascii: "A") &+ 10
         default: 0xFF
         }
     }

@@ -45,3 +45,32 @@ struct UUIDHyphenatedTests {
         #expect(UUID(uuidString: text) == nil)
     }
 }
+
+@Suite("UUID(canonical:) and String.sameBytes(as:)")
+struct CanonicalTextTests {
+    @Test("the canonical form is the lowercase hyphenated one only")
+    func canonical() {
+        for _ in 0..<200 {
+            let id = UUID()
+            #expect(UUID(canonical: id.lowercasedString) == id)
+            #expect(UUID(canonical: id.uuidString) == nil)   // uppercase
+            #expect(UUID(canonical: id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")) == nil)
+        }
+        let mixed = "1f0e8c2a-3b4d-4e5f-8a9b-0c1d2e3f4A5b"
+        #expect(UUID(hyphenated: mixed) != nil)
+        #expect(UUID(canonical: mixed) == nil)
+    }
+
+    @Test("same bytes, not canonical equivalence")
+    func sameBytes() {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)                  // Swift's ==
+        #expect(!composed.sameBytes(as: decomposed))
+        #expect(composed.sameBytes(as: "caf\u{E9}"))
+        #expect("".sameBytes(as: ""))
+        #expect(!"a".sameBytes(as: ""))
+        #expect(!"TodoCreated".sameBytes(as: "TodoCreatee"))
+        #expect(Optional<String>.none.sameBytes(as: nil))
+        #expect(!Optional("a").sameBytes(as: nil))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+public extension String {
+    /// Equal as stored bytes. Swift's `==` also equates canonically equivalent spellings
+    /// (a decomposed "é" and a composed one), which keys, hashes and event types must not.
+    ///
+    /// Native strings are compared with one `memcmp`; this runs for every event a rebuild
+    /// or a pull decodes.
+    func sameBytes(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in
+                mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
+    }
+}
+
+public extension Optional where Wrapped == String {
+    /// Both absent, or both present and equal as stored bytes.
+    func sameBytes(as other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case let (a?, b?): a.sameBytes(as: b)
+        default: false
+        }
+    }
+}
