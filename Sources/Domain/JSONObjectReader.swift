@@ -148,7 +148,18 @@ struct JSONObjectReader {
 
     private mutating func parseString() throws(Failure) -> String {
         index += 1  // opening quote
-        var buffer: [UInt8] = []
+        // Most strings (every key, most values) have no escape: made from their bytes at once
+        // (a short one without allocating), not copied byte by byte into a buffer first.
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+              bytes[index] >= 0x20 {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+        }
+        var buffer = Array(bytes[start..<index])
         while true {
             guard let byte = peek() else { throw unexpected() }
             switch byte {
