@@ -169,11 +169,7 @@ struct EventStorageConformanceTests {
     @Test("PostgreSQL under SERIALIZABLE: concurrent appends the database refuses as serialization failures are run again, none lost")
     func serializationFailuresRetried() async throws {
         try await PostgresCluster.with(settings: ["default_transaction_isolation=serializable"]) { cluster in
-            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
-            var tokens = TokenTable()
-            try tokens.add(token: "token-a", tenant: "alpha")
-            do {
-                try await storage.prepare(tokens: tokens)
+            try await Self.withPreparedStorage(on: cluster) { storage in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for writer in 0..<4 {
                         group.addTask {
@@ -189,33 +185,38 @@ struct EventStorageConformanceTests {
                 #expect(page.events.map(\.position) == Array(1...100))
                 // The database did refuse some (the test is about those).
                 #expect(cluster.serverLog().contains("could not serialize access"))
-            } catch {
-                await storage.close()
-                throw error
             }
-            await storage.close()
         }
     }
 
     @Test("PostgreSQL keeps digests of the tokens, never the tokens")
     func postgresTokenDigests() async throws {
         try await PostgresCluster.with { cluster in
-            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
-            var tokens = TokenTable()
-            try tokens.add(token: "alpha-secret-token", tenant: "alpha")
-            do {
-                try await storage.prepare(tokens: tokens)
+            try await Self.withPreparedStorage(on: cluster, token: "alpha-secret-token") { storage in
                 #expect(try await storage.tenant(forToken: "alpha-secret-token") == "alpha")
                 let dump = try await cluster.dump()
                 let digest = TokenTable.digest("alpha-secret-token").map { String(format: "%02x", $0) }.joined()
                 #expect(dump.contains(digest))
                 #expect(!dump.contains("secret"))
-            } catch {
-                await storage.close()
-                throw error
             }
-            await storage.close()
         }
+    }
+
+    /// A PostgreSQL storage on `cluster`, prepared with `token` for tenant `alpha`, closed
+    /// after `body` whatever happens.
+    static func withPreparedStorage(on cluster: PostgresCluster, token: String = "token-a",
+                                    _ body: (PostgresEventStorage) async throws -> Void) async throws {
+        let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
+        var tokens = TokenTable()
+        try tokens.add(token: token, tenant: "alpha")
+        do {
+            try await storage.prepare(tokens: tokens)
+            try await body(storage)
+        } catch {
+            await storage.close()
+            throw error
+        }
+        await storage.close()
     }
 
     @Test("PostgreSQL down: every call says the storage is unavailable, never crashes; prepare runs again and again")
