@@ -222,18 +222,12 @@ struct EventStorageConformanceTests {
     @Test("PostgreSQL down: every call says the storage is unavailable, never crashes; prepare runs again and again")
     func postgresDown() async throws {
         try await PostgresCluster.with { cluster in
-            let up = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger)
-            var tokens = TokenTable()
-            try tokens.add(token: "token-a", tenant: "alpha")
-            do {
-                try await up.prepare(tokens: tokens)
+            try await Self.withPreparedStorage(on: cluster) { up in
+                var tokens = TokenTable()
+                try tokens.add(token: "token-a", tenant: "alpha")
                 try await up.prepare(tokens: tokens)   // a second server starting on the same database
                 _ = try await up.append([Self.event(1)], for: "alpha")
-            } catch {
-                await up.close()
-                throw error
             }
-            await up.close()
             await cluster.stop()
             // The database gone: each call gives up within the storage's operation timeout.
             let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(2), logger: Quiet.logger)
