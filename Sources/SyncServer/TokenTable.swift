@@ -88,7 +88,12 @@ public struct TokenTable: Sendable {
 
     /// `t-` and the first 16 hex digits of the token's SHA-256.
     public static func tenantName(forToken token: String) -> String {
-        "t-" + digest(token).prefix(8).map { String(format: "%02x", $0) }.joined()
+        "t-" + hex(digest(token).prefix(8))
+    }
+
+    /// Bytes as lowercase hex: how a digest is spelled wherever it is stored or looked up.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     static func isValidTenant(_ name: String) -> Bool {

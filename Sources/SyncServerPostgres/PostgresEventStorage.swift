@@ -67,7 +67,7 @@ public final class PostgresEventStorage: EventStorage {
         try await available { [client, logger] in
             try await PostgresSchema.migrate(client, logger: logger)
             for (digest, tenant) in tokens.digests {
-                let hex = digest.map { String(format: "%02x", $0) }.joined()
+                let hex = TokenTable.hex(digest)
                 try await client.withTransaction(logger: logger) { connection in
                     try await connection.query("INSERT INTO chronicle_tenants (tenant, head) VALUES (\(tenant), 0) ON CONFLICT (tenant) DO NOTHING",
                                                logger: logger)
@@ -82,7 +82,7 @@ public final class PostgresEventStorage: EventStorage {
 
     public func tenant(forToken token: String) async throws -> String? {
         try await available { [client, logger] in
-            let hex = TokenTable.digest(token).map { String(format: "%02x", $0) }.joined()
+            let hex = TokenTable.hex(TokenTable.digest(token))
             let rows = try await client.query("SELECT tenant FROM chronicle_tokens WHERE digest = \(hex)", logger: logger)
             for try await tenant in rows.decode(String.self) { return tenant }
             return nil

@@ -195,7 +195,7 @@ struct EventStorageConformanceTests {
             try await Self.withPreparedStorage(on: cluster, token: "alpha-secret-token") { storage in
                 #expect(try await storage.tenant(forToken: "alpha-secret-token") == "alpha")
                 let dump = try await cluster.dump()
-                let digest = TokenTable.digest("alpha-secret-token").map { String(format: "%02x", $0) }.joined()
+                let digest = TokenTable.hex(TokenTable.digest("alpha-secret-token"))
                 #expect(dump.contains(digest))
                 #expect(!dump.contains("secret"))
             }
