@@ -100,7 +100,9 @@ public struct SyncAPI: Sendable {
     }
 
     private func tooLarge() -> APIError {
-        APIError(.contentTooLarge, "request body is larger than \(limits.maxBodyBytes) bytes: send smaller batches")
+        // The rest of the body is not read: the connection ends after the answer (see ConnectionEndingHandler).
+        APIError(.contentTooLarge, "request body is larger than \(limits.maxBodyBytes) bytes: send smaller batches",
+                 headers: [.connection: "close"])
     }
 
     // MARK: - Pull

@@ -107,7 +107,7 @@ public final class SyncServer: Service, Sendable {
         let app = Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestTimeoutHandler(timeout: requestTimeout)],
+                additionalChannelHandlers: [ConnectionEndingHandler(logger: logger), RequestTimeoutHandler(timeout: requestTimeout)],
                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chronicle"),
             onServerRunning: { channel in

@@ -120,3 +120,61 @@ extension Reliability.ServerAbuseTests {
         }
     }
 }
+
+extension Reliability.ServerAbuseTests {
+    @Test("a request head over the limits (a 100 KB header, 1,001 headers) gets 431 with a JSON error, then the connection closes")
+    func headersTooLarge() async throws {
+        try await Self.withServer { server in
+            let long = [("X-Padding", String(repeating: "a", count: 100 * 1024))]
+            let many = (0...1000).map { ("X-Header-\($0)", "v") }
+            for headers in [long, many] {
+                let (reply, rest) = try await onThread {
+                    let connection = try RawConnection(port: server.port)
+                    connection.send(request("GET", "/healthz", headers: headers))
+                    return (try connection.readResponse(), try connection.readToEnd())
+                }
+                let answer = try #require(reply, "closed without an answer (\(headers.count) headers)")
+                #expect(answer.status == 431, "\(answer.status) \(answer.text)")
+                #expect(answer.headers["content-type"]?.hasPrefix("application/json") == true, "\(answer.headers)")
+                #expect(answer.errorMessage?.contains("header") == true, "\(answer.text)")
+                #expect(rest.isEmpty, "more followed the answer")
+            }
+            // A head that is not HTTP at all: 400, also JSON.
+            let garbage = try #require(try await Self.exchange(server.port, Array("HELLO\r\n\r\n".utf8)))
+            #expect(garbage.status == 400, "\(garbage.status)")
+            #expect(garbage.errorMessage != nil, "\(garbage.text)")
+            try await Self.expectHealthy(server)
+        }
+    }
+
+    @Test("a client that writes a whole oversized body before it reads gets the 413 and the connection's end, declared or chunked")
+    func oversizedBodyWrittenWhole() async throws {
+        try await Self.withServer { server in
+            let auth = [("Authorization", "Bearer \(Self.alpha)"), ("Content-Type", "application/json")]
+            // 64 MiB, far more than the kernel's socket buffers hold: the server must read it to let the client finish.
+            let body = [UInt8](repeating: 0x20, count: 64 << 20)
+            var chunked = Array("\(String(body.count, radix: 16))\r\n".utf8) + body
+            chunked += Array("\r\n0\r\n\r\n".utf8)
+            for bytes in [request("POST", "/v1/events", headers: auth, body: body),
+                          // urllib also asks for the connection's end after the answer.
+                          request("POST", "/v1/events", headers: auth + [("Connection", "close")], body: body),
+                          request("POST", "/v1/events", headers: auth + [("Transfer-Encoding", "chunked")], body: chunked,
+                                  contentLength: false)] {
+                let (sentWhole, reply, rest) = try await onThread {
+                    // As Python's urllib does: every byte written before the first read.
+                    let connection = try RawConnection(port: server.port, timeout: 20)
+                    let sentWhole = connection.send(bytes)
+                    // The answer, then the end of the stream (a read that timed out would throw).
+                    return (sentWhole, try connection.readResponse(), try connection.readToEnd())
+                }
+                #expect(sentWhole, "the server stopped reading before the body's end: the client's writes failed")
+                let answer = try #require(reply, "closed without an answer")
+                #expect(answer.status == 413, "\(answer.status) \(answer.text)")
+                #expect(answer.headers["connection"] == "close", "\(answer.headers)")
+                #expect(rest.isEmpty, "more followed the answer")
+            }
+            #expect(try server.tenantFolders().isEmpty)
+            try await Self.expectHealthy(server)
+        }
+    }
+}
