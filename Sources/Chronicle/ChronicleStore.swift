@@ -32,7 +32,7 @@ public final class ChronicleStore: Sendable {
     /// The store's folder.
     public let directory: String
     let loader: EntityLoader
-    private let lastAppended = Mutex<UInt64>(0)
+    let lastAppended = Mutex<UInt64>(0)
     private let isClosed = Mutex(false)
 
     /// Opens (creating when missing) the store in `directory` and starts its projections.

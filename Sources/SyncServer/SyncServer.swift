@@ -99,6 +99,8 @@ public final class SyncServer: Service, Sendable {
             throw error
         }
         let router = Router(context: BasicRequestContext.self)
+        let memory = IdleMemoryRelease()
+        router.add(middleware: memory.middleware())
         api.install(on: router)
         let listening = self.listening
         let logger = self.logger
@@ -121,6 +123,8 @@ public final class SyncServer: Service, Sendable {
             },
             logger: logger
         )
+        let releasing = Task { await memory.run() }
+        defer { releasing.cancel() }
         do {
             do {
                 try await app.run()
