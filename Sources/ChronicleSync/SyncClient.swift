@@ -122,13 +122,11 @@ struct SyncClient: Sendable {
     /// A 2xx must acknowledge every event of the batch: a proxy's HTML page or another
     /// service's 200 must never advance the acknowledged position.
     static func acknowledgement(in data: Data, count: Int) throws(SyncError) -> Acknowledgement {
-        struct Body: Decodable {
-            var accepted: Int
-            var duplicates: Int
-            var lastPosition: UInt64?
-        }
-        guard let body = try? JSONDecoder().decode(Body.self, from: data), body.accepted >= 0, body.duplicates >= 0 else {
-            throw .invalidResponse("the body does not acknowledge the batch with \"accepted\" and \"duplicates\" counts: \(snippet(data))")
+        let body: WireAcknowledgement
+        do {
+            body = try WireEvent.decodeAcknowledgement(data)
+        } catch {
+            throw .invalidResponse("the body does not acknowledge the batch (\(error.message)): \(snippet(data))")
         }
         guard body.accepted + body.duplicates == count else {
             throw .invalidResponse("\(count) events sent, \(body.accepted) accepted and \(body.duplicates) duplicates acknowledged")

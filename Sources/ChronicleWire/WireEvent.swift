@@ -40,6 +40,27 @@ public struct WirePush: Sendable, Equatable {
 }
 
 /// A pull response body: `{"events": [<event with the server's position>, …], "lastPosition": n}`.
+/// A push's answer: `{"accepted":2,"duplicates":0,"lastPosition":2}`, each member once, none other.
+public struct WireAcknowledgement: Sendable, Equatable {
+    /// Events of the batch stored now.
+    public var accepted: Int
+    /// Events of the batch the server already had.
+    public var duplicates: Int
+    /// The tenant's last position after the push (at least `accepted`: positions have no gaps).
+    public var lastPosition: UInt64
+
+    public init(accepted: Int, duplicates: Int, lastPosition: UInt64) {
+        self.accepted = accepted
+        self.duplicates = duplicates
+        self.lastPosition = lastPosition
+    }
+
+    /// The JSON body of this answer.
+    public func encode() -> String {
+        "{\"accepted\":\(accepted),\"duplicates\":\(duplicates),\"lastPosition\":\(lastPosition)}"
+    }
+}
+
 public struct WirePage: Sendable, Equatable {
     public var events: [RecordedEvent]
     public var lastPosition: UInt64
@@ -112,6 +133,13 @@ public enum WireEvent {
         let push = try parser.push()
         try parser.end()
         return push
+    }
+
+    /// A push response body. See ``WireAcknowledgement``.
+    public static func decodeAcknowledgement(_ json: Data) throws(WireEventError) -> WireAcknowledgement {
+        try parseDocument(json) { (parser: inout WireParser) throws(WireEventError) -> WireAcknowledgement in
+            try parser.acknowledgement()
+        }
     }
 
     /// A pull response body. See ``WirePage``.

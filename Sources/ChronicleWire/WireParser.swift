@@ -82,6 +82,29 @@ struct WireParser {
         return WirePage(events: events, lastPosition: lastPosition)
     }
 
+    mutating func acknowledgement() throws(WireEventError) -> WireAcknowledgement {
+        var counts: [String: UInt64] = [:]
+        try object(label: "body") { (parser: inout WireParser, key: String) throws(WireEventError) in
+            switch key {
+            case "accepted", "duplicates", "lastPosition":
+                guard counts[key] == nil else { throw WireParser.duplicate(key, in: "body") }
+                counts[key] = try parser.unsigned(label: "\"\(key)\"", allowZero: true)
+            default:
+                throw WireParser.unknown(key, in: "body", expected: "\"accepted\", \"duplicates\", \"lastPosition\"")
+            }
+        }
+        for name in ["accepted", "duplicates", "lastPosition"] where counts[name] == nil {
+            throw WireEventError("body: missing \"\(name)\"")
+        }
+        let (accepted, duplicates, last) = (counts["accepted"]!, counts["duplicates"]!, counts["lastPosition"]!)
+        guard accepted <= UInt64(Int.max), duplicates <= UInt64(Int.max) else { throw WireEventError("body: a count is out of range") }
+        // Positions run from 1 without gaps: a server that stored n events has reached n at least.
+        guard last >= accepted else {
+            throw WireEventError("body: \"lastPosition\" \(last) is below the \(accepted) events accepted")
+        }
+        return WireAcknowledgement(accepted: Int(accepted), duplicates: Int(duplicates), lastPosition: last)
+    }
+
     /// One event object; `label` prefixes every message (`events[3]`).
     mutating func event(label: String, positioned: Bool) throws(WireEventError) -> Event {
         do {

@@ -96,7 +96,7 @@ public struct SyncAPI: Sendable {
             "tenant": "\(tenant)", "device": "\(batch.device)", "events": "\(batch.events.count)",
             "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
         ])
-        return Self.json("{\"accepted\":\(result.accepted),\"duplicates\":\(result.duplicates),\"lastPosition\":\(result.head)}")
+        return Self.json(WireAcknowledgement(accepted: result.accepted, duplicates: result.duplicates, lastPosition: result.head).encode())
     }
 
     private func tooLarge() -> APIError {

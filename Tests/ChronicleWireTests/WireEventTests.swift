@@ -211,3 +211,32 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("Push acknowledgements")
+struct WireAcknowledgementTests {
+    @Test("an acknowledgement made by encode decodes back")
+    func roundTrip() throws {
+        let ack = WireAcknowledgement(accepted: 3, duplicates: 2, lastPosition: 40)
+        #expect(try WireEvent.decodeAcknowledgement(Data(ack.encode().utf8)) == ack)
+    }
+
+    @Test("an acknowledgement that breaks the protocol is refused, naming what is wrong", arguments: [
+        (#"{"accepted":1,"duplicates":0}"#, "missing \"lastPosition\""),
+        (#"{"accepted":1,"lastPosition":1}"#, "missing \"duplicates\""),
+        (#"{"accepted":1,"duplicates":0,"lastPosition":1,"accepted":1}"#, "accepted"),
+        (#"{"accepted":1,"duplicates":0,"lastPosition":1,"note":"x"}"#, "note"),
+        (#"{"accepted":-1,"duplicates":0,"lastPosition":1}"#, "accepted"),
+        (#"{"accepted":1.0,"duplicates":0,"lastPosition":1}"#, "accepted"),
+        (#"{"accepted":"1","duplicates":0,"lastPosition":1}"#, "accepted"),
+        (#"{"accepted":5,"duplicates":0,"lastPosition":4}"#, "below"),
+        (#"{"accepted":1,"duplicates":0,"lastPosition":1} x"#, "after the JSON value"),
+        (#"[1,0,1]"#, "object"),
+    ])
+    func refused(body: String, naming: String) {
+        #expect {
+            _ = try WireEvent.decodeAcknowledgement(Data(body.utf8))
+        } throws: { error in
+            (error as? WireEventError)?.message.contains(naming) == true
+        }
+    }
+}
