@@ -79,6 +79,30 @@ struct ServerTests {
         }
     }
 
+    @Test("an impossible instant is refused and a real one served back exactly, by either storage", arguments: ServerBackend.allCases)
+    func timestampsKeptExactly(backend: ServerBackend) async throws {
+        let events = try await Self.events(1)
+        let body = String(decoding: HTTP.pushBody(events), as: UTF8.self)
+        let sent = Timestamp.format(milliseconds: events[0].timestampMilliseconds)
+        try await withServerAndStore(backend: backend) { server, _, _ in
+            for impossible in ["2026-02-31T00:00:00.000Z", "2026-12-31T23:59:60.000Z", "2026-11-22T02:30:00.1234Z"] {
+                let reply = try await server.http.request("POST", "v1/events", token: "token-a",
+                                                          body: Data(body.replacingOccurrences(of: sent, with: impossible).utf8))
+                #expect(reply.status == 400, "\(impossible)")
+            }
+            #expect(try await server.http.pullAll(token: "token-a").isEmpty)
+            for (given, served) in [("2028-02-29T23:59:59.999Z", "2028-02-29T23:59:59.999Z"), ("2000-02-29T00:00:00.1Z", "2000-02-29T00:00:00.100Z")] {
+                let fresh = try await Self.events(1)
+                let text = String(decoding: HTTP.pushBody(fresh), as: UTF8.self)
+                    .replacingOccurrences(of: Timestamp.format(milliseconds: fresh[0].timestampMilliseconds), with: given)
+                let reply = try await server.http.request("POST", "v1/events", token: "token-a", body: Data(text.utf8))
+                #expect(reply.status == 200, "\(given): \(reply.status)")
+                let stored = try #require(try await server.http.pullAll(token: "token-a").first { $0.id == fresh[0].id })
+                #expect(Timestamp.format(milliseconds: stored.timestampMilliseconds) == served)
+            }
+        }
+    }
+
     static let malformedBodies = [
         "", "not json", "{", "[]", #"{"device":"d"}"#, #"{"events":[]}"#, #"{"device":"d","events":{}}"#,
         #"{"device":"d","events":[1]}"#, #"{"device":"d","events":[],"extra":1}"#,
