@@ -25,8 +25,9 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     case conflict(String)
     /// A stored event could not be decoded.
     case corruptEvent(position: UInt64, reason: String)
-    /// The store's files are damaged (a record or a read model fails its checks): restore a
-    /// backup, or rebuild the read models (``ChronicleStore/rebuild(_:progress:)``).
+    /// The store's files are damaged (a record or a read model fails its checks; the message
+    /// says where): restore a backup, or rebuild damaged read models
+    /// (``ChronicleStore/rebuild(_:progress:)``).
     case damaged(String)
     /// The folder cannot hold a store (see ``StoreFolder``). Nothing was written.
     case notAStore(path: String, reason: String)
@@ -50,7 +51,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         case .rejected(let error): error.description
         case .conflict(let detail): "what this command read kept changing concurrently, try again (\(detail))"
         case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
-        case .damaged(let what): "the store is damaged: \(what)"
+        case .damaged(let what): what
         case let .notAStore(path, reason): "cannot use '\(path)' as a store: \(reason)"
         case let .cannotOpen(path, reason): "cannot open the store at '\(path)': \(reason)"
         case .closed: "the store is closed"
@@ -80,7 +81,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         case .conflict, .keyConflict: self = .conflict(error.description)
         case .invalidEvent(let why): self = .invalidInput(why)
         case .newerFormat: self = .cannotOpen(path: "", reason: error.description)
-        case let .corruptRecord(position, reason): self = .corruptEvent(position: position, reason: reason)
+        case .corruptRecord: self = .damaged(error.description)
         case let .cannotOpen(path, reason): self = .cannotOpen(path: path, reason: reason)
         case .closed: self = .closed
         case .storage: self = .storage(error.description)

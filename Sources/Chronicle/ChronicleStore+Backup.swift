@@ -27,10 +27,14 @@ extension ChronicleStore {
     /// print("copied up to position \(backup.position)")
     /// ```
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` when `directory` holds something;
-    ///   an LMDB error when a copy fails (what was copied is removed).
+    ///   ``ChronicleError/storage(_:)`` when a copy fails (what was copied is removed).
     @discardableResult
-    public func backup(to directory: String) throws -> BackupSummary {
+    public func backup(to directory: String) throws(ChronicleError) -> BackupSummary {
         try requireOpen()
+        return try ChronicleError.mapping { try copy(to: directory) }
+    }
+
+    private func copy(to directory: String) throws -> BackupSummary {
         guard !directory.isEmpty else { throw ChronicleError.notAStore(path: directory, reason: "the path is empty") }
         let files = FileManager.default
         var isDirectory: ObjCBool = false

@@ -16,13 +16,14 @@ extension ChronicleStore {
     /// let result = try await store.importEvents(events)
     /// print("\(result.accepted) new, \(result.duplicates) already here")
     /// ```
-    /// - throws: ``EventLogError/invalidEvent(_:)`` for an event the log refuses (nothing is stored).
+    /// - throws: ``ChronicleError/invalidInput(_:)`` for an event the log refuses (nothing is stored).
     @discardableResult
-    public func importEvents(_ events: [ForeignEvent]) async throws -> IngestResult {
+    public func importEvents(_ events: [ForeignEvent]) async throws(ChronicleError) -> IngestResult {
         try requireOpen()
-        let recorded = events.map { $0.recorded() }
-        let keys = try ConsistencyKeys.effects(ofPulled: recorded, log: log, loader: loader)
-        let result = try await log.ingest(events, keys: keys)
-        return result
+        return try await ChronicleError.mapping {
+            let recorded = events.map { $0.recorded() }
+            let keys = try ConsistencyKeys.effects(ofPulled: recorded, log: log, loader: loader)
+            return try await log.ingest(events, keys: keys)
+        }
     }
 }

@@ -14,13 +14,15 @@ extension ChronicleStore {
     /// _ = try await engine.pull()
     /// ```
     /// `logger` receives the engine's tries, failures and backoffs; it writes nothing by default.
-    /// - throws: ``SyncError/invalidRemote(_:)`` or ``SyncError/storage(_:)`` (see ``SyncEngine``).
-    public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws -> SyncEngine {
+    /// - throws: ``ChronicleError/sync(_:)`` with ``SyncError/invalidRemote(_:)`` or ``SyncError/storage(_:)`` (see ``SyncEngine``).
+    public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws(ChronicleError) -> SyncEngine {
         try requireOpen()
         let (log, loader) = (self.log, self.loader)
-        return try SyncEngine(log: log, configuration: configuration, logger: logger, pulledKeys: { events in
-            try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader)
-        })
+        return try ChronicleError.mapping {
+            try SyncEngine(log: log, configuration: configuration, logger: logger, pulledKeys: { events in
+                try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader)
+            })
+        }
     }
 }
 
@@ -32,8 +34,9 @@ extension ChronicleStore {
     /// pushed.outcome   // .complete when the server has everything
     /// ```
     @discardableResult
-    public func push(_ configuration: SyncConfiguration) async throws -> PushSummary {
-        try await syncEngine(configuration).push()
+    public func push(_ configuration: SyncConfiguration) async throws(ChronicleError) -> PushSummary {
+        let engine = try syncEngine(configuration)
+        return try await ChronicleError.mapping { try await engine.push() }
     }
 
     /// Pulls every event the server has after this store's cursor and merges it: reads made
@@ -44,14 +47,15 @@ extension ChronicleStore {
     /// print(pulled.stored, "new events")
     /// ```
     @discardableResult
-    public func pull(_ configuration: SyncConfiguration) async throws -> PullSummary {
-        try await syncEngine(configuration).pull()
+    public func pull(_ configuration: SyncConfiguration) async throws(ChronicleError) -> PullSummary {
+        let engine = try syncEngine(configuration)
+        return try await ChronicleError.mapping { try await engine.pull() }
     }
 
     /// Where sync stands: pending events, the acknowledged and pulled positions, failures.
-    public func syncStatus() throws -> SyncStatus {
+    public func syncStatus() throws(ChronicleError) -> SyncStatus {
         try requireOpen()
-        return try SyncEngine.status(of: log)
+        return try ChronicleError.mapping { try SyncEngine.status(of: log) }
     }
 
     /// What merges overruled of this store's writes: tags shown under a changed name (the
@@ -61,8 +65,10 @@ extension ChronicleStore {
     /// ```swift
     /// for conflict in try await store.conflicts() { print(conflict.stream, conflict.kind, conflict.detail) }
     /// ```
-    public func conflicts() async throws -> [MergeConflict] {
-        try await readYourWrites()
-        return try models.conflicts()
+    public func conflicts() async throws(ChronicleError) -> [MergeConflict] {
+        try await ChronicleError.mapping {
+            try await readYourWrites()
+            return try models.conflicts()
+        }
     }
 }

@@ -15,45 +15,16 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/duplicateTagName(_:)``,
     ///   ``DomainError/invalidColor(_:)``, ``DomainError/emptyTagName``, ``DomainError/tagNameTooLong(_:)``.
     @discardableResult
-    public func createTag(name: String, color: String) async throws -> Tag {
-        let id = UUIDv7.make()
-        var created: Tag?
-        try await execute {
-            let nameKey = ConsistencyKeys.tagName(name)
-            let event = try TagCommands.create(id: id, name: name, color: color, nameHolder: try tagHolding(nameKey))
-            try await refuseShownName(name, except: id)
-            var aggregate = TagAggregate()
-            aggregate.apply(event)
-            created = aggregate.tag
-            return Decision(streams: [StreamAppend(stream: event.stream, expected: .noStream, events: [NewEvent(event)])],
-                            keys: [.claim(nameKey, by: event.stream)])
-        }
-        return created!
+    public func createTag(name: String, color: String) async throws(ChronicleError) -> Tag {
+        try await write { step in try await step.createTag(name: name, color: color) }.value
     }
 
     /// Renames and/or recolors a tag; the new name must not be another live tag's.
     /// - throws: ``ChronicleError/rejected(_:)`` as for ``createTag(name:color:)``, and
     ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, ``DomainError/nothingToUpdate``.
     @discardableResult
-    public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> Tag {
-        var updated: Tag?
-        try await execute {
-            var (aggregate, version) = try loader.tag(id)
-            let newKey = name.map(ConsistencyKeys.tagName)
-            let event = try TagCommands.update(aggregate, id: id, name: name, color: color,
-                                               nameHolder: try newKey.flatMap(tagHolding))
-            if let name { try await refuseShownName(name, except: id) }
-            let oldKey = aggregate.tag.map { ConsistencyKeys.tagName($0.name) }
-            aggregate.apply(event)
-            updated = aggregate.tag
-            var keys: [AppendKey] = []
-            if let newKey, let oldKey, newKey != oldKey {
-                keys = [.release(oldKey, by: event.stream), .claim(newKey, by: event.stream)]
-            }
-            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])],
-                            keys: keys)
-        }
-        return updated!
+    public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws(ChronicleError) -> Tag {
+        try await write { step in try await step.updateTag(id, name: name, color: color) }.value
     }
 
     /// Refuses a name that a live tag is shown under after a merge (`"work (2)"`: see
@@ -68,65 +39,40 @@ extension ChronicleStore {
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
     /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/unknownTag(_:)`` or ``DomainError/tagDeleted(_:)``.
-    public func deleteTag(_ id: UUID) async throws {
-        try await execute {
-            let (aggregate, version) = try loader.tag(id)
-            let event = try TagCommands.delete(aggregate, id: id)
-            let keys: [AppendKey] = aggregate.tag.map { [.release(ConsistencyKeys.tagName($0.name), by: event.stream)] } ?? []
-            return Decision(streams: [StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)])],
-                            keys: keys)
-        }
+    public func deleteTag(_ id: UUID) async throws(ChronicleError) {
+        try await write { step in try await step.deleteTag(id) }
     }
 
     /// Tags a todo; the tag must be live, and stays so until the append commits.
     /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/alreadyTagged(todo:tag:)``,
     ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, or the todo's rejections.
     @discardableResult
-    public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
-        try await changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
-            try TodoCommands.tag(todo, id: todoID, tag: tag, tagId: tagID)
-        }
+    public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
+        try await write { step in try await step.tagTodo(todoID, tag: tagID) }.value
     }
 
     /// Removes a live tag from a todo.
     /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/notTagged(todo:tag:)``,
     ///   ``DomainError/tagDeleted(_:)``, ``DomainError/unknownTag(_:)`` or the todo's rejections.
     @discardableResult
-    public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
-        try await changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
-            try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
-        }
-    }
-
-    /// Decides a tagging or untagging on the todo and the tag as read; the append requires
-    /// both unchanged (the tag's stream only as a check: it must not be deleted meanwhile).
-    private func changeTags(of todoID: UUID, tag tagID: UUID,
-                            _ decide: @escaping (TodoAggregate, TagAggregate) throws(DomainError) -> DomainEvent) async throws -> Todo {
-        var result: Todo?
-        try await execute {
-            var (todo, version) = try loader.todo(todoID)
-            let (tag, tagVersion) = try loader.tag(tagID)
-            let event = try decide(todo, tag)
-            todo.apply(event)
-            result = try liveTagged(todo)
-            return Decision(streams: [
-                StreamAppend(stream: event.stream, expected: .at(version), events: [NewEvent(event)]),
-                StreamAppend(stream: DomainEvent.tagStream(tagID), expected: .at(tagVersion), events: []),
-            ])
-        }
-        return result!
+    public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
+        try await write { step in try await step.untagTodo(todoID, tag: tagID) }.value
     }
 
     /// The tag, or `nil` when unknown or deleted.
-    public func tag(_ id: UUID) async throws -> Tag? {
-        try await readYourWrites()
-        return try models.tag(id)
+    public func tag(_ id: UUID) async throws(ChronicleError) -> Tag? {
+        try await ChronicleError.mapping {
+            try await readYourWrites()
+            return try models.tag(id)
+        }
     }
 
     /// Every live tag, by case-folded name, then id.
-    public func tags() async throws -> [Tag] {
-        try await readYourWrites()
-        return try models.tags()
+    public func tags() async throws(ChronicleError) -> [Tag] {
+        try await ChronicleError.mapping {
+            try await readYourWrites()
+            return try models.tags()
+        }
     }
 
     // MARK: - Helpers

@@ -43,15 +43,15 @@ extension ChronicleStore {
     ///   one here that is not undone) changed an entity of a step since, or the rule the
     ///   compensation would break (a restored tag's name taken since). Nothing is appended then.
     @discardableResult
-    public func undo(steps: Int = 1) async throws -> [RecordedEvent] {
-        try await revert(steps: steps, redo: false)
+    public func undo(steps: Int = 1) async throws(ChronicleError) -> [RecordedEvent] {
+        try await ChronicleError.mapping { try await revert(steps: steps, redo: false) }
     }
 
     /// Applies again the last `steps` steps undone (a new command since an undo forgets them);
     /// returns the events appended. Throws as ``undo(steps:)``, with ``DomainError/nothingToRedo``.
     @discardableResult
-    public func redo(steps: Int = 1) async throws -> [RecordedEvent] {
-        try await revert(steps: steps, redo: true)
+    public func redo(steps: Int = 1) async throws(ChronicleError) -> [RecordedEvent] {
+        try await ChronicleError.mapping { try await revert(steps: steps, redo: true) }
     }
 
     func history() throws -> UndoHistory {
@@ -73,7 +73,7 @@ extension ChronicleStore {
             }
             return try await plan.decision(note: redo ? .redo(parts) : .undo(parts))
         }
-        guard let first = result.positions.min() else { return [] }
-        return try log.read(after: first - 1, limit: result.positions.count)
+        guard let first = result?.positions.min(), let count = result?.positions.count else { return [] }
+        return try log.read(after: first - 1, limit: count)
     }
 }

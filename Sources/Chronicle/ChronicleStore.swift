@@ -23,12 +23,16 @@ import Synchronization
 /// Rules that span entities (a todo's user must be live, tag names are unique) are part of
 /// each append's condition (``AppendKey``), so they hold against every process writing the store.
 public final class ChronicleStore: Sendable {
-    /// The append-only log (audit, replay, sync build on it).
-    public let log: EventLog
-    /// The read models (users, todos, daily stats).
-    public let models: ReadModels
+    // The parts, for tools that operate a store (the CLI, tests): `@_spi(Operator) import
+    // Chronicle` reaches them. An app does not: the log's raw appends skip every domain rule,
+    // and the store's own methods cover reading, auditing and maintaining it.
+
+    /// The append-only log.
+    @_spi(Operator) public let log: EventLog
+    /// The read models (users, todos, tags, daily stats).
+    @_spi(Operator) public let models: ReadModels
     /// Applies the log to the read models in the background.
-    public let projections: ProjectionRunner
+    @_spi(Operator) public let projections: ProjectionRunner
     /// The store's folder.
     public let directory: String
     let loader: EntityLoader
@@ -47,11 +51,17 @@ public final class ChronicleStore: Sendable {
     ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
     ///   format, no access).
     public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init(),
-                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) throws {
+                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) throws(ChronicleError) {
         try StoreFolder.prepare(directory)
         self.directory = directory
-        self.log = try EventLog(path: directory + "/log", options: logOptions)
-        self.models = try ReadModels(path: directory + "/models")
+        let log = try ChronicleError.mapping { try EventLog(path: directory + "/log", options: logOptions) }
+        self.log = log
+        do {
+            self.models = try ReadModels(path: directory + "/models")
+        } catch {
+            log.close()
+            throw ChronicleError(error)
+        }
         self.projections = ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress)
         self.loader = EntityLoader(log: log)
         if backgroundProjections { projections.start() }
@@ -70,11 +80,12 @@ public final class ChronicleStore: Sendable {
         if isClosed.withLock({ $0 }) { throw .closed }
     }
 
-    /// Brings the read models up to the log's head now (including other processes' appends).
+    /// Brings the read models up to the log's head now (including other processes' appends);
+    /// returns the position they reached.
     @discardableResult
-    public func refresh() async throws -> UInt64 {
+    public func refresh() async throws(ChronicleError) -> UInt64 {
         try requireOpen()
-        return try await projections.catchUp()
+        return try await ChronicleError.mapping { try await projections.catchUp() }
     }
 
     /// Observes read-model changes (what a view model subscribes to).
@@ -89,18 +100,20 @@ public final class ChronicleStore: Sendable {
 
     /// Decides and appends; after a conflict (another writer changed what the decision
     /// read, in this process or another), waits a moment and decides again on fresh state.
+    /// A decision of nothing (nil) appends nothing and returns nil.
     @discardableResult
-    func execute(_ decide: () async throws -> Decision) async throws -> AppendResult {
+    func execute(_ decide: () async throws -> Decision?) async throws -> AppendResult? {
         try requireOpen()
         var attempt = 0
         while true {
             attempt += 1
-            let decision: Decision
+            let decided: Decision?
             do {
-                decision = try await decide()
+                decided = try await decide()
             } catch let error as DomainError {
                 throw ChronicleError.rejected(error)
             }
+            guard let decision = decided else { return nil }
             do {
                 let note = decision.note ?? .command(group: Self.undoGroupID)
                 let result = try await log.append(decision.streams, keys: decision.keys, note: note.bytes)

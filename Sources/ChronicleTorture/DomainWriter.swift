@@ -1,4 +1,4 @@
-import Chronicle
+@_spi(Operator) import Chronicle
 import Foundation
 
 /// `domain-writer`: random user and todo commands through `ChronicleStore` (with its

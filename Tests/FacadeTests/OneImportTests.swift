@@ -32,7 +32,8 @@ struct OneImportTests {
         do {
             _ = try await store.completeTodo(todo.id)
             Issue.record("completing twice must be refused")
-        } catch let error as ChronicleError {
+        } catch {
+            // Typed throws: `error` is a ChronicleError, no cast needed.
             guard case .rejected(let rule) = error else { throw error }
             let domain: DomainError = rule
             #expect(domain.description.contains("already completed"))

@@ -1,4 +1,4 @@
-import Chronicle
+@_spi(Operator) import Chronicle
 import ChronicleSync
 import Domain
 import EventLog

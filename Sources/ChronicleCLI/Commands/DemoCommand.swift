@@ -1,6 +1,6 @@
 import ChronicleWire
 import ArgumentParser
-import Chronicle
+@_spi(Operator) import Chronicle
 import ChronicleSync
 import Domain
 import EventLog

@@ -1,4 +1,4 @@
-import Chronicle
+@_spi(Operator) import Chronicle
 import Domain
 import EventLog
 import Foundation
