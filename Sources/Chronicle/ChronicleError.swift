@@ -104,7 +104,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// Runs `body`, throwing what it throws as a ``ChronicleError``.
-    static func mapping<T>(_ body: () async throws -> T) async throws(ChronicleError) -> T {
+    nonisolated(nonsending) static func mapping<T>(_ body: () async throws -> T) async throws(ChronicleError) -> T {
         do { return try await body() } catch { throw ChronicleError(error) }
     }
 }

@@ -40,7 +40,7 @@ extension ChronicleStore {
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
     /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/unknownTag(_:)`` or ``DomainError/tagDeleted(_:)``.
     public func deleteTag(_ id: UUID) async throws(ChronicleError) {
-        try await write { step in try await step.deleteTag(id) }
+        _ = try await write { step in try await step.deleteTag(id) }
     }
 
     /// Tags a todo; the tag must be live, and stays so until the append commits.

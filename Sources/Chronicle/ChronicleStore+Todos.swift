@@ -29,7 +29,7 @@ extension ChronicleStore {
 
     /// Deletes a todo.
     public func deleteTodo(_ id: UUID) async throws(ChronicleError) {
-        try await write { step in try await step.deleteTodo(id) }
+        _ = try await write { step in try await step.deleteTodo(id) }
     }
 
     /// The todo, or `nil` when unknown or deleted.

@@ -20,7 +20,7 @@ extension ChronicleStore {
     /// The batch is conditioned on the user's todos as read: a todo given to the user by
     /// any process after the read makes the append conflict, and the command decides again.
     public func deleteUser(_ id: UUID) async throws(ChronicleError) {
-        try await write { step in try await step.deleteUser(id) }
+        _ = try await write { step in try await step.deleteUser(id) }
     }
 
     /// The user, or `nil` when unknown or deleted.

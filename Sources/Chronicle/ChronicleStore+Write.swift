@@ -31,7 +31,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` with the first broken rule,
     ///   ``ChronicleError/conflict(_:)`` after too many concurrent changes; what the body
     ///   throws otherwise, as a ``ChronicleError``.
-    public func write<Value>(_ body: (WriteStep) async throws -> Value) async throws(ChronicleError) -> Written<Value> {
+    nonisolated(nonsending) public func write<Value>(_ body: (WriteStep) async throws -> Value) async throws(ChronicleError) -> Written<Value> {
         try await ChronicleError.mapping {
             var value: Value?
             let result = try await execute { () async throws -> Decision? in

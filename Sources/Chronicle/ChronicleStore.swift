@@ -102,7 +102,7 @@ public final class ChronicleStore: Sendable {
     /// read, in this process or another), waits a moment and decides again on fresh state.
     /// A decision of nothing (nil) appends nothing and returns nil.
     @discardableResult
-    func execute(_ decide: () async throws -> Decision?) async throws -> AppendResult? {
+    nonisolated(nonsending) func execute(_ decide: () async throws -> Decision?) async throws -> AppendResult? {
         try requireOpen()
         var attempt = 0
         while true {

@@ -1,10 +1,14 @@
 import Foundation
 
-/// The `chronicle` executable built next to this test binary.
+/// The executables built next to this test binary.
 enum Executables {
-    static var chronicle: String {
+    static var chronicle: String { built("chronicle") }
+    /// The example app (Examples/TodoApp).
+    static var todoApp: String { built("TodoApp") }
+
+    private static func built(_ name: String) -> String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("chronicle").path
+            .appendingPathComponent(name).path
     }
 }
 

@@ -1,0 +1,43 @@
+@_spi(Operator) import Chronicle
+import Foundation
+import Testing
+
+/// The example app in Examples/TodoApp, run as a user would run it: its own process, a store
+/// of its own, a real server on loopback.
+@Suite("The example app", .timeLimit(.minutes(2)))
+struct ExampleAppTests {
+    @Test("its scripted session: an atomic step undone whole, a refused command, an observed list, a sync that leaves nothing pending")
+    func scriptedSession() async throws {
+        let server = try await TestServer.start(tokens: ["app-token": "app"])
+        let folder = try TemporaryDirectory("example-app")
+        defer { folder.remove() }
+        do {
+            let run = try await ChildProcess.run(Executables.todoApp, [folder.path + "/store", server.url.absoluteString, "app-token"],
+                                                 in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "step: 'Review' tagged, at position 5", "\(lines)")
+            #expect(lines.contains("undo: [\"Write notes\"], tags []"), "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("refused: ") && $0.contains("already completed") }, "\(lines)")
+            #expect(lines.contains("pending: 0"), "\(lines)")
+
+            // What it pushed is the whole store, and the server has exactly that.
+            let store = try ChronicleStore(directory: folder.path + "/store", backgroundProjections: false)
+            let head = try store.head()
+            await store.close()
+            #expect(lines.contains { $0.hasPrefix("pushed: \(head) events") }, "\(head) events: \(lines)")
+            #expect(try await server.http.pullAll(token: "app-token").count == Int(head))
+
+            // The list it followed: each value different from the one before, ending with the completed note.
+            let seen = try #require(lines.last { $0.hasPrefix("seen: ") }).dropFirst("seen: ".count)
+            let values = seen.components(separatedBy: " | ")
+            #expect(values.last == "Write notes ✓", "\(values)")
+            #expect(values.contains("Write notes,Review"), "\(values)")
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "a value repeated: \(values)")
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+}
