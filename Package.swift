@@ -91,7 +91,7 @@ let package = Package(
         ]),
         // The example app (Examples/TodoApp, also a package of its own that depends on this one by
         // path): Chronicle alone, member lookups checked; SyncTests runs it against a server.
-        .executableTarget(name: "TodoApp", dependencies: ["Chronicle"], path: "Examples/TodoApp/Sources/TodoApp",
+        .executableTarget(name: "TodoAppExample", dependencies: ["Chronicle"], path: "Examples/TodoApp/Sources/TodoApp",
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // A small process the crash and multi-process tests start and kill.
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "ChronicleCLI"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerPostgres", "Chronicle",
-                                                   "Domain", "EventLog", "ChronicleCLI", "TodoApp"]),
+                                                   "Domain", "EventLog", "ChronicleCLI", "TodoAppExample"]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],

@@ -4,7 +4,7 @@ import Foundation
 enum Executables {
     static var chronicle: String { built("chronicle") }
     /// The example app (Examples/TodoApp).
-    static var todoApp: String { built("TodoApp") }
+    static var todoApp: String { built("TodoAppExample") }
 
     private static func built(_ name: String) -> String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
