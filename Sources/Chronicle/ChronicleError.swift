@@ -7,7 +7,7 @@ import Projections
 /// app can switch on. Every message is one line a person can act on.
 ///
 /// ```swift
-/// do {
+/// do throws(ChronicleError) {
 ///     try await store.completeTodo(id)
 /// } catch .rejected(let rule) {
 ///     show(rule.description)          // "todo … is already completed"
@@ -20,8 +20,8 @@ import Projections
 public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The command broke a domain rule (validation, unknown or deleted entity, …). Nothing was appended.
     case rejected(DomainError)
-    /// Other writers kept changing what the command read (``ChronicleStore`` decides again
-    /// after each conflict, a bounded number of times). Nothing was appended.
+    /// Other writers kept changing what the command read: the store decided again after each
+    /// conflict, a bounded number of times, and gave up. Nothing was appended.
     case conflict(String)
     /// A stored event could not be decoded.
     case corruptEvent(position: UInt64, reason: String)
@@ -41,7 +41,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     case beyondHead(position: UInt64, head: UInt64)
     /// An argument the call cannot use (an event the log refuses on import, say). Nothing was written.
     case invalidInput(String)
-    /// Sync failed (see ``SyncError`` for which failures a retry may cure).
+    /// Sync failed (see `SyncError` for which failures a retry may cure).
     case sync(SyncError)
     /// The task was cancelled before the call finished; nothing it had not written was written.
     case cancelled

@@ -14,7 +14,7 @@ extension ChronicleStore {
     /// _ = try await engine.pull()
     /// ```
     /// `logger` receives the engine's tries, failures and backoffs; it writes nothing by default.
-    /// - throws: ``ChronicleError/sync(_:)`` with ``SyncError/invalidRemote(_:)`` or ``SyncError/storage(_:)`` (see ``SyncEngine``).
+    /// - throws: ``ChronicleError/sync(_:)`` with `SyncError.invalidRemote(_:)` or `SyncError.storage(_:)` (see `SyncEngine`).
     public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws(ChronicleError) -> SyncEngine {
         try requireOpen()
         let (log, loader) = (self.log, self.loader)
@@ -52,6 +52,23 @@ extension ChronicleStore {
         return try await ChronicleError.mapping { try await engine.pull() }
     }
 
+    /// Syncs in the background until the task is cancelled: pushes as events are written and
+    /// pulls by `configuration.pullInterval`, backing off after failures (see `SyncEngine.run(stopOnPermanentError:)`).
+    ///
+    /// ```swift
+    /// let sync = Task { try await store.runSync(SyncConfiguration(remote: url, token: token, pullInterval: .seconds(30))) }
+    /// …
+    /// sync.cancel()
+    /// ```
+    /// `logger` receives the engine's tries, failures and backoffs; it writes nothing by default.
+    /// - throws: ``ChronicleError/sync(_:)`` when the configuration is unusable, or after a
+    ///   permanent failure with `stopOnPermanentError`; cancellation ends it normally.
+    public func runSync(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger,
+                        stopOnPermanentError: Bool = false) async throws(ChronicleError) {
+        let engine = try syncEngine(configuration, logger: logger)
+        try await ChronicleError.mapping { try await engine.run(stopOnPermanentError: stopOnPermanentError) }
+    }
+
     /// Where sync stands: pending events, the acknowledged and pulled positions, failures.
     public func syncStatus() throws(ChronicleError) -> SyncStatus {
         try requireOpen()
@@ -59,7 +76,7 @@ extension ChronicleStore {
     }
 
     /// What merges overruled of this store's writes: tags shown under a changed name (the
-    /// same on every device), then writes lost to other devices' (see ``MergeConflict``).
+    /// same on every device), then writes lost to other devices' (see `MergeConflict`).
     /// Never an error; every event stays in the log.
     ///
     /// ```swift

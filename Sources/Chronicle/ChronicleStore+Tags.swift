@@ -12,8 +12,8 @@ extension ChronicleStore {
     /// let work = try await store.createTag(name: "Work", color: "#FF8800")
     /// try await store.createTag(name: "work", color: "#000000")   // throws .rejected(.duplicateTagName("work"))
     /// ```
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/duplicateTagName(_:)``,
-    ///   ``DomainError/invalidColor(_:)``, ``DomainError/emptyTagName``, ``DomainError/tagNameTooLong(_:)``.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.duplicateTagName(_:)`,
+    ///   `DomainError.invalidColor(_:)`, `DomainError.emptyTagName`, `DomainError.tagNameTooLong(_:)`.
     @discardableResult
     public func createTag(name: String, color: String) async throws(ChronicleError) -> Tag {
         try await write { step in try await step.createTag(name: name, color: color) }.value
@@ -21,7 +21,7 @@ extension ChronicleStore {
 
     /// Renames and/or recolors a tag; the new name must not be another live tag's.
     /// - throws: ``ChronicleError/rejected(_:)`` as for ``createTag(name:color:)``, and
-    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, ``DomainError/nothingToUpdate``.
+    ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, `DomainError.nothingToUpdate`.
     @discardableResult
     public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws(ChronicleError) -> Tag {
         try await write { step in try await step.updateTag(id, name: name, color: color) }.value
@@ -38,22 +38,22 @@ extension ChronicleStore {
     }
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/unknownTag(_:)`` or ``DomainError/tagDeleted(_:)``.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.unknownTag(_:)` or `DomainError.tagDeleted(_:)`.
     public func deleteTag(_ id: UUID) async throws(ChronicleError) {
         _ = try await write { step in try await step.deleteTag(id) }
     }
 
     /// Tags a todo; the tag must be live, and stays so until the append commits.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/alreadyTagged(todo:tag:)``,
-    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, or the todo's rejections.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.alreadyTagged(todo:tag:)`,
+    ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, or the todo's rejections.
     @discardableResult
     public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
         try await write { step in try await step.tagTodo(todoID, tag: tagID) }.value
     }
 
     /// Removes a live tag from a todo.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/notTagged(todo:tag:)``,
-    ///   ``DomainError/tagDeleted(_:)``, ``DomainError/unknownTag(_:)`` or the todo's rejections.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.notTagged(todo:tag:)`,
+    ///   `DomainError.tagDeleted(_:)`, `DomainError.unknownTag(_:)` or the todo's rejections.
     @discardableResult
     public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
         try await write { step in try await step.untagTodo(todoID, tag: tagID) }.value

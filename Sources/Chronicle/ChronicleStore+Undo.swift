@@ -38,8 +38,8 @@ extension ChronicleStore {
     /// the store's: it survives restarts and is shared by every process on the store; pulled
     /// events are not in it. Fewer steps than asked are undone when fewer are left.
     ///
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/nothingToUndo``,
-    ///   ``DomainError/overtaken(stream:redo:)`` when a later command (of another device, or
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.nothingToUndo`,
+    ///   `DomainError.overtaken(stream:redo:)` when a later command (of another device, or
     ///   one here that is not undone) changed an entity of a step since, or the rule the
     ///   compensation would break (a restored tag's name taken since). Nothing is appended then.
     @discardableResult
@@ -48,7 +48,7 @@ extension ChronicleStore {
     }
 
     /// Applies again the last `steps` steps undone (a new command since an undo forgets them);
-    /// returns the events appended. Throws as ``undo(steps:)``, with ``DomainError/nothingToRedo``.
+    /// returns the events appended. Throws as ``undo(steps:)``, with `DomainError.nothingToRedo`.
     @discardableResult
     public func redo(steps: Int = 1) async throws(ChronicleError) -> [RecordedEvent] {
         try await ChronicleError.mapping { try await revert(steps: steps, redo: true) }

@@ -21,7 +21,7 @@ import Synchronization
 /// conflict it reads again and decides once more. Reads see everything in the log when they
 /// begin: this store's own writes, pulled events, other processes' appends.
 /// Rules that span entities (a todo's user must be live, tag names are unique) are part of
-/// each append's condition (``AppendKey``), so they hold against every process writing the store.
+/// each append's condition (`AppendKey`), so they hold against every process writing the store.
 public final class ChronicleStore: Sendable {
     // The parts, for tools that operate a store (the CLI, tests): `@_spi(Operator) import
     // Chronicle` reaches them. An app does not: the log's raw appends skip every domain rule,
@@ -45,6 +45,7 @@ public final class ChronicleStore: Sendable {
     ///   - directory: the store folder; it holds `log/` and `models/`.
     ///   - backgroundProjections: `false` leaves projections to explicit ``refresh()`` calls
     ///     (short-lived processes such as the CLI).
+    ///   - logOptions: how the log is opened (`noSync` for throwaway stores in tests only).
     ///   - upgradeProgress: told how far the rebuild of read models built by another version
     ///     is (after an upgrade of Chronicle; the old models are read until it ends).
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something

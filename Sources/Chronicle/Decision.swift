@@ -5,7 +5,7 @@ import Foundation
 import UUIDText
 
 /// What a command decided: the events to append, and the keys that make the decision's
-/// reads part of the append's condition (see ``AppendKey``).
+/// reads part of the append's condition (see `AppendKey`).
 struct Decision {
     var streams: [StreamAppend]
     var keys: [AppendKey] = []

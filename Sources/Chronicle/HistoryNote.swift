@@ -1,7 +1,7 @@
 import EventLog
 import Foundation
 
-/// What the store notes with each batch it appends (``EventLog/append(_:keys:note:)``), from
+/// What the store notes with each batch it appends (`EventLog.append(_:keys:note:)`), from
 /// which ``UndoHistory`` is read: a command (alone, or one of an ``ChronicleStore/undoGroup(_:)``),
 /// or the undo or redo of one or more steps.
 ///

@@ -7,8 +7,8 @@ extension WriteStep {
     /// Creates a tag. The name is trimmed, 1…50 characters, and unique among live tags
     /// without regard to case ("Work" and "WORK" collide), whichever process adds it;
     /// the color is `#rrggbb` in either case, stored lowercase.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/duplicateTagName(_:)``,
-    ///   ``DomainError/invalidColor(_:)``, ``DomainError/emptyTagName``, ``DomainError/tagNameTooLong(_:)``.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.duplicateTagName(_:)`,
+    ///   `DomainError.invalidColor(_:)`, `DomainError.emptyTagName`, `DomainError.tagNameTooLong(_:)`.
     @discardableResult
     nonisolated(nonsending) public func createTag(name: String, color: String) async throws(ChronicleError) -> Tag {
         try await ChronicleError.mapping {
@@ -24,7 +24,7 @@ extension WriteStep {
 
     /// Renames and/or recolors a tag; the new name must not be another live tag's.
     /// - throws: ``ChronicleError/rejected(_:)`` as for ``createTag(name:color:)``, and
-    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, ``DomainError/nothingToUpdate``.
+    ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, `DomainError.nothingToUpdate`.
     @discardableResult
     nonisolated(nonsending) public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws(ChronicleError) -> Tag {
         try await ChronicleError.mapping {
@@ -45,7 +45,7 @@ extension WriteStep {
     }
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/unknownTag(_:)`` or ``DomainError/tagDeleted(_:)``.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.unknownTag(_:)` or `DomainError.tagDeleted(_:)`.
     nonisolated(nonsending) public func deleteTag(_ id: UUID) async throws(ChronicleError) {
         try ChronicleError.mapping {
             let (aggregate, version) = try tag(id)

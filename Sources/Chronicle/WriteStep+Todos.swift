@@ -50,8 +50,8 @@ extension WriteStep {
     }
 
     /// Tags a todo; the tag must be live, and stays so until the append commits.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/alreadyTagged(todo:tag:)``,
-    ///   ``DomainError/unknownTag(_:)``, ``DomainError/tagDeleted(_:)``, or the todo's rejections.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.alreadyTagged(todo:tag:)`,
+    ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, or the todo's rejections.
     @discardableResult
     nonisolated(nonsending) public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
         try changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
@@ -60,8 +60,8 @@ extension WriteStep {
     }
 
     /// Removes a live tag from a todo.
-    /// - throws: ``ChronicleError/rejected(_:)`` with ``DomainError/notTagged(todo:tag:)``,
-    ///   ``DomainError/tagDeleted(_:)``, ``DomainError/unknownTag(_:)`` or the todo's rejections.
+    /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.notTagged(todo:tag:)`,
+    ///   `DomainError.tagDeleted(_:)`, `DomainError.unknownTag(_:)` or the todo's rejections.
     @discardableResult
     nonisolated(nonsending) public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
         try changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
