@@ -79,7 +79,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-        ]),
+        ],
+        // The protocol as OpenAPI 3.0, served at /openapi.yaml (docs/openapi.yaml links here).
+        resources: [.embedInCode("openapi.yaml")]),
         .target(name: "SyncServerPostgres", dependencies: [
             "SyncServer", "EventLog",
             .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -165,6 +165,10 @@ struct WireParser {
                 guard value <= UInt64(UInt16.max) else {
                     throw WireEventError("\(label): \"schemaVersion\" must be at most \(UInt16.max)")
                 }
+                // The protocol writes it only above 1: an explicit 1 would be stored and served back without it.
+                guard value > 1 else {
+                    throw WireEventError("\(label): \"schemaVersion\" 1 is the default: leave the member out")
+                }
                 schemaVersion = UInt16(value)
             case "position" where positioned:
                 try once(position)
@@ -269,6 +273,9 @@ struct WireParser {
             throw mismatch("\(label()) must be \(requirement)")
         }
         guard allowZero || value > 0 else { throw mismatch("\(label()) must be \(requirement)") }
+        // JSON's integers are int64 for most readers (and PostgreSQL's bigint): no position or
+        // version comes near the limit, and one past it would not survive a round trip.
+        guard value <= UInt64(Int64.max) else { throw mismatch("\(label()) is larger than \(Int64.max)") }
         return value
     }
 

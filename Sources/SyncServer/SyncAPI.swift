@@ -18,6 +18,7 @@ import Logging
 /// - `POST /v1/events`: stores a batch, each event id once per tenant, all or nothing.
 /// - `GET /v1/events?after=&limit=`: the tenant's events in server order.
 /// - `GET /healthz`: 200.
+/// - `GET /openapi.yaml`: this API as OpenAPI 3.0.
 public struct SyncAPI: Sendable {
     /// Request limits.
     public struct Limits: Sendable, Hashable {
@@ -50,11 +51,14 @@ public struct SyncAPI: Sendable {
         router.add(middleware: APIErrorMiddleware<Context>())
         router.get("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
         router.head("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
+        router.get("openapi.yaml") { _, _ in Self.openAPIDocument() }
+        router.head("openapi.yaml") { _, _ in Self.openAPIDocument() }
         router.post("v1/events") { request, context in try await push(request, context: context) }
         router.get("v1/events") { request, context in try await pull(request, context: context) }
         // A known path asked with another method: 405, naming the methods it takes.
         let others: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
-        for (path, allowed) in [("healthz", [HTTPRequest.Method.get, .head]), ("v1/events", [.get, .post])] {
+        for (path, allowed) in [("healthz", [HTTPRequest.Method.get, .head]), ("openapi.yaml", [.get, .head]),
+                                ("v1/events", [.get, .post])] {
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             for method in others where !allowed.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
@@ -167,10 +171,18 @@ public struct SyncAPI: Sendable {
         return values.first.map(String.init)
     }
 
-    /// A decimal number written with ASCII digits only (no sign, no space), at most 19 of them.
+    /// A decimal number written with ASCII digits only (no sign, no space), at most
+    /// 9223372036854775807 (a JSON int64, as the OpenAPI document says: no position is larger).
     static func digits(_ text: String) -> UInt64? {
-        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return UInt64(text)
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let value = UInt64(text), value <= UInt64(Int64.max) else { return nil }
+        return value
+    }
+
+    /// This protocol as OpenAPI 3.0 (docs/openapi.yaml), embedded in the server at build time.
+    static func openAPIDocument() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
     }
 
     static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -56,11 +56,12 @@ extension Reliability.ServerAbuseTests {
         try await Self.withServer { server in
             let auth = [("Authorization", "Bearer \(Self.alpha)")]
             for query in ["after=+1", "after=-0", "limit=+5", "after=1&after=2", "limit=5&limit=5", "after=%201",
-                          "after=1.0", "after=", "since=3", "after=0&limit=10&cursor=x"] {
+                          "after=1.0", "after=", "since=3", "after=0&limit=10&cursor=x",
+                          "after=9223372036854775808", "after=18446744073709551615"] {
                 let reply = try #require(try await Self.exchange(server.port, request("GET", "/v1/events?\(query)", headers: auth)))
                 #expect(reply.status == 400, "\(query): \(reply.status) \(reply.text)")
             }
-            for query in ["", "?after=0", "?after=0&limit=1", "?limit=10000"] {
+            for query in ["", "?after=0", "?after=0&limit=1", "?limit=10000", "?after=9223372036854775807"] {
                 let reply = try #require(try await Self.exchange(server.port, request("GET", "/v1/events\(query)", headers: auth)))
                 #expect(reply.status == 200, "\(query): \(reply.status) \(reply.text)")
             }

@@ -66,7 +66,11 @@ struct HTTPTransportTests {
 
     @Test("nobody listening: a connection failure, at once, that the retry rules retry", arguments: Transport.allCases)
     func refused(transport: Transport) async throws {
-        let port = try PostgresCluster.freePort()   // bound and released: nobody listens there
+        // Bound but not listening, and held for the test: no other test can take the port and
+        // listen there (a port bound and released could be, and a connection would then hang).
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let client = try Self.client(transport, URL(string: "http://127.0.0.1:\(port)")!)
         defer { client.invalidate() }
         let clock = ContinuousClock()
@@ -125,4 +129,26 @@ final class SilentListener: Sendable {
     func close() {
         _ = Glibc.close(descriptor)
     }
+}
+
+/// A loopback port bound by this process and not listening: connecting to it is refused at once.
+final class ClosedPort: Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, bound else { throw SyncError.storage("cannot bind a loopback port") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func release() { close(fd) }
 }
