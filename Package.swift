@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // HTTPTypes (requests, responses, fields) as Hummingbird and the server name them; already
+        // in the graph through Hummingbird, declared because the server imports it.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // The sync server's PostgreSQL storage: the wire protocol, a connection pool and typed
         // binds, which hand-written code would have to re-do (and get wrong) at length.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -67,7 +70,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "Chronicle", dependencies: [
-            "Domain", "EventLog", "Projections", "ChronicleSync", "UUIDText",
+            "Domain", "EventLog", "LMDB", "Projections", "ChronicleSync", "UUIDText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -78,7 +81,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ],
         // The protocol as OpenAPI 3.0, served at /openapi.yaml (docs/openapi.yaml links here).
         resources: [.embedInCode("openapi.yaml")]),
@@ -88,8 +93,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
-            "Chronicle", "ChronicleWire", "SyncServer", "SyncServerPostgres",
+            "Chronicle", "ChronicleSync", "ChronicleWire", "Domain", "EventLog", "Projections", "UUIDText",
+            "SyncServer", "SyncServerPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The example app (Examples/TodoApp, also a package of its own that depends on this one by
         // path): Chronicle alone, member lookups checked; SyncTests runs it against a server.
@@ -98,16 +105,19 @@ let package = Package(
         // A small process the crash and multi-process tests start and kill.
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "ChronicleCLI"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerPostgres", "Chronicle",
-                                                   "Domain", "EventLog", "ChronicleCLI", "TodoAppExample"]),
+                                                   "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample",
+                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
@@ -115,6 +125,7 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: [
             "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture",
             "ChronicleCLI",
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ]
 )

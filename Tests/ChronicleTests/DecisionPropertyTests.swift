@@ -7,7 +7,7 @@ import Testing
 
 /// Random concurrent commands against one store: the invariants that span entities hold
 /// after every step, whatever the interleaving (SPEC §6).
-@Suite("decisions under concurrency, in one process")
+@Suite("decisions under concurrency, in one process", .timeLimit(.minutes(3)))
 struct DecisionPropertyTests {
     /// `CHRONICLE_PROPERTY_SEED=N` replays one seed.
     static let seed = ProcessInfo.processInfo.environment["CHRONICLE_PROPERTY_SEED"].flatMap(UInt64.init)

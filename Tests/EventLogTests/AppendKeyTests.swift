@@ -4,6 +4,7 @@ import LMDB
 import Testing
 
 /// Key conditions (``AppendKey``): what a decision read is part of its append's condition.
+@Suite(.timeLimit(.minutes(1)))
 struct AppendKeyTests {
     @Test func unchangedFailsOnceAnotherBatchTouchedTheKey() async throws {
         try await TestStore.with { store in

@@ -15,7 +15,7 @@ import Testing
 ///
 /// - `CHRONICLE_FUZZ_SEED=N` (decimal or `0x` hex): replay a seed; every test prints the one it used.
 /// - `CHRONICLE_FUZZ_CASES=N`: inputs per generator (default 3,000; the round trip runs 10× that).
-@Suite("Timestamp fuzzing against ISO8601DateFormatter")
+@Suite("Timestamp fuzzing against ISO8601DateFormatter", .timeLimit(.minutes(3)))
 struct TimestampFuzzTests {
     @Test("random valid instants and calendar edges: Chronicle and Foundation give the same instant",
           .timeLimit(.minutes(2)))

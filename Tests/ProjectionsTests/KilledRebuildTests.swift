@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("a rebuild killed halfway")
+@Suite("a rebuild killed halfway", .timeLimit(.minutes(3)))
 struct KilledRebuildTests {
     @Test("SIGKILL mid-rebuild leaves the old models readable and the next rebuild completes",
           .timeLimit(.minutes(2)))

@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("observing read-model changes")
+@Suite("observing read-model changes", .timeLimit(.minutes(1)))
 struct ObservationTests {
     @Test("changes() delivers each change after an append", .timeLimit(.minutes(1)))
     func deliversChanges() async throws {

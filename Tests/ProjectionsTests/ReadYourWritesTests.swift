@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("read your writes across processes")
+@Suite("read your writes across processes", .timeLimit(.minutes(2)))
 struct ReadYourWritesTests {
     @Test("another process appends; this one sees the writes after wait(until:)", .timeLimit(.minutes(1)))
     func otherProcessAppends() async throws {

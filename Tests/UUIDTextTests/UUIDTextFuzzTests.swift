@@ -12,7 +12,7 @@ import UUIDText
 ///
 /// - `CHRONICLE_FUZZ_SEED=N` (decimal or `0x` hex): replay a seed; every test prints the one it used.
 /// - `CHRONICLE_FUZZ_CASES=N`: inputs per generator (default 5,000).
-@Suite("UUIDText fuzzing against Foundation's UUID(uuidString:)")
+@Suite("UUIDText fuzzing against Foundation's UUID(uuidString:)", .timeLimit(.minutes(3)))
 struct UUIDTextFuzzTests {
     @Test("random UUIDs in upper, lower and mixed case: the same UUID from both parsers",
           .timeLimit(.minutes(2)))
