@@ -34,6 +34,11 @@ let package = Package(
         // HTTPTypes (requests, responses, fields) as Hummingbird and the server name them; already
         // in the graph through Hummingbird, declared because the server imports it.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The server's metrics: recorded through swift-metrics' API (any backend an embedding app
+        // chooses), exposed in Prometheus' text format at /metrics by swift-prometheus, whose
+        // registry and histograms would otherwise be written by hand.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The sync server's PostgreSQL storage: the wire protocol, a connection pool and typed
         // binds, which hand-written code would have to re-do (and get wrong) at length.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -84,6 +89,8 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ],
         // The protocol as OpenAPI 3.0, served at /openapi.yaml (docs/openapi.yaml links here).
         resources: [.embedInCode("openapi.yaml")]),

@@ -30,6 +30,7 @@ final class ConnectionEndingHandler: ChannelDuplexHandler, RemovableChannelHandl
     static let linger = TimeAmount.seconds(10)
 
     private let logger: Logger
+    private let metrics: ServerMetrics
     /// A request's head has arrived and its end has not.
     private var requestOpen = false
     /// A response's head has been written and its end has not.
@@ -40,8 +41,9 @@ final class ConnectionEndingHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var ending = false
     private var lingerClose: Scheduled<Void>?
 
-    init(logger: Logger) {
+    init(logger: Logger, metrics: ServerMetrics) {
         self.logger = logger
+        self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -103,6 +105,7 @@ final class ConnectionEndingHandler: ChannelDuplexHandler, RemovableChannelHandl
         }
         let (status, message) = Self.answer(to: parserError)
         logger.notice("request refused", metadata: ["status": "\(status.code)", "error": "\(message)"])
+        metrics.request(path: nil, method: "unknown", status: status.code, duration: .zero)
         let body = ByteBuffer(string: "{\"error\":" + jsonString(message) + "}")
         let head = HTTPResponse(status: status, headerFields: [
             .contentType: "application/json; charset=utf-8", .contentLength: "\(body.readableBytes)", .connection: "close",

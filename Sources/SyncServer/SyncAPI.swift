@@ -19,6 +19,7 @@ import Logging
 /// - `GET /v1/events?after=&limit=`: the tenant's events in server order.
 /// - `GET /healthz`: 200.
 /// - `GET /openapi.yaml`: this API as OpenAPI 3.0.
+/// - `GET /metrics`: what the server counts, in Prometheus' text format (``ServerMetrics``).
 public struct SyncAPI: Sendable {
     /// Request limits.
     public struct Limits: Sendable, Hashable {
@@ -39,26 +40,31 @@ public struct SyncAPI: Sendable {
     /// Where tokens and events are kept (see ``EventStorage``).
     public let storage: any EventStorage
     public let limits: Limits
+    /// What the endpoints count, served at `GET /metrics`.
+    public let metrics: ServerMetrics
 
-    public init(storage: any EventStorage, limits: Limits = Limits()) {
+    public init(storage: any EventStorage, limits: Limits = Limits(), metrics: ServerMetrics = ServerMetrics()) {
         self.storage = storage
         self.limits = limits
+        self.metrics = metrics
     }
 
     /// Adds the request log, the error middleware (JSON errors) and the routes to `router`.
     public func install<Context: RequestContext>(on router: Router<Context>) {
+        router.add(middleware: MetricsMiddleware<Context>(metrics: metrics))
         router.add(middleware: RequestLogMiddleware<Context>())
         router.add(middleware: APIErrorMiddleware<Context>())
         router.get("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
         router.head("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
         router.get("openapi.yaml") { _, _ in Self.openAPIDocument() }
         router.head("openapi.yaml") { _, _ in Self.openAPIDocument() }
+        router.get("metrics") { _, _ in metrics.exposition() }
         router.post("v1/events") { request, context in try await push(request, context: context) }
         router.get("v1/events") { request, context in try await pull(request, context: context) }
         // A known path asked with another method: 405, naming the methods it takes.
         let others: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
         for (path, allowed) in [("healthz", [HTTPRequest.Method.get, .head]), ("openapi.yaml", [.get, .head]),
-                                ("v1/events", [.get, .post])] {
+                                ("metrics", [.get]), ("v1/events", [.get, .post])] {
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             for method in others where !allowed.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
@@ -95,7 +101,8 @@ public struct SyncAPI: Sendable {
         } catch let error as WireEventError {
             throw APIError(.badRequest, error.message)
         }
-        let result = try await storage.append(batch.events, for: tenant)
+        let result = try await metrics.storage("append") { try await storage.append(batch.events, for: tenant) }
+        metrics.appended(accepted: result.accepted, duplicates: result.duplicates)
         context.logger.info("batch stored", metadata: [
             "tenant": "\(tenant)", "device": "\(batch.device)", "events": "\(batch.events.count)",
             "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
@@ -131,7 +138,8 @@ public struct SyncAPI: Sendable {
             }
             limit = Int(value)
         }
-        let page = try await storage.events(of: tenant, after: after, limit: limit)
+        let page = try await metrics.storage("events") { try await storage.events(of: tenant, after: after, limit: limit) }
+        metrics.served(page.events.count)
         return Self.json(WirePage(events: page.events, lastPosition: page.lastPosition).encode())
     }
 
@@ -146,7 +154,8 @@ public struct SyncAPI: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("the Authorization header must be 'Bearer <token>'")
         }
-        guard let tenant = try await storage.tenant(forToken: parts[1].trimmingCharacters(in: .whitespaces)) else {
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let tenant = try await metrics.storage("authenticate", { try await storage.tenant(forToken: token) }) else {
             throw APIError.unauthorized("unknown token")
         }
         return tenant

@@ -98,6 +98,7 @@ public final class SyncServer: Service, Sendable {
             await storage.close()
             throw error
         }
+        let metrics = api.metrics
         let router = Router(context: BasicRequestContext.self)
         let memory = IdleMemoryRelease()
         router.add(middleware: memory.middleware())
@@ -109,7 +110,8 @@ public final class SyncServer: Service, Sendable {
         let app = Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionEndingHandler(logger: logger), RequestTimeoutHandler(timeout: requestTimeout)],
+                additionalChannelHandlers: [ConnectionEndingHandler(logger: logger, metrics: metrics),
+                                            RequestTimeoutHandler(timeout: requestTimeout)],
                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chronicle"),
             onServerRunning: { channel in

@@ -145,6 +145,10 @@ extension Reliability.ServerAbuseTests {
             #expect(garbage.status == 400, "\(garbage.status)")
             #expect(garbage.errorMessage != nil, "\(garbage.text)")
             try await Self.expectHealthy(server)
+            // The router never saw them; the metrics count them all the same.
+            let metrics = try #require(try await Self.exchange(server.port, request("GET", "/metrics"))).text
+            #expect(metrics.contains(#"chronicle_http_requests_total{route="unrouted",method="unknown",status="431"} 2"#), "\(metrics)")
+            #expect(metrics.contains(#"chronicle_http_requests_total{route="unrouted",method="unknown",status="400"} 1"#), "\(metrics)")
         }
     }
 

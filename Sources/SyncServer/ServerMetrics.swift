@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import Metrics
+import Prometheus
+
+/// What the server counts, for operators, in Prometheus' text format at `GET /metrics`:
+///
+/// - `chronicle_http_requests_total{route,method,status}` and
+///   `chronicle_http_request_duration_seconds{route,method}`: every request, the HTTP layer's
+///   own refusals (431, malformed) under `route="unrouted"`;
+/// - `chronicle_events_appended_total`, `chronicle_events_duplicate_total`,
+///   `chronicle_events_served_total`: events stored by pushes, already known, sent in pages;
+/// - `chronicle_storage_in_flight{operation}` and `chronicle_storage_duration_seconds{operation}`:
+///   calls into the storage (`append`, `events`, `authenticate`) under way and how long they took:
+///   with PostgreSQL, how much of the connection pool the server is using.
+///
+/// Recorded through swift-metrics' API against this server's own registry (servers in one
+/// process, as in tests, keep apart). No label names a tenant or a token.
+public final class ServerMetrics: Sendable {
+    /// The registry `GET /metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    /// The routes a request is counted under; anything else is `other` (labels stay few).
+    static let routes: Set<String> = ["/v1/events", "/healthz", "/openapi.yaml", "/metrics"]
+
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.registry = registry
+        self.factory = factory
+    }
+
+    /// Counts one answered request.
+    func request(path: String?, method: String, status: Int, duration: Duration) {
+        let route = path.map { Self.routes.contains($0) ? $0 : "other" } ?? "unrouted"
+        Counter(label: "chronicle_http_requests_total",
+                dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory).increment()
+        Timer(label: "chronicle_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
+              factory: factory).record(duration: duration)
+    }
+
+    /// Counts a push's events.
+    func appended(accepted: Int, duplicates: Int) {
+        Counter(label: "chronicle_events_appended_total", factory: factory).increment(by: accepted)
+        Counter(label: "chronicle_events_duplicate_total", factory: factory).increment(by: duplicates)
+    }
+
+    /// Counts a page's events.
+    func served(_ count: Int) {
+        Counter(label: "chronicle_events_served_total", factory: factory).increment(by: count)
+    }
+
+    /// Runs a call into the storage, counted while it runs and timed.
+    func storage<T>(_ operation: String, _ body: () async throws -> T) async rethrows -> T {
+        let inFlight = Meter(label: "chronicle_storage_in_flight", dimensions: [("operation", operation)], factory: factory)
+        inFlight.increment()
+        let start = ContinuousClock.now
+        defer {
+            inFlight.decrement()
+            Timer(label: "chronicle_storage_duration_seconds", dimensions: [("operation", operation)], factory: factory)
+                .record(duration: ContinuousClock.now - start)
+        }
+        return try await body()
+    }
+
+    /// The metrics as Prometheus' text exposition format.
+    func exposition() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+}
+
+/// Counts each request the router answers (see ``ServerMetrics``).
+struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        metrics.request(path: request.uri.path, method: request.method.rawValue, status: Int(response.status.code),
+                        duration: ContinuousClock.now - start)
+        return response
+    }
+}
