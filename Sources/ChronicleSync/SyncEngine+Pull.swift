@@ -90,6 +90,7 @@ extension SyncEngine {
         case let .failed(error, retryAfter):
             state = try store.update { state in
                 state.attempts += 1
+                state.counters.failures += 1
                 state.lastError = error.description
                 state.lastErrorIsPermanent = !error.isRetryable
                 state.nextTryAt = nil
@@ -130,9 +131,11 @@ extension SyncEngine {
         }
         let through = page.events.last?.position ?? state.pulledPosition
         let remote = configuration.remote.absoluteString
+        let storedCount = UInt64(stored)
         state = try store.update { state in
             if let skippable, state.ackedPosition == skippable.from { state.ackedPosition = skippable.to }
             state.pulledPosition = max(state.pulledPosition, through)
+            state.counters.pulled += storedCount
             state.attempts = 0
             state.lastError = nil
             state.lastErrorIsPermanent = false

@@ -132,8 +132,10 @@ extension SyncEngine {
             let now = Self.nowMilliseconds()
             let remote = configuration.remote.absoluteString
             let ackedTo = batch.through
+            let acknowledged = UInt64(ack.accepted + ack.duplicates)
             let record: @Sendable (inout SyncState) -> Void = { state in
                 state.ackedPosition = max(state.ackedPosition, ackedTo)
+                state.counters.pushed += acknowledged
                 state.attempts = 0
                 state.lastError = nil
                 state.lastErrorIsPermanent = false
@@ -164,6 +166,7 @@ extension SyncEngine {
             }
             state = try store.update { state in
                 state.attempts += 1
+                state.counters.failures += 1
                 state.lastError = error.description
                 state.lastErrorIsPermanent = !error.isRetryable
                 state.nextTryAt = nil

@@ -24,6 +24,8 @@ struct SyncState: Codable, Sendable, Hashable {
     var remote: String?
     /// The server position of the last event pulled and merged: the next pull asks for what follows.
     var pulledPosition: UInt64 = 0
+    /// What sync has done over the store's life (every process, every run).
+    var counters = SyncCounters()
 
     init() {}
 
@@ -39,6 +41,28 @@ struct SyncState: Codable, Sendable, Hashable {
         lastSuccessAt = try container.decodeIfPresent(Int64.self, forKey: .lastSuccessAt)
         remote = try container.decodeIfPresent(String.self, forKey: .remote)
         pulledPosition = try container.decodeIfPresent(UInt64.self, forKey: .pulledPosition) ?? 0
+        counters = try container.decodeIfPresent(SyncCounters.self, forKey: .counters) ?? SyncCounters()
+    }
+}
+
+/// What a store's sync has done over its life, across processes and runs: what an operator
+/// graphs, and what `chronicle sync status --json` shows as `"counters"`.
+public struct SyncCounters: Codable, Sendable, Hashable {
+    /// Events the server acknowledged (stored now, or already had).
+    public var pushed: UInt64 = 0
+    /// Pulled events stored here (others' events; this store's own coming back store nothing).
+    public var pulled: UInt64 = 0
+    /// Failed tries, pushes and pulls (each one a retry, unless the failure was permanent).
+    public var failures: UInt64 = 0
+
+    public init() {}
+
+    /// Tolerant, as ``SyncState`` is: a counter added later starts at 0 in an older store.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pushed = try container.decodeIfPresent(UInt64.self, forKey: .pushed) ?? 0
+        pulled = try container.decodeIfPresent(UInt64.self, forKey: .pulled) ?? 0
+        failures = try container.decodeIfPresent(UInt64.self, forKey: .failures) ?? 0
     }
 }
 

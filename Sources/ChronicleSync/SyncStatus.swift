@@ -43,6 +43,8 @@ public struct SyncStatus: Sendable, Hashable {
     /// The server position of the last event pulled and merged (0: nothing pulled yet).
     public var pulledPosition: UInt64
     public var phase: Phase
+    /// What sync has done over the store's life: events pushed and pulled, failed tries.
+    public var counters: SyncCounters
 
     init(state: SyncState, head: UInt64, phase: Phase, attemptsThisRun: Int = 0) {
         self.pending = head > state.ackedPosition ? head - state.ackedPosition : 0
@@ -55,6 +57,7 @@ public struct SyncStatus: Sendable, Hashable {
         self.lastSuccessAt = state.lastSuccessAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         self.pulledPosition = state.pulledPosition
         self.phase = phase
+        self.counters = state.counters
     }
 
     /// The stored phase when no engine runs: stopped after a permanent error, backing off

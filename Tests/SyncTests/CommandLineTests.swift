@@ -77,6 +77,7 @@ struct CommandLineTests {
             #expect(status["pending"] as? Int == 7)
             #expect(status["attempts"] as? Int == 1)
             #expect(status["lastError"] as? String == "HTTP 401: unknown token")
+            #expect(status["counters"] as? [String: Int] == ["pushed": 0, "pulled": 0, "failures": 1, "conflicts": 0])
         }
     }
 

@@ -35,6 +35,9 @@ struct PullCommandLineTests {
             #expect(conflicts.map { $0["kind"] } == ["tag-renamed"])
             #expect(conflicts.first?["stream"] == "tag-" + other.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(status["pending"] as? Int == 0)
+            // Each pushed its one tag and pulled the other's (its own coming back stored nothing).
+            let counters = try #require(status["counters"] as? [String: Int])
+            #expect(counters == ["pushed": 1, "pulled": 1, "failures": 0, "conflicts": 1], "\(counters)")
         }
         #expect(listedA.contains(work.trimmingCharacters(in: .whitespacesAndNewlines)))
         for store in [a, b] { _ = try await run(["verify", "--deep"], store: store) }

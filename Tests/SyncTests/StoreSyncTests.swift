@@ -28,6 +28,9 @@ struct StoreSyncTests {
         for task in syncing { task.cancel() }
         for task in syncing { try await task.value }
         #expect(try phone.syncStatus().pending == 0)
+        // The library reads the same counters as `sync status --json`.
+        #expect(try phone.syncStatus().counters.pushed == 2)
+        #expect(try laptop.syncStatus().counters.pulled == 2)
         await phone.close()
         await laptop.close()
         try await server.stop()

@@ -119,13 +119,19 @@ struct SyncCommand: AsyncParsableCommand {
                 let listed = conflicts.map { conflict in
                     "{\"stream\":\(jsonValue(conflict.stream)),\"kind\":\(jsonValue(conflict.kind)),\"detail\":\(jsonValue(conflict.detail))}"
                 }
+                let counters = status.counters
                 CLIOutput.line("{\"pending\":\(status.pending),\"lastAckedPosition\":\(status.lastAckedPosition),"
                                + "\"attempts\":\(status.attempts),\"lastError\":\(jsonValue(status.lastError)),"
-                               + "\"pulledPosition\":\(status.pulledPosition),\"conflicts\":[\(listed.joined(separator: ","))]}")
+                               + "\"pulledPosition\":\(status.pulledPosition),\"conflicts\":[\(listed.joined(separator: ","))],"
+                               + "\"counters\":{\"pushed\":\(counters.pushed),\"pulled\":\(counters.pulled),"
+                               + "\"failures\":\(counters.failures),\"conflicts\":\(conflicts.count)}}")
                 return
             }
             CLIOutput.line("pending: \(events(status.pending)) (log head \(status.head), acknowledged up to \(status.lastAckedPosition))")
             CLIOutput.line("pulled: up to server position \(status.pulledPosition)")
+            CLIOutput.line("so far: \(events(status.counters.pushed)) pushed, \(events(status.counters.pulled)) pulled, "
+                           + "\(status.counters.failures) failed \(status.counters.failures == 1 ? "try" : "tries"), "
+                           + "\(conflicts.count) \(conflicts.count == 1 ? "conflict" : "conflicts")")
             if let success = status.lastSuccessAt {
                 CLIOutput.line("last acknowledged batch: \(Timestamp.format(milliseconds: Int64(success.timeIntervalSince1970 * 1000)))")
             }
