@@ -9,7 +9,9 @@ import PackageDescription
 // postgres-nio); `chronicle` is the CLI.
 let package = Package(
     name: "Chronicle",
-    // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18.
+    // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18. Built and tested
+    // on Linux; macOS needs a system LMDB that pkg-config finds; iOS does not build yet (CLMDB is a
+    // system library): see the README's "Platforms".
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Chronicle", targets: ["Chronicle"]),
