@@ -114,11 +114,14 @@ let package = Package(
         // A small process the crash and multi-process tests start and kill.
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
+        // What test targets share: child processes, the built products, the raw log to damage.
+        .target(name: "ChronicleTestSupport", dependencies: ["LMDB"], path: "Tests/ChronicleTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",
+                                                       "ChronicleTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture"]),
@@ -133,7 +136,7 @@ let package = Package(
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: [
             "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture",
-            "ChronicleCLI",
+            "ChronicleCLI", "ChronicleTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

@@ -2,6 +2,7 @@ import Foundation
 
 /// What ``SyncEngine/push()`` did.
 public struct PushSummary: Sendable, Hashable {
+    /// How a push ended: everything acknowledged, given up after repeated failures, or stopped by a permanent one.
     public enum Outcome: Sendable, Hashable {
         /// Every event in the log is acknowledged.
         case complete
@@ -11,6 +12,7 @@ public struct PushSummary: Sendable, Hashable {
         case stopped(SyncError)
     }
 
+    /// How the push ended.
     public var outcome: Outcome
     /// Events acknowledged during this push.
     public var eventsAcknowledged = 0
@@ -28,6 +30,7 @@ public struct PushSummary: Sendable, Hashable {
     public var failures: [SyncError] = []
     /// The acknowledged position and pending count when the push ended.
     public var lastAckedPosition: UInt64 = 0
+    /// Events still unacknowledged when the push ended.
     public var pending: UInt64 = 0
 
     /// `true` when every event is acknowledged.

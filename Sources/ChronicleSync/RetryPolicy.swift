@@ -12,10 +12,13 @@ public struct RetryPolicy: Sendable, Hashable {
     public var base: Duration
     /// No wait is longer, whatever the attempt or the server's `Retry-After`.
     public var maximum: Duration
+    /// Whether a wait is the whole bound or a random part of it.
     public var jitter: Jitter
     /// Consecutive failures after which ``SyncEngine/push()`` gives up; `nil` never gives up.
     public var maxAttempts: Int?
 
+    /// Makes a policy; by default waits start at 0.5 s, double up to 60 s with full jitter, and a push
+    /// gives up after 10 consecutive failures.
     public init(base: Duration = .milliseconds(500), maximum: Duration = .seconds(60), jitter: Jitter = .full,
                 maxAttempts: Int? = 10) {
         self.base = base

@@ -17,6 +17,7 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var pullLimit: Int
     /// The most bytes of payload in one request (a batch stops short of it; one event always goes).
     public var maxBatchBytes: Int
+    /// How long to wait between failed tries, and after how many a push gives up.
     public var retry: RetryPolicy
     /// How long one request may take, connecting included, before it counts as a timeout.
     public var requestTimeout: Duration
@@ -28,6 +29,7 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// ``SyncEngine/run(stopOnPermanentError:)``: pull at least this often (`nil`: push only).
     public var pullInterval: Duration?
 
+    /// Makes a configuration for syncing with `remote`; `SyncEngine` checks the settings when it is made with it.
     public init(remote: URL, token: String? = nil, batchSize: Int = 500, pullLimit: Int = 1000, maxBatchBytes: Int = 4 << 20,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
                 debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60),

@@ -37,6 +37,7 @@ public actor SyncEngine {
 
     /// The log this engine pushes.
     public nonisolated let log: EventLog
+    /// The remote and the settings this engine syncs with.
     public nonisolated let configuration: SyncConfiguration
 
     let client: SyncClient

@@ -55,6 +55,7 @@ public struct SyncCounters: Codable, Sendable, Hashable {
     /// Failed tries, pushes and pulls (each one a retry, unless the failure was permanent).
     public var failures: UInt64 = 0
 
+    /// Makes counters that all start at 0.
     public init() {}
 
     /// Tolerant, as ``SyncState`` is: a counter added later starts at 0 in an older store.

@@ -8,6 +8,7 @@ import Foundation
 /// }
 /// ```
 public struct SyncStatus: Sendable, Hashable {
+    /// What a store's sync is doing at a given moment.
     public enum Phase: Sendable, Hashable {
         /// Nothing in flight: up to date, or waiting for new events.
         case idle
@@ -42,6 +43,7 @@ public struct SyncStatus: Sendable, Hashable {
     public var lastSuccessAt: Date?
     /// The server position of the last event pulled and merged (0: nothing pulled yet).
     public var pulledPosition: UInt64
+    /// What sync is doing now: idle, pushing, pulling, backing off or stopped.
     public var phase: Phase
     /// What sync has done over the store's life: events pushed and pulled, failed tries.
     public var counters: SyncCounters

@@ -9,7 +9,9 @@ import UUIDText
 /// invalid JSON at byte 120: expected ',' or '}'
 /// ```
 public struct WireEventError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The one-line reason, naming the member at fault.
     public var message: String
+    /// Makes an error whose description is `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -18,8 +20,10 @@ public struct WireEventError: Error, Equatable, Sendable, CustomStringConvertibl
 public struct WirePush: Sendable, Equatable {
     /// The device that sent the batch (not necessarily the origin of every event).
     public var device: String
+    /// The batch's events, without positions.
     public var events: [ForeignEvent]
 
+    /// Makes a push body from its parts.
     public init(device: String, events: [ForeignEvent]) {
         self.device = device
         self.events = events
@@ -39,7 +43,6 @@ public struct WirePush: Sendable, Equatable {
     }
 }
 
-/// A pull response body: `{"events": [<event with the server's position>, …], "lastPosition": n}`.
 /// A push's answer: `{"accepted":2,"duplicates":0,"lastPosition":2}`, each member once, none other.
 public struct WireAcknowledgement: Sendable, Equatable {
     /// Events of the batch stored now.
@@ -49,6 +52,7 @@ public struct WireAcknowledgement: Sendable, Equatable {
     /// The tenant's last position after the push (at least `accepted`: positions have no gaps).
     public var lastPosition: UInt64
 
+    /// Makes an answer from its parts.
     public init(accepted: Int, duplicates: Int, lastPosition: UInt64) {
         self.accepted = accepted
         self.duplicates = duplicates
@@ -61,10 +65,14 @@ public struct WireAcknowledgement: Sendable, Equatable {
     }
 }
 
+/// A pull response body: `{"events": [<event with the server's position>, …], "lastPosition": n}`.
 public struct WirePage: Sendable, Equatable {
+    /// The tenant's events after the requested position, in server order, each with its position.
     public var events: [RecordedEvent]
+    /// The position of the page's last event; for an empty page, the tenant's last position on the server.
     public var lastPosition: UInt64
 
+    /// Makes a page from its parts.
     public init(events: [RecordedEvent], lastPosition: UInt64) {
         self.events = events
         self.lastPosition = lastPosition

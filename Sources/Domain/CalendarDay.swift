@@ -14,8 +14,11 @@ import Foundation
 ///
 /// It encodes as that plain string in JSON.
 public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The year, 1...9999.
     public let year: Int
+    /// The month, 1 (January) to 12.
     public let month: Int
+    /// The day of the month, from 1.
     public let day: Int
 
     /// The years the four-digit text form can express.

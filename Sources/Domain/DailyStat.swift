@@ -10,13 +10,17 @@ import Foundation
 /// // JSON: {"date":"2026-03-05","total":3,"completed":1}
 /// ```
 public struct DailyStat: Sendable, Equatable, Hashable, Codable, Identifiable {
+    /// The day the todos are due.
     public var date: CalendarDay
+    /// Live todos due on the day.
     public var total: Int
+    /// Of those, the ones completed.
     public var completed: Int
 
     /// A day has at most one stat, so the day identifies it.
     public var id: CalendarDay { date }
 
+    /// Makes a stat from its parts; the counts are not checked.
     public init(date: CalendarDay, total: Int, completed: Int) {
         self.date = date
         self.total = total

@@ -11,10 +11,14 @@ import Foundation
 /// // [(2026-03-01, total -1, completed 0), (2026-03-02, total +1, completed 0)]
 /// ```
 public struct DailyStatDelta: Sendable, Equatable {
+    /// The day whose counts change.
     public var date: CalendarDay
+    /// The change to the day's count of live todos (negative when todos leave the day).
     public var total: Int
+    /// The change to the day's count of completed todos.
     public var completed: Int
 
+    /// Makes a delta from its parts.
     public init(date: CalendarDay, total: Int, completed: Int) {
         self.date = date
         self.total = total

@@ -19,24 +19,37 @@ import UUIDText
 /// `todoTagged` and `todoUntagged` are about the todo (`id`), so they live in
 /// the todo's stream and carry the tag's id as data.
 public enum DomainEvent: Sendable, Equatable, Hashable {
+    /// Creates a user with its name and age.
     case userCreated(id: UUID, name: String, age: Int)
+    /// Changes a user's name, age or both; nil leaves a field unchanged.
     case userUpdated(id: UUID, name: String?, age: Int?)
+    /// Deletes a user; `userRestored` can bring it back.
     case userDeleted(id: UUID)
     /// Brings a deleted user back with its fields as they were at the deletion (undo).
     case userRestored(id: UUID)
+    /// Creates a todo due on `deadline`, owned by `userId` when given, with an optional memo.
     case todoCreated(id: UUID, title: String, deadline: CalendarDay, userId: UUID?, memo: String?)
+    /// Changes a todo's title, deadline or memo; nil leaves a field unchanged.
     case todoUpdated(id: UUID, title: String?, deadline: CalendarDay?, memo: String?)
+    /// Marks a todo as done.
     case todoCompleted(id: UUID)
+    /// Marks a completed todo as not done again.
     case todoReopened(id: UUID)
+    /// Deletes a todo, completed or not; `todoRestored` can bring it back.
     case todoDeleted(id: UUID)
     /// Brings a deleted todo back with its fields and tags as they were at the deletion (undo).
     case todoRestored(id: UUID)
+    /// Creates a tag with its name and colour (`#rrggbb`).
     case tagCreated(id: UUID, name: String, color: String)
+    /// Changes a tag's name, colour or both; nil leaves a field unchanged.
     case tagUpdated(id: UUID, name: String?, color: String?)
+    /// Deletes a tag; `tagRestored` can bring it back.
     case tagDeleted(id: UUID)
     /// Brings a deleted tag back with its name and colour as they were at the deletion (undo).
     case tagRestored(id: UUID)
+    /// Puts the tag `tagId` on the todo `id`.
     case todoTagged(id: UUID, tagId: UUID)
+    /// Takes the tag `tagId` off the todo `id`.
     case todoUntagged(id: UUID, tagId: UUID)
 
     /// Every event type name, in declaration order.
@@ -107,6 +120,8 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
 
     /// See ``lifecycle``.
     public enum Lifecycle: Sendable, Hashable {
+        /// `created`: the entity now exists; `changed`: a live entity changed; `deleted`: the entity is
+        /// deleted; `restored`: a deleted entity is back.
         case created, changed, deleted, restored
     }
 

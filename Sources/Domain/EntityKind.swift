@@ -5,6 +5,7 @@ import Foundation
 /// One place maps events and type names to streams, so encoding and
 /// decoding cannot disagree about where an event belongs.
 public enum EntityKind: Sendable, Equatable {
+    /// `user`: a `User` (stream `user-<id>`); `todo`: a `Todo` (`todo-<id>`); `tag`: a `Tag` (`tag-<id>`).
     case user, todo, tag
 
     /// The kind a known wire type name (one of ``DomainEvent/allTypes``) is

@@ -3,8 +3,11 @@ import Foundation
 /// One thing a write sets on an entity, each merged on its own: the later write in the
 /// merge's order wins (``MergeRank``).
 public enum MergeField: Sendable, Hashable {
+    /// `name`: a user's or a tag's name; `age`: a user's age.
     case name, age
+    /// A todo's fields: `title`, `deadline` and `memo`; `completion`: whether it is done.
     case title, deadline, memo, completion
+    /// A tag's colour.
     case color
     /// Whether a todo carries this tag.
     case tag(UUID)

@@ -15,6 +15,7 @@ public struct MergeRank: Sendable, Hashable, Comparable {
     /// The event's position in this replica's log.
     public var position: UInt64
 
+    /// Makes a rank from the event's server position (nil while not known here) and its position here.
     public init(upstream: UInt64?, position: UInt64) {
         self.upstream = upstream
         self.position = position

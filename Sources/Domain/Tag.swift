@@ -13,6 +13,7 @@ import UUIDText
 /// ```
 public struct Tag: Sendable, Equatable, Hashable, Codable, Identifiable {
     public var id: UUID
+    /// The label's text.
     public var name: String
     /// `#` and six lowercase hex digits, e.g. `"#1a2b3c"`.
     public var color: String
@@ -20,6 +21,7 @@ public struct Tag: Sendable, Equatable, Hashable, Codable, Identifiable {
     /// The longest name accepted, in `Character`s after trimming.
     public static let maxNameLength = 50
 
+    /// Makes a tag from its parts, unchecked: `TagCommands` enforces the rules.
     public init(id: UUID, name: String, color: String) {
         self.id = id
         self.name = name

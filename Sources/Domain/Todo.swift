@@ -15,10 +15,15 @@ import UUIDText
 /// ```
 public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
     public var id: UUID
+    /// What is to be done.
     public var title: String
+    /// The day the todo is due.
     public var deadline: CalendarDay
+    /// The id of the user who owns the todo; nil when nobody does.
     public var userId: UUID?
+    /// A free-text note; nil when there is none.
     public var memo: String?
+    /// Whether the todo is done.
     public var isCompleted: Bool
     /// The ids of the todo's live tags, in ``sortedTagIDs(_:)`` order.
     ///
@@ -29,6 +34,7 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
     /// The longest title accepted, in `Character`s after trimming.
     public static let maxTitleLength = 500
 
+    /// Makes a todo from its parts, unchecked: `TodoCommands` enforces the rules.
     public init(
         id: UUID, title: String, deadline: CalendarDay,
         userId: UUID? = nil, memo: String? = nil, isCompleted: Bool = false, tags: [UUID] = []

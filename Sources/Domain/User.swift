@@ -13,7 +13,9 @@ import UUIDText
 /// ```
 public struct User: Sendable, Equatable, Hashable, Codable, Identifiable {
     public var id: UUID
+    /// The person's name.
     public var name: String
+    /// The person's age in years.
     public var age: Int
 
     /// The longest name accepted, in `Character`s after trimming.
@@ -21,6 +23,7 @@ public struct User: Sendable, Equatable, Hashable, Codable, Identifiable {
     /// The ages accepted.
     public static let ageRange = 0...150
 
+    /// Makes a user from its parts, unchecked: `UserCommands` enforces the rules.
     public init(id: UUID, name: String, age: Int) {
         self.id = id
         self.name = name

@@ -7,6 +7,7 @@ public struct AppendNote: Sendable, Hashable {
     /// The bytes the appender gave.
     public var bytes: [UInt8]
 
+    /// Makes a note from its parts.
     public init(positions: ClosedRange<UInt64>, bytes: [UInt8]) {
         self.positions = positions
         self.bytes = bytes

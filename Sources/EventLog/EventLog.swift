@@ -36,6 +36,8 @@ public final class EventLog: Sendable {
         /// Larger: fewer, bigger index writes; more memory and a longer catch-up.
         public var streamIndexCheckpoint: Int
 
+        /// Makes options; the defaults: a 64 MiB initial map, durable commits, a 50 ms poll, 20,000 events
+        /// a group commit, no head check on open, and a stream index checkpoint every 50,000 events.
         public init(initialMapSize: Int = 64 << 20, noSync: Bool = false,
                     pollInterval: Duration = .milliseconds(50), maxGroupEvents: Int = 20_000,
                     checkHeadOnOpen: Bool = false, streamIndexCheckpoint: Int = 50_000) {

@@ -34,12 +34,12 @@ public enum EventValidation {
         }
     }
 
-    /// An ingested event's origin (a local one is the store's device id); the record keeps its length in a u16.
     /// A schema version is 1 or more (`0` is never valid).
     public static func check(schemaVersion: UInt16) throws(EventLogError) {
         guard schemaVersion >= 1 else { throw .invalidEvent("schema version must be at least 1") }
     }
 
+    /// An origin of at most ``maxOriginBytes`` bytes.
     public static func check(origin: String) throws(EventLogError) {
         guard origin.utf8.count <= maxOriginBytes else { throw .invalidEvent("origin is longer than \(maxOriginBytes) bytes") }
     }

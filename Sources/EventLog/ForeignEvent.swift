@@ -2,19 +2,27 @@ import Foundation
 
 /// An event created by another replica, as a sync server receives it: everything but the position.
 public struct ForeignEvent: Sendable, Hashable {
+    /// The event's id, kept as it is: ingesting an id already stored stores nothing.
     public var id: UUID
+    /// The stream the event belongs to.
     public var stream: String
+    /// Its version in its stream, from 1.
     public var version: UInt64
+    /// The event's type name, for example `"TodoCreated"`.
     public var type: String
     /// The version of the shape of `data` (see ``RecordedEvent/schemaVersion``).
     public var schemaVersion: UInt16
+    /// When it happened: UTC milliseconds since 1970.
     public var timestampMilliseconds: Int64
+    /// The device id of the replica that created it.
     public var origin: String
+    /// The payload: the UTF-8 bytes of one JSON object.
     public var data: Data
     /// The position the sync server gave the event, when a pull brought it: recorded for the
     /// event (stored now or already here), so merges can order it (``EventLog/upstreamPositions(of:)``).
     public var upstreamPosition: UInt64?
 
+    /// Makes an event from its parts; they are checked when it is ingested, not here.
     public init(id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1, timestampMilliseconds: Int64,
                 origin: String, data: Data, upstreamPosition: UInt64? = nil) {
         self.id = id
@@ -54,6 +62,7 @@ public struct IngestResult: Sendable, Hashable {
     /// The log's last position after the ingest.
     public var head: UInt64
 
+    /// Makes a result from its parts.
     public init(accepted: Int, duplicates: Int, head: UInt64) {
         self.accepted = accepted
         self.duplicates = duplicates

@@ -54,6 +54,8 @@ public struct LogBatchTail: AsyncSequence, Sendable {
         Iterator(log: log, position: start, batchSize: batchSize)
     }
 
+    /// Reads the log a batch at a time from the tail's start, waiting for appends once it has caught up;
+    /// returns nil when its task is cancelled.
     public struct Iterator: AsyncIteratorProtocol {
         let log: EventLog
         var position: UInt64

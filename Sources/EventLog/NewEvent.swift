@@ -13,6 +13,7 @@ public struct NewEvent: Sendable, Hashable {
     /// When it happened; defaults to now (stored with millisecond precision).
     public var timestamp: Date
 
+    /// Makes an event to append; the log checks its type and data when it is appended.
     public init(id: UUID = UUIDv7.make(), type: String, schemaVersion: UInt16 = 1, data: Data, timestamp: Date = Date()) {
         self.id = id
         self.type = type
@@ -24,10 +25,14 @@ public struct NewEvent: Sendable, Hashable {
 
 /// The events to append to one stream, with the version that stream must be at.
 public struct StreamAppend: Sendable, Hashable {
+    /// The stream to append to.
     public var stream: String
+    /// The version the stream must be at, or the whole append is refused.
     public var expected: ExpectedVersion
+    /// The events to append, in order.
     public var events: [NewEvent]
 
+    /// Makes an append; by default the stream may be at any version.
     public init(stream: String, expected: ExpectedVersion = .any, events: [NewEvent]) {
         self.stream = stream
         self.expected = expected

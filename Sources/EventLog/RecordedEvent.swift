@@ -4,10 +4,13 @@ import Foundation
 public struct RecordedEvent: Sendable, Hashable {
     /// Global, gap-free, starting at 1.
     public var position: UInt64
+    /// Unique in the log.
     public var id: UUID
+    /// The stream the event belongs to.
     public var stream: String
     /// Per stream, starting at 1.
     public var version: UInt64
+    /// The event's type name, for example `"TodoCreated"`.
     public var type: String
     /// The version of the shape of `data` for this type, as its writer knew it (1 unless
     /// the type's shape changed since; readers upcast older shapes to the current one).
@@ -21,6 +24,7 @@ public struct RecordedEvent: Sendable, Hashable {
     /// SHA-256 over the previous event's hash and this event's content.
     public var hash: [UInt8]
 
+    /// Makes an event from its parts; leave out `hash` for an event that is not stored.
     public init(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1,
                 timestampMilliseconds: Int64, origin: String, data: Data, hash: [UInt8] = []) {
         self.position = position

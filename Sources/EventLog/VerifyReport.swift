@@ -2,13 +2,19 @@
 public struct VerifyReport: Sendable, Equatable {
     /// What is wrong with a stored record.
     public enum Cause: String, Sendable, Equatable {
+        /// `checksum`: the record's bytes do not match its checksum; `chain`: its hash does not follow from
+        /// the previous event's; `gap`: a position is missing; `format`: a record or key cannot be read;
+        /// `position`: the record names another position; `index`: the id or stream index does not match the events.
         case checksum, chain, gap, format, position, index
     }
 
     /// One problem, at the first position where it shows.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The position where the problem shows.
         public var position: UInt64
+        /// The kind of problem.
         public var cause: Cause
+        /// What exactly is wrong, in words.
         public var detail: String
         public var description: String { "position \(position): \(cause.rawValue): \(detail)" }
     }

@@ -2,7 +2,9 @@ import CLMDB
 
 /// One key/value pair seen through a cursor; both point into the map.
 public struct Entry {
+    /// The key's bytes, valid only inside the transaction's closure.
     public let key: UnsafeRawBufferPointer
+    /// The value's bytes, valid only inside the transaction's closure.
     public let value: UnsafeRawBufferPointer
 }
 

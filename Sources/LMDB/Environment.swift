@@ -51,6 +51,8 @@ public final class Environment: @unchecked Sendable {
         /// `true` stores everything in one file `path` instead of a directory.
         public var singleFile: Bool
 
+        /// Makes options; by default a 64 MiB map that may grow to 1 TiB, 32 named databases, 510 readers,
+        /// durable commits, no write map, and a directory.
         public init(mapSize: Int = 64 << 20, maxDatabases: UInt32 = 32, maxReaders: UInt32 = 510,
                     noSync: Bool = false, writeMap: Bool = false, maxMapSize: Int = 1 << 40,
                     singleFile: Bool = false) {

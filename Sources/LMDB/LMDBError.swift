@@ -6,25 +6,45 @@ import CLMDB
 /// conditions that matter (a full map, a resized map, a full reader table) and print
 /// the rest as a clear message.
 public enum LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `MDB_KEYEXIST`: the key is already stored and the write may not replace it.
     case keyExists
+    /// `MDB_NOTFOUND`: the key is not stored, or a cursor has no more entries.
     case notFound
+    /// `MDB_PAGE_NOTFOUND`: a page the data needs is missing (usually a damaged file).
     case pageNotFound
+    /// `MDB_CORRUPTED`: a page found has the wrong type (the file is damaged).
     case corrupted
+    /// `MDB_PANIC`: the environment had a fatal error, such as a failed meta page update.
     case panic
+    /// `MDB_VERSION_MISMATCH`: the environment was written by another LMDB version.
     case versionMismatch
+    /// `MDB_INVALID`: the file is not an LMDB file.
     case invalidFile
+    /// `MDB_MAP_FULL`: the map is full at its current size.
     case mapFull
+    /// `MDB_DBS_FULL`: the environment holds its most named databases (see `Environment.Options.maxDatabases`).
     case databasesFull
+    /// `MDB_READERS_FULL`: the reader lock table is full (see `Environment.Options.maxReaders`).
     case readersFull
+    /// `MDB_TLS_FULL`: too many thread-local storage keys are in use.
     case tlsFull
+    /// `MDB_TXN_FULL`: the write transaction has too many dirty pages.
     case transactionFull
+    /// `MDB_CURSOR_FULL`: a cursor stack is too deep (an LMDB internal error).
     case cursorFull
+    /// `MDB_PAGE_FULL`: a page has not enough room (an LMDB internal error).
     case pageFull
+    /// `MDB_MAP_RESIZED`: the data grew beyond the map size (another process grew the map).
     case mapResized
+    /// `MDB_INCOMPATIBLE`: the operation does not fit the database (its flags or type differ).
     case incompatible
+    /// `MDB_BAD_RSLOT`: a reader lock table slot was reused wrongly.
     case badReaderSlot
+    /// `MDB_BAD_TXN`: the transaction must abort, has a child, or is invalid.
     case badTransaction
+    /// `MDB_BAD_VALSIZE`: a key, value or database name has an unsupported size (such as a key too long).
     case badValueSize
+    /// `MDB_BAD_DBI`: the database handle was changed unexpectedly.
     case badDatabase
     /// A system error (`errno`), such as `ENOENT`, `EACCES` or `ENOSPC`.
     case system(Int32)

@@ -14,6 +14,7 @@ public struct MergeConflict: Sendable, Hashable, Codable {
     /// One line for people.
     public var detail: String
 
+    /// Makes a conflict from its parts; `kind` is not checked.
     public init(stream: String, kind: String, detail: String) {
         self.stream = stream
         self.kind = kind

@@ -1,5 +1,6 @@
 /// Where one projection stands.
 public struct ProjectionStatus: Sendable, Equatable {
+    /// Which projection this is.
     public var name: ProjectionName
     /// The last log position applied.
     public var checkpoint: UInt64

@@ -30,6 +30,7 @@ public final class ReadModels: Sendable {
         /// a store holding a few events takes about 1 MiB of models on disk, not 64.
         public var initialMapSize: Int
 
+        /// Makes options; by default commits are durable and the map starts at 1 MiB.
         public init(noSync: Bool = false, initialMapSize: Int = 1 << 20) {
             self.noSync = noSync
             self.initialMapSize = initialMapSize

@@ -9,6 +9,7 @@ public struct RebuildProgress: Sendable, Equatable {
     /// Time since the rebuild started.
     public var elapsed: Duration
 
+    /// Makes a progress report from its parts.
     public init(done: UInt64, total: UInt64, eventsPerSecond: Double, elapsed: Duration) {
         self.done = done
         self.total = total

@@ -6,9 +6,12 @@ import Hummingbird
 /// Handlers throw it; ``APIErrorMiddleware`` turns every other error into one.
 public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable {
     public var status: HTTPResponse.Status
+    /// What went wrong, sent as the body's `error` member.
     public var message: String
+    /// Extra response headers, such as `WWW-Authenticate` or `Retry-After`.
     public var headers: HTTPFields
 
+    /// Makes an error response with `status`, `message` and any extra `headers`.
     public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message

@@ -5,8 +5,11 @@ import Logging
 /// Turns every error a route throws into a JSON error response and logs it: clients always
 /// get `{"error": …}`, even for a 404 from the router or a 413 from the body limit.
 public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Makes the middleware.
     public init() {}
 
+    /// Passes the request on; turns any error it throws into an `APIError` response and logs it
+    /// (5xx as errors, the rest as notices).
     public func handle(_ request: Request, context: Context,
                        next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

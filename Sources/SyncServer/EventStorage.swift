@@ -31,10 +31,12 @@ public protocol EventStorage: Sendable, CustomStringConvertible {
 
 /// A page of a tenant's events in server order.
 public struct EventPage: Sendable, Equatable {
+    /// The events after the requested position, in order, at most the requested limit.
     public var events: [RecordedEvent]
     /// The tenant's last position when the page was read (the last event's when there are events).
     public var lastPosition: UInt64
 
+    /// Makes a page from its parts.
     public init(events: [RecordedEvent], lastPosition: UInt64) {
         self.events = events
         self.lastPosition = lastPosition

@@ -9,6 +9,7 @@ import Foundation
 /// let server = try SyncServer(configuration: .init(port: 8080, tokens: tokens), storage: storage)
 /// ```
 public final class LMDBEventStorage: EventStorage {
+    /// The tenants' event logs, each opened on first use.
     public let tenants: TenantStore
     private let tokens = TokenHolder()
 

@@ -6,10 +6,13 @@ import Logging
 public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let level: Logger.Level
 
+    /// Makes the middleware, logging each request at `level` (debug by default).
     public init(level: Logger.Level = .debug) {
         self.level = level
     }
 
+    /// Passes the request on, then logs its method, path, status and duration in milliseconds;
+    /// a request that throws is not logged here.
     public func handle(_ request: Request, context: Context,
                        next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now

@@ -11,6 +11,7 @@ import ServiceLifecycle
 /// try await running.stop()    // graceful: requests in flight finish
 /// ```
 public final class RunningSyncServer: Sendable {
+    /// The server being run.
     public let server: SyncServer
     /// The bound port (the chosen one when the configuration asked for port 0).
     public let port: Int

@@ -23,6 +23,7 @@ public final class ServerMetrics: Sendable {
     /// The routes a request is counted under; anything else is `other` (labels stay few).
     static let routes: Set<String> = ["/v1/events", "/healthz", "/openapi.yaml", "/metrics"]
 
+    /// Makes the metrics, with a registry of their own.
     public init() {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)

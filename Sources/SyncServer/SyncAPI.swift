@@ -30,6 +30,8 @@ public struct SyncAPI: Sendable {
         /// The `limit` of a pull that gives none.
         public var defaultPullLimit: Int
 
+        /// Makes limits; by default bodies of up to 8 MiB, and pulls of up to 10,000 events, 1000 when
+        /// the request gives no `limit`.
         public init(maxBodyBytes: Int = 8 << 20, maxPullLimit: Int = 10_000, defaultPullLimit: Int = 1000) {
             self.maxBodyBytes = maxBodyBytes
             self.maxPullLimit = maxPullLimit
@@ -39,10 +41,12 @@ public struct SyncAPI: Sendable {
 
     /// Where tokens and events are kept (see ``EventStorage``).
     public let storage: any EventStorage
+    /// The request limits the endpoints enforce.
     public let limits: Limits
     /// What the endpoints count, served at `GET /metrics`.
     public let metrics: ServerMetrics
 
+    /// Makes the API over `storage`; it serves nothing until ``install(on:)`` adds it to a router.
     public init(storage: any EventStorage, limits: Limits = Limits(), metrics: ServerMetrics = ServerMetrics()) {
         self.storage = storage
         self.limits = limits

@@ -27,6 +27,7 @@ import Synchronization
 /// await group.triggerGracefulShutdown()
 /// ```
 public final class SyncServer: Service, Sendable {
+    /// How a server listens, whose tokens it accepts and what requests it takes.
     public struct Configuration: Sendable {
         /// The address to bind (`127.0.0.1` by default: put a TLS proxy in front to expose it).
         public var host: String
@@ -34,6 +35,7 @@ public final class SyncServer: Service, Sendable {
         public var port: Int
         /// The tokens given at start, each its tenant's (recorded in the storage by ``EventStorage/prepare(tokens:)``).
         public var tokens: TokenTable
+        /// The request limits: the largest body, the largest and the default pull.
         public var limits: SyncAPI.Limits
         /// The level of the default logger (standard error).
         public var logLevel: Logger.Level
@@ -44,6 +46,7 @@ public final class SyncServer: Service, Sendable {
         /// closes the connection: a client trickling its body cannot hold it forever.
         public var requestTimeout: Duration
 
+        /// Makes a configuration; `SyncServer` checks the settings when it is made with it.
         public init(host: String = "127.0.0.1", port: Int = 8080, tokens: TokenTable,
                     limits: SyncAPI.Limits = SyncAPI.Limits(),
                     logLevel: Logger.Level = .info, idleTimeout: Duration = .seconds(60),
@@ -58,7 +61,9 @@ public final class SyncServer: Service, Sendable {
         }
     }
 
+    /// The configuration the server was made with.
     public let configuration: Configuration
+    /// The endpoints the server serves, over its storage.
     public let api: SyncAPI
     let logger: Logger
     private let listening = ListeningState()

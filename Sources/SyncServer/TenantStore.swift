@@ -11,6 +11,7 @@ public actor TenantStore {
     private let options: EventLog.Options
     private var logs: [String: EventLog] = [:]
 
+    /// Makes a store for the logs under `<dataDirectory>/tenants`; nothing is opened or created yet.
     public init(dataDirectory: String, options: EventLog.Options = EventLog.Options()) {
         self.directory = (dataDirectory as NSString).appendingPathComponent("tenants")
         self.options = options

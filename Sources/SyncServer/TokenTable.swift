@@ -22,11 +22,13 @@ public struct TokenTable: Sendable {
 
     private var entries: [Entry] = []
 
+    /// Makes an empty table.
     public init() {}
 
     /// The tenants, sorted.
     public var tenants: [String] { Array(Set(entries.map(\.tenant))).sorted() }
 
+    /// `true` when no token has been added.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// Each token's SHA-256 with its tenant: what a shared storage records (never the token).

@@ -3,12 +3,18 @@ import Foundation
 /// Where the server's PostgreSQL database is: parsed from `postgres://user[:password]@host[:port]/database`
 /// (`postgresql://` too), shown without its password.
 public struct DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    /// The server's host name or address.
     public var host: String
+    /// The server's TCP port.
     public var port: Int
+    /// The user to connect as.
     public var user: String
+    /// The password; nil to connect without one.
     public var password: String?
+    /// The name of the database.
     public var database: String
 
+    /// Makes a location from its parts; unlike ``init(url:)``, it checks nothing.
     public init(host: String, port: Int = 5432, user: String, password: String? = nil, database: String) {
         self.host = host
         self.port = port

@@ -32,6 +32,7 @@ import SyncServer
 /// ``EventStorageError/unavailable(_:)`` (the API answers 503 with `Retry-After`); the pool
 /// connects again when it comes back.
 public final class PostgresEventStorage: EventStorage {
+    /// The database the storage connects to.
     public let location: DatabaseLocation
     private let client: PostgresClient
     private let running: Task<Void, Never>

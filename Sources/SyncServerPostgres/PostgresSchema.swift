@@ -81,6 +81,7 @@ enum PostgresSchema {
 
 /// Why the server's database cannot be used.
 public enum PostgresSchemaError: Error, CustomStringConvertible, Equatable {
+    /// The database's encoding (the one named) is not `UTF8`.
     case encoding(String)
 
     public var description: String {

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 @testable import EventLog
 import ChronicleWire
 import Foundation

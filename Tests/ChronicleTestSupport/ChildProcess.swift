@@ -4,11 +4,16 @@ import Synchronization
 /// A child process whose stdout arrives as an async sequence of lines, whose stdin
 /// takes lines, and whose exit can be awaited. Blocking pipe reads happen on threads
 /// of their own, never on the cooperative pool.
-final class ChildProcess: Sendable {
+public final class ChildProcess: Sendable {
     /// How the child ended.
-    struct Exit: Sendable, Equatable {
-        var status: Int32
-        var wasSignalled: Bool
+    public struct Exit: Sendable, Equatable {
+        public var status: Int32
+        public var wasSignalled: Bool
+
+        public init(status: Int32, wasSignalled: Bool) {
+            self.status = status
+            self.wasSignalled = wasSignalled
+        }
     }
 
     private struct State {
@@ -19,9 +24,9 @@ final class ChildProcess: Sendable {
     }
 
     /// Every stdout line, in order; ends when the child closes stdout.
-    let lines: AsyncStream<String>
+    public let lines: AsyncStream<String>
     /// The child's process id.
-    let pid: Int32
+    public let pid: Int32
     private let state = Shared()
     private let input: FileHandle
 
@@ -32,7 +37,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments`.
-    init(_ executable: URL, _ arguments: [String]) throws {
+    public init(_ executable: URL, _ arguments: [String]) throws {
         let process = Process()
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
         process.executableURL = executable
@@ -86,18 +91,18 @@ final class ChildProcess: Sendable {
     }
 
     /// Sends one line to the child's stdin.
-    func send(_ line: String) throws {
+    public func send(_ line: String) throws {
         try input.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Kills the child at once (SIGKILL): no cleanup code of its own runs.
-    func kill() {
+    public func kill() {
         _ = Foundation.kill(pid, SIGKILL)
     }
 
     /// Waits until the child exited and both of its output streams ended. A cancelled
     /// wait kills the child, so a timed-out test never leaves it running.
-    func waitForExit() async -> Exit {
+    public func waitForExit() async -> Exit {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready: Exit? = state.withLock { s in
@@ -113,7 +118,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Everything the child wrote to stderr so far (all of it after ``waitForExit()``).
-    var standardErrorText: String {
+    public var standardErrorText: String {
         state.withLock { String(decoding: $0.standardError, as: UTF8.self) }
     }
 
@@ -134,17 +139,23 @@ final class ChildProcess: Sendable {
 }
 
 /// What a finished command printed.
-struct CommandOutput: Sendable {
-    var exit: ChildProcess.Exit
-    var standardOutput: [String]
-    var standardError: String
+public struct CommandOutput: Sendable {
+    public var exit: ChildProcess.Exit
+    public var standardOutput: [String]
+    public var standardError: String
 
     /// The stderr lines, without the empty one after the last newline.
-    var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    public init(exit: ChildProcess.Exit, standardOutput: [String], standardError: String) {
+        self.exit = exit
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
+    public var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
 }
 
 /// Runs `executable` to completion and collects its output (killed after `timeout`).
-func runCommand(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandOutput {
+public func runCommand(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandOutput {
     let child = try ChildProcess(executable, arguments)
     return try await withTimeout(timeout, "\(executable.lastPathComponent) \(arguments.joined(separator: " "))") {
         var lines: [String] = []

@@ -6,8 +6,8 @@ import Testing
 /// On Linux `/proc/self/exe` is the test runner inside the products folder
 /// (`<scratch>/debug/`), whatever `--scratch-path` was used; elsewhere the folder
 /// holding the `.xctest` bundle.
-enum Products {
-    static let directory: URL = {
+public enum Products {
+    public static let directory: URL = {
         #if os(Linux)
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: exe).deletingLastPathComponent()
@@ -20,7 +20,7 @@ enum Products {
     }()
 
     /// The built executable `name`; fails the test when it is missing.
-    static func executable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+    public static func executable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
         let url = directory.appendingPathComponent(name)
         try #require(FileManager.default.isExecutableFile(atPath: url.path),
                      "\(name) is not built in \(directory.path): run `swift build --build-tests` first",
@@ -29,8 +29,8 @@ enum Products {
     }
 
     /// The crash and multi-process helper (a dependency of this test target: always built).
-    static func torture() throws -> URL { try executable("ChronicleTorture") }
+    public static func torture() throws -> URL { try executable("ChronicleTorture") }
 
     /// The `chronicle` command line.
-    static func chronicle() throws -> URL { try executable("chronicle") }
+    public static func chronicle() throws -> URL { try executable("chronicle") }
 }

@@ -4,16 +4,16 @@ import LMDB
 /// The log's LMDB environment opened directly, to damage a store the way a disk, a bug
 /// or an attacker would. The log must be closed: LMDB allows one open handle of an
 /// environment per process.
-struct RawLog {
-    let environment: Environment
-    let events: Database
-    let ids: Database
-    let streams: Database
-    let meta: Database
+public struct RawLog {
+    public let environment: Environment
+    public let events: Database
+    public let ids: Database
+    public let streams: Database
+    public let meta: Database
 
     /// Opens the environment at `logPath`, runs `body`, closes it again.
     @discardableResult
-    static func with<T>(_ logPath: String, _ body: (RawLog) throws -> T) throws -> T {
+    public static func with<T>(_ logPath: String, _ body: (RawLog) throws -> T) throws -> T {
         let environment = try Environment(path: logPath)
         let raw = RawLog(environment: environment,
                          events: try environment.openDatabase(named: "events", create: false),
@@ -24,54 +24,59 @@ struct RawLog {
     }
 
     /// The `events` key of `position`: 8 bytes, big-endian.
-    static func key(_ position: UInt64) -> [UInt8] { withUnsafeBytes(of: position.bigEndian) { Array($0) } }
+    public static func key(_ position: UInt64) -> [UInt8] { withUnsafeBytes(of: position.bigEndian) { Array($0) } }
 
     /// The stored record at `position`.
-    func record(at position: UInt64) throws -> [UInt8]? {
+    public func record(at position: UInt64) throws -> [UInt8]? {
         try environment.read { txn in try txn.get(events, key: Self.key(position)).map { Array($0) } }
     }
 
     /// Rewrites the record at `position` with `change` applied.
-    func modifyRecord(at position: UInt64, _ change: (inout [UInt8]) -> Void) throws {
+    public func modifyRecord(at position: UInt64, _ change: (inout [UInt8]) -> Void) throws {
         guard var bytes = try record(at: position) else { throw RawLogError.missing(position) }
         change(&bytes)
         try environment.write { txn in try txn.put(events, key: Self.key(position), value: bytes) }
     }
 
     /// Removes the record at `position` (its index entries stay).
-    func deleteRecord(at position: UInt64) throws {
+    public func deleteRecord(at position: UInt64) throws {
         let removed = try environment.write { txn in try txn.delete(events, key: Self.key(position)) }
         guard removed else { throw RawLogError.missing(position) }
     }
 
     /// Stores `value` under `key` in the `meta` database.
-    func setMeta(_ key: String, _ value: [UInt8]) throws {
+    public func setMeta(_ key: String, _ value: [UInt8]) throws {
         try environment.write { txn in try txn.put(meta, key: Array(key.utf8), value: value) }
     }
 
+    /// Removes `key` from the `meta` database.
+    public func deleteMeta(_ key: String) throws {
+        _ = try environment.write { txn in try txn.delete(meta, key: Array(key.utf8)) }
+    }
+
     /// The value under `key` in the `meta` database.
-    func meta(_ key: String) throws -> [UInt8]? {
+    public func meta(_ key: String) throws -> [UInt8]? {
         try environment.read { txn in try txn.get(meta, key: Array(key.utf8)).map { Array($0) } }
     }
 
     /// How many entries each database holds.
-    func counts() throws -> (events: Int, ids: Int, streams: Int) {
+    public func counts() throws -> (events: Int, ids: Int, streams: Int) {
         try environment.read { txn in (try txn.count(events), try txn.count(ids), try txn.count(streams)) }
     }
 }
 
-enum RawLogError: Error {
+public enum RawLogError: Error {
     case missing(UInt64)
 }
 
 /// Record layout facts the damage tests rely on (`docs/FORMAT.md`, format 1).
-enum RecordLayout {
-    static let checksumRange = 2..<6
-    static let hashRange = 46..<78
-    static let headerSize = 78
+public enum RecordLayout {
+    public static let checksumRange = 2..<6
+    public static let hashRange = 46..<78
+    public static let headerSize = 78
 
     /// The range of the data (JSON payload) bytes: the record's tail, after its u32 length.
-    static func dataRange(of record: [UInt8]) -> Range<Int> {
+    public static func dataRange(of record: [UInt8]) -> Range<Int> {
         var offset = headerSize
         for _ in 0..<3 { offset += 2 + (Int(record[offset]) << 8 | Int(record[offset + 1])) }
         let length = record[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
@@ -80,7 +85,7 @@ enum RecordLayout {
 
     /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), bit by bit: an independent
     /// reference for the codec's table-driven one.
-    static func crc32c(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    public static func crc32c(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -90,7 +95,7 @@ enum RecordLayout {
     }
 
     /// Stores a freshly computed checksum (big-endian, over bytes 6..<end) in `record`.
-    static func resealChecksum(_ record: inout [UInt8]) {
+    public static func resealChecksum(_ record: inout [UInt8]) {
         let crc = crc32c(record[6...])
         record[2] = UInt8(truncatingIfNeeded: crc >> 24)
         record[3] = UInt8(truncatingIfNeeded: crc >> 16)
