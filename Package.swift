@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
         // What test targets share: child processes, the built products, the raw log to damage.
-        .target(name: "ChronicleTestSupport", dependencies: ["LMDB"], path: "Tests/ChronicleTestSupport"),
+        .target(name: "ChronicleTestSupport", dependencies: ["LMDB", "EventLog"], path: "Tests/ChronicleTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog"]),
@@ -130,7 +130,7 @@ let package = Package(
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI"]),
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTestSupport", "EventLog", "ChronicleWire"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 
 /// Runs the built `chronicle` executable (it sits next to the test binary in the products folder).
@@ -15,10 +16,7 @@ struct CLIRunner: Sendable {
         store = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-cli-\(UUID().uuidString)").path
     }
 
-    static var executable: URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chronicle")
-    }
+    static var executable: URL { Products.directory.appendingPathComponent("chronicle") }
 
     /// Runs `chronicle ARGS --store <store>` and waits for it on a thread of its own: a test
     /// waiting for a child must never block one of the few threads every async test shares

@@ -3,16 +3,16 @@ import Foundation
 
 /// A store folder of its own under the temporary directory (the log lives in `log/`
 /// inside it, as for `chronicle --store`), removed when the test's body ends.
-struct TestStore: Sendable {
+public struct TestStore: Sendable {
     /// The store folder.
-    let root: URL
+    public let root: URL
 
     /// The event log's folder.
-    var logPath: String { root.appendingPathComponent("log").path }
+    public var logPath: String { root.appendingPathComponent("log").path }
 
     /// Runs `body` with a fresh store and removes it afterwards, whatever happened.
     @discardableResult
-    static func with<T>(_ body: (TestStore) async throws -> T) async throws -> T {
+    public static func with<T>(_ body: (TestStore) async throws -> T) async throws -> T {
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("chronicle-eventlog-tests-\(UUID().uuidString.lowercased())", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ struct TestStore: Sendable {
     }
 
     /// Opens (creating when needed) the store's log.
-    func open(_ options: EventLog.Options = EventLog.Options()) throws -> EventLog {
+    public func open(_ options: EventLog.Options = EventLog.Options()) throws -> EventLog {
         try EventLog(path: logPath, options: options)
     }
 
@@ -29,7 +29,7 @@ struct TestStore: Sendable {
     /// is closed, so the store may be opened again in this process (LMDB forbids two
     /// open handles of one environment in one process).
     @discardableResult
-    func withLog<T>(_ options: EventLog.Options = EventLog.Options(),
+    public func withLog<T>(_ options: EventLog.Options = EventLog.Options(),
                     _ body: (EventLog) async throws -> T) async throws -> T {
         let log = try open(options)
         defer { log.close() }
@@ -38,6 +38,6 @@ struct TestStore: Sendable {
 }
 
 /// A new event with a small JSON object payload.
-func makeEvent(_ type: String = "Tested", _ json: String = #"{"k":1}"#, id: UUID = UUIDv7.make()) -> NewEvent {
+public func makeEvent(_ type: String = "Tested", _ json: String = #"{"k":1}"#, id: UUID = UUIDv7.make()) -> NewEvent {
     NewEvent(id: id, type: type, data: Data(json.utf8))
 }
