@@ -1,4 +1,5 @@
 @_spi(Operator) import Chronicle
+import ChronicleTestSupport
 import Domain
 import EventLog
 import Foundation

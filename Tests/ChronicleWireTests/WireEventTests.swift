@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import ChronicleWire
 import EventLog
 import Foundation
@@ -151,7 +152,7 @@ struct WireEventTests {
     /// accepts as a payload Foundation's parser accepts as a JSON object too.
     @Test("fuzzed bodies never crash and accepted payloads are JSON objects")
     func fuzz() throws {
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         let base = Array(Self.push(
             Self.event().replacingOccurrences(of: #"{"title":"Milk"}"#,
                                               with: #"{"t":"a\"b\u00e9","n":[1,-2.5e+3,0.25,true,false,null,{"x":{}}],"é":"ü"}"#),
@@ -201,18 +202,6 @@ struct WireEventTests {
     }
 }
 
-/// A small deterministic generator, so a fuzz failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Push acknowledgements")
 struct WireAcknowledgementTests {

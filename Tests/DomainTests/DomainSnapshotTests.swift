@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 import Testing
 import Domain

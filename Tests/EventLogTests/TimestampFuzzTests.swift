@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import Testing
@@ -359,7 +360,7 @@ private final class FuzzRun {
     let name: String
     let seed: UInt64
     let cases: Int
-    var random: SplitMix64
+    var random: SeededGenerator
     let reference = FoundationReference()
     private(set) var problems: [String] = []
     private var checked = 0
@@ -388,7 +389,7 @@ private final class FuzzRun {
         self.seed = seed
         self.cases = cases
         // Each test draws its own stream from the one seed, so tests replay alone or together.
-        random = SplitMix64(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
+        random = SeededGenerator(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
         print("TimestampFuzzTests.\(name): seed 0x\(String(seed, radix: 16)), \(cases) cases per generator "
             + "(replay: CHRONICLE_FUZZ_SEED=0x\(String(seed, radix: 16)) CHRONICLE_FUZZ_CASES=\(cases))")
     }
@@ -471,7 +472,7 @@ private enum Generate {
         return texts
     }
 
-    static func validInstant(_ random: inout SplitMix64) -> String {
+    static func validInstant(_ random: inout SeededGenerator) -> String {
         let year: Int
         switch Int.random(in: 0..<20, using: &random) {
         case 0..<9: year = Int.random(in: 1...9999, using: &random)
@@ -513,7 +514,7 @@ private enum Generate {
     ]
 
     /// A valid text with one to three mutations.
-    static func mutation(_ random: inout SplitMix64) -> String {
+    static func mutation(_ random: inout SeededGenerator) -> String {
         var b = Array(validInstant(&random).utf8)
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             let at = b.isEmpty ? 0 : Int.random(in: 0..<b.count, using: &random)
@@ -562,7 +563,7 @@ private enum Generate {
     }
 
     /// Random ASCII (control characters and NUL included), or text from the timestamp's own alphabet.
-    static func randomASCII(_ random: inout SplitMix64) -> String {
+    static func randomASCII(_ random: inout SeededGenerator) -> String {
         if Bool.random(using: &random) {
             let count = Int.random(in: 0...32, using: &random)
             return String(decoding: (0..<count).map { _ in UInt8.random(in: 0...0x7F, using: &random) }, as: UTF8.self)
@@ -574,33 +575,16 @@ private enum Generate {
 
     /// Random digits in the exact shape, so every field goes in and out of range: each field
     /// mostly from its range and one past either end, sometimes any two digits.
-    static func randomDigitsInShape(_ random: inout SplitMix64) -> String {
-        func digits(_ count: Int, _ random: inout SplitMix64) -> String {
+    static func randomDigitsInShape(_ random: inout SeededGenerator) -> String {
+        func digits(_ count: Int, _ random: inout SeededGenerator) -> String {
             String((0..<count).map { _ in "0123456789".randomElement(using: &random)! })
         }
-        func field(_ near: ClosedRange<Int>, _ random: inout SplitMix64) -> String {
+        func field(_ near: ClosedRange<Int>, _ random: inout SeededGenerator) -> String {
             random.next() % 4 == 0 ? digits(2, &random) : pad(Int.random(in: near, using: &random), 2)
         }
         let year = random.next() % 4 == 0 ? digits(4, &random) : pad(specialYears.randomElement(using: &random)!, 4)
         let fraction = digits(Int.random(in: 0...3, using: &random), &random)
         return "\(year)-\(field(0...13, &random))-\(field(26...32, &random))T\(field(22...25, &random)):"
             + "\(field(57...60, &random)):\(field(57...61, &random))" + (fraction.isEmpty ? "" : "." + fraction) + "Z"
-    }
-}
-
-// MARK: - SplitMix64
-
-/// SplitMix64: a tiny deterministic generator, so a run replays from its seed.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Domain
 import EventLog
 import Foundation

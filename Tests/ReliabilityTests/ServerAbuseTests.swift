@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import ChronicleWire
 import EventLog
 import Foundation

@@ -1,4 +1,5 @@
 import ChronicleSync
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -97,7 +98,7 @@ struct ConvergenceRun {
 
     static func play(seed: UInt64, postgresInstances: Int = 0) async -> ConvergenceRun {
         var run = ConvergenceRun()
-        var random = ConvergenceRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let deviceCount = Int.random(in: devices, using: &random)
         let stepCount = Int.random(in: steps, using: &random)
         run.summary = "\(deviceCount) devices, \(stepCount) steps"

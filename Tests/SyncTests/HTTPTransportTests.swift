@@ -71,10 +71,9 @@ struct HTTPTransportTests {
         let closed = try ClosedPort()
         defer { closed.release() }
         let port = closed.port
-        let client = try Self.client(transport, URL(string: "http://127.0.0.1:\(port)")!)
+        // A deadline far above the test's own time: a refusal, not the deadline, must end the request.
+        let client = try Self.client(transport, URL(string: "http://127.0.0.1:\(port)")!, timeout: .seconds(100))
         defer { client.invalidate() }
-        let clock = ContinuousClock()
-        let start = clock.now
         guard case .failed(let error, _) = await client.pull(after: 0, limit: 1) else {
             Issue.record("a closed port answered")
             return
@@ -82,7 +81,6 @@ struct HTTPTransportTests {
         #expect(error == .transport(code: URLError.cannotConnectToHost.rawValue, message: error.description))
         #expect(error.description.contains("cannot connect to 127.0.0.1:\(port)"))
         #expect(error.isRetryable)
-        #expect(clock.now - start < .seconds(10), "the failure waited for the request timeout")
     }
 
     @Test("a server that takes the request and never answers: timed out at the client's deadline, retryable", arguments: Transport.allCases)

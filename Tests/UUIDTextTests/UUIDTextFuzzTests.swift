@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 import Testing
 import UUIDText
@@ -147,7 +148,7 @@ private final class UUIDFuzzRun {
     let name: String
     let seed: UInt64
     let cases: Int
-    var random: SplitMix64
+    var random: SeededGenerator
     private(set) var problems: [String] = []
     private var checked = 0
     private var bothAccepted = 0
@@ -177,7 +178,7 @@ private final class UUIDFuzzRun {
         self.seed = seed
         self.cases = cases
         // Each test draws its own stream from the one seed, so tests replay alone or together.
-        random = SplitMix64(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
+        random = SeededGenerator(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
         print("UUIDTextFuzzTests.\(name): seed 0x\(String(seed, radix: 16)), \(cases) cases per generator "
             + "(replay: CHRONICLE_FUZZ_SEED=0x\(String(seed, radix: 16)) CHRONICLE_FUZZ_CASES=\(cases))")
     }
@@ -235,7 +236,7 @@ private final class UUIDFuzzRun {
 // MARK: - Generators
 
 private enum UUIDGenerate {
-    static func uuid(_ random: inout SplitMix64) -> UUID {
+    static func uuid(_ random: inout SeededGenerator) -> UUID {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
         switch random.next() % 8 {
         case 0: bytes = bytes.map { $0 & 0x0F } // many zero nibbles
@@ -246,11 +247,11 @@ private enum UUIDGenerate {
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
-    static func mixedCase(_ id: UUID, _ random: inout SplitMix64) -> String {
+    static func mixedCase(_ id: UUID, _ random: inout SeededGenerator) -> String {
         String(id.uuidString.map { Bool.random(using: &random) ? Character($0.lowercased()) : $0 })
     }
 
-    static func anyCase(_ random: inout SplitMix64) -> String {
+    static func anyCase(_ random: inout SeededGenerator) -> String {
         let id = uuid(&random)
         switch random.next() % 3 {
         case 0: return id.uuidString
@@ -274,7 +275,7 @@ private enum UUIDGenerate {
     static let interesting = Array("0123456789abcdefABCDEFgGxXzZ-+ {}\t\n".utf8) + [0x00, 0x7F]
 
     /// A valid text (any case) with one to three mutations.
-    static func mutation(_ random: inout SplitMix64) -> String {
+    static func mutation(_ random: inout SeededGenerator) -> String {
         var b = Array(anyCase(&random).utf8)
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             let at = b.isEmpty ? 0 : Int.random(in: 0..<b.count, using: &random)
@@ -326,14 +327,14 @@ private enum UUIDGenerate {
     }
 
     /// Random ASCII (control characters and NUL included), 0 to 40 bytes, 36 a third of the time.
-    static func randomASCII(_ random: inout SplitMix64) -> String {
+    static func randomASCII(_ random: inout SeededGenerator) -> String {
         let count = random.next() % 3 == 0 ? 36 : Int.random(in: 0...40, using: &random)
         return String(decoding: (0..<count).map { _ in UInt8.random(in: 0...0x7F, using: &random) }, as: UTF8.self)
     }
 
     /// 36 characters from the UUID's own alphabet and Foundation's lenient extras, hyphens
     /// usually in place, so the shape is hit often and the lenient reading gets exercised.
-    static func randomFromAlphabet(_ random: inout SplitMix64) -> String {
+    static func randomFromAlphabet(_ random: inout SeededGenerator) -> String {
         let hex = Array("0123456789abcdefABCDEF".utf8)
         let extras = Array("-+xX g".utf8)
         let b: [UInt8] = (0..<36).map { i in
@@ -341,22 +342,5 @@ private enum UUIDGenerate {
             return random.next() % 10 == 0 ? extras.randomElement(using: &random)! : hex.randomElement(using: &random)!
         }
         return String(decoding: b, as: UTF8.self)
-    }
-}
-
-// MARK: - SplitMix64
-
-/// SplitMix64: a tiny deterministic generator, so a run replays from its seed.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -217,7 +218,7 @@ private extension String {
 /// The proxy's seeded fault plan, shared by the connections it serves.
 final class ProxyFaults: Sendable {
     private struct State {
-        var random: ConvergenceRandom
+        var random: SeededGenerator
         var probability: Double
         var enabled = true
         /// Every fault played (not the passes), in order: "push#3 duplicate".
@@ -229,7 +230,7 @@ final class ProxyFaults: Sendable {
     private let state: Mutex<State>
 
     init(seed: UInt64, probability: Double) {
-        state = Mutex(State(random: ConvergenceRandom(seed: seed), probability: probability))
+        state = Mutex(State(random: SeededGenerator(seed: seed), probability: probability))
     }
 
     /// Whether requests may be faulted at all (off: every request passes, and the generator
@@ -278,17 +279,3 @@ final class ProxyFaults: Sendable {
     }
 }
 
-/// SplitMix64: a tiny deterministic generator, so a randomized run replays from its seed.
-struct ConvergenceRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

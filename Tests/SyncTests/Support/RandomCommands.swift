@@ -1,4 +1,5 @@
 import Chronicle
+import ChronicleTestSupport
 import Domain
 import Foundation
 
@@ -9,7 +10,7 @@ extension ConvergenceRun {
     /// device's rules is part of the game.
     /// Candidates are ordered by when this run created them (`created`: id → ordinal), not as
     /// the store lists them (by ids, which are random), so a seed replays the same commands.
-    static func command(on device: SyncCluster.Device, _ random: inout ConvergenceRandom,
+    static func command(on device: SyncCluster.Device, _ random: inout SeededGenerator,
                         created: inout [UUID: Int]) async throws -> String {
         let store = device.store
         try await store.refresh()
@@ -83,7 +84,7 @@ enum Command: CustomStringConvertible {
         }
     }
 
-    static func random(_ random: inout ConvergenceRandom, users: [User], todos: [Todo], tags: [Domain.Tag]) -> Command {
+    static func random(_ random: inout SeededGenerator, users: [User], todos: [Todo], tags: [Domain.Tag]) -> Command {
         func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)] }
         func maybe<T>(_ items: [T]) -> T? { Bool.random(using: &random) ? pick(items) : nil }
         let total = Kind.allCases.map(\.weight).reduce(0, +)

@@ -1,13 +1,13 @@
 /// SplitMix64: a tiny deterministic generator, so randomized tests replay the same inputs
 /// on every run and a failure can be reproduced from its seed.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
