@@ -41,6 +41,10 @@ let package = Package(
         // registry and histograms would otherwise be written by hand.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Tests only: commands run to completion (output, error, exit, a deadline) without
+        // hand-written pipe threads.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
         // The sync server's PostgreSQL storage: the wire protocol, a connection pool and typed
         // binds, which hand-written code would have to re-do (and get wrong) at length.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -115,7 +119,11 @@ let package = Package(
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
         // What test targets share: child processes, the built products, the raw log to damage.
-        .target(name: "ChronicleTestSupport", dependencies: ["LMDB", "EventLog"], path: "Tests/ChronicleTestSupport"),
+        .target(name: "ChronicleTestSupport", dependencies: [
+            "LMDB", "EventLog",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], path: "Tests/ChronicleTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),

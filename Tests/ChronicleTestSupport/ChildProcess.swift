@@ -1,5 +1,7 @@
 import Foundation
+import Subprocess
 import Synchronization
+import SystemPackage
 
 /// A child process whose stdout arrives as an async sequence of lines, whose stdin
 /// takes lines, and whose exit can be awaited. Blocking pipe reads happen on threads
@@ -144,23 +146,30 @@ public struct CommandOutput: Sendable {
     public var standardOutput: [String]
     public var standardError: String
 
-    /// The stderr lines, without the empty one after the last newline.
     public init(exit: ChildProcess.Exit, standardOutput: [String], standardError: String) {
         self.exit = exit
         self.standardOutput = standardOutput
         self.standardError = standardError
     }
 
+    /// The stderr lines, without the empty one after the last newline.
     public var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
 }
 
-/// Runs `executable` to completion and collects its output (killed after `timeout`).
+/// Runs `executable` with `arguments` to its end on swift-subprocess, and returns its exit,
+/// its standard output as lines and its standard error. Past `timeout` the child is ended and
+/// ``TimedOut`` is thrown: a hang guard, far above the time the command takes.
 public func runCommand(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandOutput {
-    let child = try ChildProcess(executable, arguments)
-    return try await withTimeout(timeout, "\(executable.lastPathComponent) \(arguments.joined(separator: " "))") {
-        var lines: [String] = []
-        for await line in child.lines { lines.append(line) }
-        let exit = await child.waitForExit()
-        return CommandOutput(exit: exit, standardOutput: lines, standardError: child.standardErrorText)
+    try await withTimeout(timeout, "\(executable.lastPathComponent) \(arguments.joined(separator: " "))") {
+        let result = try await Subprocess.run(.path(FilePath(executable.path)), arguments: Arguments(arguments),
+                                              output: .string(limit: 256 << 20), error: .string(limit: 256 << 20))
+        let exit: ChildProcess.Exit
+        switch result.terminationStatus {
+        case .exited(let code): exit = ChildProcess.Exit(status: code, wasSignalled: false)
+        case .signaled(let signal): exit = ChildProcess.Exit(status: signal, wasSignalled: true)
+        }
+        var lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return CommandOutput(exit: exit, standardOutput: lines, standardError: result.standardError)
     }
 }
