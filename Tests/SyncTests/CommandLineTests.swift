@@ -38,8 +38,11 @@ struct CommandLineTests {
             server.script.releaseAll()
 
             let interrupted = try await Self.statusJSON(chronicle, store: store.path, in: store)
-            #expect(interrupted["lastAckedPosition"] as? Int == 300)
-            #expect(interrupted["pending"] as? Int == 1700)
+            // Three batches were acknowledged; the engine stores an acknowledgement while it sends
+            // the next batch, so a kill may leave the stored position one batch behind.
+            let acked = try #require(interrupted["lastAckedPosition"] as? Int)
+            #expect(acked == 300 || acked == 200, "\(acked)")
+            #expect(interrupted["pending"] as? Int == 2000 - acked)
             #expect(try await server.http.pullAll(token: "token-f").count == 400)   // the fourth batch was stored
 
             let restarted = try await ChildProcess.run(chronicle, arguments + ["--json"],
@@ -47,8 +50,9 @@ struct CommandLineTests {
             #expect(restarted.status == 0, "restarted push failed: \(restarted.stderr)")
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(restarted.stdout.utf8)) as? [String: Any])
             #expect(summary["complete"] as? Bool == true)
-            #expect(summary["eventsAcknowledged"] as? Int == 1700)
-            #expect(summary["duplicates"] as? Int == 100)   // the batch whose answer was lost
+            #expect(summary["eventsAcknowledged"] as? Int == 2000 - acked)
+            // The batch whose answer was lost, and one more when the stored position lagged.
+            #expect(summary["duplicates"] as? Int == 400 - acked)
             #expect(summary["accepted"] as? Int == 1600)
 
             let stored = try await server.http.pullAll(token: "token-f")
