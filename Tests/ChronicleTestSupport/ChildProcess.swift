@@ -143,12 +143,18 @@ public final class ChildProcess: Sendable {
 /// What a finished command printed.
 public struct CommandOutput: Sendable {
     public var exit: ChildProcess.Exit
+    /// The stdout lines, without the empty one after the last newline.
     public var standardOutput: [String]
+    /// Stdout as it came.
+    public var standardOutputText: String
     public var standardError: String
 
-    public init(exit: ChildProcess.Exit, standardOutput: [String], standardError: String) {
+    public init(exit: ChildProcess.Exit, standardOutputText: String, standardError: String) {
         self.exit = exit
-        self.standardOutput = standardOutput
+        var lines = standardOutputText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        self.standardOutput = lines
+        self.standardOutputText = standardOutputText
         self.standardError = standardError
     }
 
@@ -157,19 +163,26 @@ public struct CommandOutput: Sendable {
 }
 
 /// Runs `executable` with `arguments` to its end on swift-subprocess, and returns its exit,
-/// its standard output as lines and its standard error. Past `timeout` the child is ended and
-/// ``TimedOut`` is thrown: a hang guard, far above the time the command takes.
-public func runCommand(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandOutput {
-    try await withTimeout(timeout, "\(executable.lastPathComponent) \(arguments.joined(separator: " "))") {
+/// its standard output and its standard error. `environment` changes the inherited one (`nil`
+/// removes a variable). Past `timeout` the child is ended and ``TimedOut`` is thrown: a hang
+/// guard, far above the time the command takes.
+public func runCommand(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
+                       timeout: Duration = .seconds(120)) async throws -> CommandOutput {
+    var changes: [Environment.Key: String?] = [:]
+    for (name, value) in environment {
+        guard let key = Environment.Key(rawValue: name) else { continue }
+        changes[key] = value
+    }
+    let changed = changes
+    return try await withTimeout(timeout, "\(executable.lastPathComponent) \(arguments.joined(separator: " "))") {
         let result = try await Subprocess.run(.path(FilePath(executable.path)), arguments: Arguments(arguments),
+                                              environment: .inherit.updating(changed),
                                               output: .string(limit: 256 << 20), error: .string(limit: 256 << 20))
         let exit: ChildProcess.Exit
         switch result.terminationStatus {
         case .exited(let code): exit = ChildProcess.Exit(status: code, wasSignalled: false)
         case .signaled(let signal): exit = ChildProcess.Exit(status: signal, wasSignalled: true)
         }
-        var lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return CommandOutput(exit: exit, standardOutput: lines, standardError: result.standardError)
+        return CommandOutput(exit: exit, standardOutputText: result.standardOutput, standardError: result.standardError)
     }
 }

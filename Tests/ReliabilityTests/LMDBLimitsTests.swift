@@ -180,7 +180,7 @@ extension Reliability {
                         holders.append(holder)
                     } else {
                         let exit = await holder.waitForExit()
-                        refusal = CommandOutput(exit: exit, standardOutput: [], standardError: holder.standardErrorText)
+                        refusal = CommandOutput(exit: exit, standardOutputText: "", standardError: holder.standardErrorText)
                     }
                 }
                 #expect(holders.count == 4, "\(holders.count) readers fitted in a table of 4")

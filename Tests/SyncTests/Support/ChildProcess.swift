@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 
 /// The executables built next to this test binary.
@@ -90,9 +91,14 @@ final class ChildProcess: Sendable {
                       stderr: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 
-    /// Runs to the end.
+    /// Runs to the end (on swift-subprocess, through the shared `runCommand`), without the
+    /// caller's CHRONICLE_STORE and CHRONICLE_TOKEN unless `environment` sets them.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     in folder: TemporaryDirectory) async throws -> Result {
-        try await ChildProcess(executable, arguments, environment: environment, in: folder).result()
+        var changes: [String: String?] = ["CHRONICLE_STORE": nil, "CHRONICLE_TOKEN": nil]
+        for (key, value) in environment { changes[key] = value }
+        let output = try await runCommand(URL(fileURLWithPath: executable), arguments, environment: changes)
+        return Result(status: output.exit.status, killedBySignal: output.exit.wasSignalled,
+                      stdout: output.standardOutputText, stderr: output.standardError)
     }
 }
