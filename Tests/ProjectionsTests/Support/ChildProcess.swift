@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 
 /// Runs the built `chronicle` executable (next to the test binary in the products folder).
@@ -9,19 +10,12 @@ struct Chronicle {
         var trimmed: String { stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
-    static var executable: URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chronicle")
-    }
+    static var executable: URL { Products.directory.appendingPathComponent("chronicle") }
 
-    /// Runs `chronicle ARGS` to completion, off the caller's thread.
+    /// Runs `chronicle ARGS` to completion (on swift-subprocess, through the shared `runCommand`).
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
-        let process = try start(arguments, environment: environment)
-        async let out = readToEnd(process.stdout)
-        async let err = readToEnd(process.stderr)
-        let (stdout, stderr) = await (out, err)
-        await process.wait()
-        return Output(status: process.process.terminationStatus, stdout: stdout, stderr: stderr)
+        let output = try await runCommand(executable, arguments, environment: environment)
+        return Output(status: output.exit.status, stdout: output.standardOutputText, stderr: output.standardError)
     }
 
     /// A running child with its pipes.
