@@ -8,8 +8,7 @@ enum Executables {
     static var todoApp: String { built("TodoAppExample") }
 
     private static func built(_ name: String) -> String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent(name).path
+        Products.directory.appendingPathComponent(name).path
     }
 }
 
