@@ -63,14 +63,17 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // The canonical lowercase UUID text, fast both ways; shared by the log and the domain.
         .target(name: "UUIDText"),
+        // JSON string literals, written by bytes: the one quoter of the log's payloads, the
+        // wire's events, the server's errors and the command line's output.
+        .target(name: "JSONText"),
         .target(name: "EventLog", dependencies: [
             "LMDB", "UUIDText",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
         // the client and the server; the log knows nothing of it.
-        .target(name: "ChronicleWire", dependencies: ["EventLog", "UUIDText"]),
-        .target(name: "Domain", dependencies: ["UUIDText"]),
+        .target(name: "ChronicleWire", dependencies: ["EventLog", "JSONText", "UUIDText"]),
+        .target(name: "Domain", dependencies: ["JSONText", "UUIDText"]),
         .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
             "EventLog", "ChronicleWire", "LMDB",
@@ -86,7 +89,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "SyncServer", dependencies: [
-            "EventLog", "ChronicleWire",
+            "EventLog", "ChronicleWire", "JSONText",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -126,6 +129,7 @@ let package = Package(
         ], path: "Tests/ChronicleTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText", "ChronicleTestSupport"]),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",

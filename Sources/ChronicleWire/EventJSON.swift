@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import JSONText
 import UUIDText
 
 /// The JSON shape of an event (SPEC §4 and the wire protocol), written by hand so the
@@ -30,31 +31,8 @@ public enum EventJSON {
         "[" + events.map { encode($0, includePosition: includePosition) }.joined(separator: ",") + "]"
     }
 
-    /// `text` as a JSON string literal.
-    ///
-    /// Escapes byte by byte: in UTF-8 every byte of a multi-byte character is 0x80 or
-    /// above, so only ASCII bytes can need escaping, and most text needs none at all.
+    /// `text` as a JSON string literal (see `JSONQuoting`).
     public static func quote(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            return "\"" + text + "\""
-        }
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        out.reserveCapacity(utf8.count + 16)
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-        return String(decoding: out, as: UTF8.self)
+        JSONQuoting.quoted(text)
     }
 }

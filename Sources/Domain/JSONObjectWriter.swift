@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 
 /// Writes a flat JSON object byte by byte.
 ///
@@ -11,7 +12,7 @@ struct JSONObjectWriter {
 
     mutating func write(_ key: String, _ value: String) {
         writeKey(key)
-        Self.appendString(value, to: &bytes)
+        JSONQuoting.append(value, to: &bytes)
     }
 
     mutating func write(_ key: String, _ value: Int) {
@@ -39,30 +40,7 @@ struct JSONObjectWriter {
             bytes.append(UInt8(ascii: ","))
         }
         lastKey = key
-        Self.appendString(key, to: &bytes)
+        JSONQuoting.append(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-    }
-
-    private static func appendString(_ string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

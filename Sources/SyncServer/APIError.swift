@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JSONText
 
 /// An error response of the sync API: its status and `{"error": "<message>"}` (SPEC §5).
 ///
@@ -21,7 +22,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable {
     public var description: String { "\(status.code) \(message)" }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = SyncAPI.json("{\"error\":" + jsonString(message) + "}", status: status)
+        var response = SyncAPI.json("{\"error\":" + JSONQuoting.quoted(message) + "}", status: status)
         response.headers.append(contentsOf: headers)
         return response
     }
@@ -29,21 +30,4 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable {
     static func unauthorized(_ message: String) -> APIError {
         APIError(.unauthorized, message, headers: [.wwwAuthenticate: "Bearer"])
     }
-}
-
-/// `text` as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import JSONText
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -106,7 +107,7 @@ final class ConnectionEndingHandler: ChannelDuplexHandler, RemovableChannelHandl
         let (status, message) = Self.answer(to: parserError)
         logger.notice("request refused", metadata: ["status": "\(status.code)", "error": "\(message)"])
         metrics.request(path: nil, method: "unknown", status: status.code, duration: .zero)
-        let body = ByteBuffer(string: "{\"error\":" + jsonString(message) + "}")
+        let body = ByteBuffer(string: "{\"error\":" + JSONQuoting.quoted(message) + "}")
         let head = HTTPResponse(status: status, headerFields: [
             .contentType: "application/json; charset=utf-8", .contentLength: "\(body.readableBytes)", .connection: "close",
         ])
