@@ -53,6 +53,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
         case .damaged(let what): what
         case let .notAStore(path, reason): "cannot use '\(path)' as a store: \(reason)"
+        case let .cannotOpen(path, reason) where path.isEmpty: "cannot open the store: \(reason)"
         case let .cannotOpen(path, reason): "cannot open the store at '\(path)': \(reason)"
         case .closed: "the store is closed"
         case .storage(let why): "storage failed: \(why)"

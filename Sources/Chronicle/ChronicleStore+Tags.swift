@@ -86,11 +86,4 @@ extension ChronicleStore {
         }
         return id
     }
-
-    /// The todo with only its live tags, as read models show it.
-    func liveTagged(_ aggregate: TodoAggregate) throws -> Todo? {
-        guard var todo = aggregate.todo else { return nil }
-        todo.tags = Todo.sortedTagIDs(try aggregate.tags.filter { try loader.tag($0).aggregate.isLive })
-        return todo
-    }
 }

@@ -12,12 +12,8 @@ import FoundationNetworking
 /// platforms (what an app already has, and it can run in the background there),
 /// AsyncHTTPClient on Linux.
 struct SyncClient: Sendable {
-    /// What the server said about a batch.
-    struct Acknowledgement: Sendable, Hashable {
-        var accepted: Int
-        var duplicates: Int
-        var lastPosition: UInt64?
-    }
+    /// What the server said about a batch (the protocol's push answer).
+    typealias Acknowledgement = WireAcknowledgement
 
     /// The answer to a request, in the terms of the retry rules.
     enum Outcome<Value: Sendable>: Sendable {
@@ -131,7 +127,7 @@ struct SyncClient: Sendable {
         guard body.accepted + body.duplicates == count else {
             throw .invalidResponse("\(count) events sent, \(body.accepted) accepted and \(body.duplicates) duplicates acknowledged")
         }
-        return Acknowledgement(accepted: body.accepted, duplicates: body.duplicates, lastPosition: body.lastPosition)
+        return body
     }
 
     /// A page must continue exactly where the client asked: positions strictly increasing,
