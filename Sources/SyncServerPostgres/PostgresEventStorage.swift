@@ -109,6 +109,7 @@ public final class PostgresEventStorage: EventStorage {
             // stored nothing.
             var attempt = 1
             while true {
+                let started = ContinuousClock.now
                 do {
                     return try await client.withTransaction(logger: logger) { connection in
                         try await PostgresAppend(connection: connection, logger: logger).append(events, for: tenant)
@@ -117,17 +118,27 @@ public final class PostgresEventStorage: EventStorage {
                     guard attempt < Self.transientAttempts else {
                         throw EventStorageError.unavailable("the database refused the append \(attempt) times (serialization failure or deadlock)")
                     }
-                    // Full jitter, so that appends refused together do not collide again.
-                    try await Task.sleep(for: .microseconds(Int.random(in: 0...min(50_000, 1_000 << min(attempt, 6)))))
+                    try await Task.sleep(for: Self.pause(afterAttempt: attempt, took: ContinuousClock.now - started))
                     attempt += 1
                 }
             }
         }
     }
 
-    /// How often an append refused by a serialization failure or a deadlock is tried (after a
-    /// random pause of up to 2, 4, … 50 ms), within the operation timeout.
-    static let transientAttempts = 30
+    /// How often an append refused by a serialization failure or a deadlock is tried, within
+    /// the operation timeout (which usually ends it first).
+    static let transientAttempts = 100
+
+    /// A random pause (full jitter, so that appends refused together do not collide again)
+    /// below the refused attempt's own duration times 2, 4, … 32, capped at 1 s. Scaled by the
+    /// attempt's duration: on a loaded machine an append takes long, and pauses of a few
+    /// milliseconds would only bring the same writers back into the same conflict.
+    static func pause(afterAttempt attempt: Int, took: Duration) -> Duration {
+        let bound = min(.seconds(1), max(.milliseconds(1), took) * (1 << min(attempt, 5)))
+        let (seconds, attoseconds) = bound.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return .nanoseconds(Int64.random(in: 0...max(1, nanoseconds)))
+    }
 
     /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock detected), from a statement
     /// or the commit: the transaction was rolled back and may simply be run again.
