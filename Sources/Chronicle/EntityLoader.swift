@@ -9,6 +9,9 @@ import Foundation
 /// events included. The version is the stream's last in this log, what the append expects.
 struct EntityLoader {
     let log: EventLog
+    /// Events decided but not appended yet (a ``WriteStep``'s), by stream: folded after the
+    /// log's, so later commands of the step see them. The version stays the log's.
+    var staged: [String: [DomainEvent]] = [:]
 
     func user(_ id: UUID) throws -> (aggregate: UserAggregate, version: UInt64) {
         var aggregate = UserAggregate()
@@ -50,6 +53,7 @@ struct EntityLoader {
                 throw ChronicleError.corruptEvent(position: recorded.position, reason: error.description)
             }
         }
+        for event in staged[stream] ?? [] { apply(event) }
         return version
     }
 }

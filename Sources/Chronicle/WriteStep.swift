@@ -23,13 +23,14 @@ public final class WriteStep {
     /// them (the log checks a stream's expected version at its first append in a batch;
     /// later ones on the same stream continue from it).
     private(set) var decision = Decision(streams: [])
-    /// The domain events staged on each stream, in order (what later reads fold in).
-    private var staged: [String: [DomainEvent]] = [:]
+    /// Reads the log with the events staged so far folded in.
+    private var loader: EntityLoader
     /// The holder of each name key as this step left it (`.some(nil)`: released here).
     private var holders: [String: String?] = [:]
 
     init(store: ChronicleStore) {
         self.store = store
+        self.loader = store.loader
     }
 
     /// Whether the step decided any event.
@@ -40,26 +41,16 @@ public final class WriteStep {
     /// The user as the log and this step's earlier commands leave it; the version is the
     /// log's (what the batch expects).
     func user(_ id: UUID) throws -> (aggregate: UserAggregate, version: UInt64) {
-        var (aggregate, version) = try store.loader.user(id)
-        for event in staged[DomainEvent.userStream(id)] ?? [] { aggregate.apply(event) }
-        return (aggregate, version)
+        try loader.user(id)
     }
 
-    /// The todo as the log and this step leave it (not live when its user is deleted, as in
-    /// ``EntityLoader/todo(_:ownerIsLive:)``).
+    /// The todo as the log and this step leave it (see ``EntityLoader/todo(_:ownerIsLive:)``).
     func todo(_ id: UUID, ownerIsLive: Bool = false) throws -> (aggregate: TodoAggregate, version: UInt64) {
-        var (aggregate, version) = try store.loader.todo(id, ownerIsLive: true)
-        for event in staged[DomainEvent.todoStream(id)] ?? [] { aggregate.apply(event) }
-        if !ownerIsLive, aggregate.isLive, let owner = aggregate.todo?.userId, try user(owner).aggregate.isDeleted {
-            aggregate.apply(.todoDeleted(id: id))
-        }
-        return (aggregate, version)
+        try loader.todo(id, ownerIsLive: ownerIsLive)
     }
 
     func tag(_ id: UUID) throws -> (aggregate: TagAggregate, version: UInt64) {
-        var (aggregate, version) = try store.loader.tag(id)
-        for event in staged[DomainEvent.tagStream(id)] ?? [] { aggregate.apply(event) }
-        return (aggregate, version)
+        try loader.tag(id)
     }
 
     /// The live tag holding a name key, as the log and this step leave it.
@@ -72,7 +63,7 @@ public final class WriteStep {
 
     /// The ids of todos created in this step.
     var stagedTodoIDs: [UUID] {
-        staged.values.flatMap { events in
+        loader.staged.values.flatMap { events in
             events.compactMap { event -> UUID? in
                 if case .todoCreated(let id, _, _, _, _) = event { return id }
                 return nil
@@ -91,7 +82,7 @@ public final class WriteStep {
 
     /// Adds `event` to the batch; `version` is the stream's version as read from the log.
     func stage(_ event: DomainEvent, readAt version: UInt64) {
-        staged[event.stream, default: []].append(event)
+        loader.staged[event.stream, default: []].append(event)
         let seen = decision.streams.contains { $0.stream == event.stream }
         decision.streams.append(StreamAppend(stream: event.stream, expected: seen ? .any : .at(version), events: [NewEvent(event)]))
     }

@@ -21,7 +21,7 @@ public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     /// The routes a request is counted under; anything else is `other` (labels stay few).
-    static let routes: Set<String> = ["/v1/events", "/healthz", "/openapi.yaml", "/metrics"]
+    static let routes = Set(SyncAPI.routes.map { "/" + $0.path })
 
     /// Makes the metrics, with a registry of their own.
     public init() {

@@ -53,6 +53,11 @@ public struct SyncAPI: Sendable {
         self.metrics = metrics
     }
 
+    /// The paths the API serves and the methods each takes (others get 405).
+    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("healthz", [.get, .head]), ("openapi.yaml", [.get, .head]), ("metrics", [.get]), ("v1/events", [.get, .post]),
+    ]
+
     /// Adds the request log, the error middleware (JSON errors) and the routes to `router`.
     public func install<Context: RequestContext>(on router: Router<Context>) {
         router.add(middleware: MetricsMiddleware<Context>(metrics: metrics))
@@ -67,8 +72,7 @@ public struct SyncAPI: Sendable {
         router.get("v1/events") { request, context in try await pull(request, context: context) }
         // A known path asked with another method: 405, naming the methods it takes.
         let others: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
-        for (path, allowed) in [("healthz", [HTTPRequest.Method.get, .head]), ("openapi.yaml", [.get, .head]),
-                                ("metrics", [.get]), ("v1/events", [.get, .post])] {
+        for (path, allowed) in Self.routes {
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             for method in others where !allowed.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
