@@ -63,11 +63,11 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         // The canonical lowercase UUID text, fast both ways; shared by the log and the domain.
         .target(name: "UUIDText"),
-        // JSON string literals, written by bytes: the one quoter of the log's payloads, the
-        // wire's events, the server's errors and the command line's output.
+        // JSON both ways: the one strict scanner (event data in the log and the domain, the
+        // protocol's bodies) and the one string quoter (payloads, wire events, errors, CLI output).
         .target(name: "JSONText"),
         .target(name: "EventLog", dependencies: [
-            "LMDB", "UUIDText",
+            "LMDB", "UUIDText", "JSONText",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
@@ -129,7 +129,7 @@ let package = Package(
         ], path: "Tests/ChronicleTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText", "ChronicleTestSupport"]),
-        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",

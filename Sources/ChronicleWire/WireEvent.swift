@@ -1,12 +1,13 @@
 import EventLog
 import Foundation
+import JSONText
 import UUIDText
 
 /// Why bytes received over the wire were refused: one line that names the member at fault.
 ///
 /// ```
 /// events[3]: "version" must be a positive integer
-/// invalid JSON at byte 120: expected ',' or '}'
+/// invalid JSON: unexpected ']' at byte 120
 /// ```
 public struct WireEventError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The one-line reason, naming the member at fault.
@@ -99,7 +100,7 @@ public struct WirePage: Sendable, Equatable {
 /// so what a client stored is what the server stores and serves.
 public enum WireEvent {
     /// How deeply a payload may nest objects and arrays.
-    public static let maxDepth = 128
+    public static let maxDepth = JSONScanner.maxDepth
     /// The longest origin (a device id) accepted, in UTF-8 bytes.
     public static let maxOriginBytes = EventValidation.maxOriginBytes
     /// The longest device name accepted in a push, in UTF-8 bytes.

@@ -1,14 +1,14 @@
 import EventLog
 import Foundation
+import JSONText
 import UUIDText
 
-/// A single-pass JSON reader over borrowed bytes, for exactly the shapes of the protocol
-/// (``WirePush``, ``WirePage``, the event: see `WireEvent.swift`).
+/// Reads exactly the shapes of the protocol (``WirePush``, ``WirePage``, the event: see
+/// `WireEvent.swift`) in one pass over borrowed bytes, on the shared strict ``JSONScanner``.
 struct WireParser {
-    let bytes: UnsafeRawBufferPointer
-    var index = 0
+    private var scanner: JSONScanner
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) { scanner = JSONScanner(bytes) }
 
     struct Event {
         var id: UUID
@@ -198,317 +198,82 @@ struct WireParser {
     /// Reads an object, calling `member` with the parser positioned on each member's value.
     mutating func object(label: @autoclosure () -> String,
                          _ member: (inout WireParser, String) throws(WireEventError) -> Void) throws(WireEventError) {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "{") else { throw mismatch("\(label()) must be a JSON object") }
-        index += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return }
-        while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw syntax("expected a member name") }
-            let key = try rawString()
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
+        guard scanner.nextValueKind() == .object else { throw mismatch("\(label()) must be a JSON object") }
+        guard try syntax({ (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.enterObject() }) else { return }
+        repeat {
+            let key = try syntax { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.memberName() }
             try member(&self, key)
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return
-            default: throw syntax("expected ',' or '}'")
-            }
-        }
+        } while try syntax({ (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.nextMember() })
     }
 
     /// Reads an array, calling `element` with the parser positioned on each element.
     mutating func array(label: @autoclosure () -> String,
                         _ element: (inout WireParser, Int) throws(WireEventError) -> Void) throws(WireEventError) {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "[") else { throw mismatch("\(label()) must be a JSON array") }
-        index += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") { index += 1; return }
+        guard scanner.nextValueKind() == .array else { throw mismatch("\(label()) must be a JSON array") }
+        guard try syntax({ (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.enterArray() }) else { return }
         var count = 0
-        while true {
+        repeat {
             try element(&self, count)
             count += 1
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return
-            default: throw syntax("expected ',' or ']'")
-            }
-        }
+        } while try syntax({ (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.nextElement() })
     }
 
     /// Only whitespace may follow the document.
     mutating func end() throws(WireEventError) {
-        skipWhitespace()
-        guard index == bytes.count else { throw syntax("unexpected bytes after the JSON value") }
+        try syntax { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.end() }
     }
 
     // MARK: Scalars
 
     mutating func string(label: @autoclosure () -> String) throws(WireEventError) -> String {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "\"") else { throw mismatch("\(label()) must be a string") }
-        return try rawString()
+        guard scanner.nextValueKind() == .string else { throw mismatch("\(label()) must be a string") }
+        return try syntax { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.string() }
     }
 
-    /// A non-negative integer without fraction or exponent that fits 64 bits.
+    /// A non-negative integer without fraction or exponent, at most 2^63 − 1.
     mutating func unsigned(label: @autoclosure () -> String, allowZero: Bool) throws(WireEventError) -> UInt64 {
-        skipWhitespace()
         let requirement = allowZero ? "a non-negative integer" : "a positive integer"
-        let start = index
-        guard let first = peek(), isDigit(first) else { throw mismatch("\(label()) must be \(requirement)") }
+        guard scanner.nextValueKind() == .number else { throw mismatch("\(label()) must be \(requirement)") }
+        let literal = try syntax { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.number() }
         var value: UInt64 = 0
-        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        for byte in scanner.bytes[literal] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                throw WireEventError("\(label()) must be \(requirement)")   // a sign, a fraction or an exponent
+            }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { throw mismatch("\(label()) is larger than \(UInt64.max)") }
+            guard !overflow1, !overflow2 else { throw WireEventError("\(label()) is larger than \(Int64.max)") }
             value = sum
-            index += 1
         }
-        if index - start > 1, first == UInt8(ascii: "0") { throw syntax("a number must not start with 0") }
-        if let next = peek(), next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
-            throw mismatch("\(label()) must be \(requirement)")
-        }
-        guard allowZero || value > 0 else { throw mismatch("\(label()) must be \(requirement)") }
+        guard allowZero || value > 0 else { throw WireEventError("\(label()) must be \(requirement)") }
         // JSON's integers are int64 for most readers (and PostgreSQL's bigint): no position or
         // version comes near the limit, and one past it would not survive a round trip.
-        guard value <= UInt64(Int64.max) else { throw mismatch("\(label()) is larger than \(Int64.max)") }
+        guard value <= UInt64(Int64.max) else { throw WireEventError("\(label()) is larger than \(Int64.max)") }
         return value
     }
 
-    /// The exact bytes of an object value, validated to the end.
+    /// The exact bytes of an object value, checked to its end.
     mutating func objectBytes(label: @autoclosure () -> String) throws(WireEventError) -> Data {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "{") else { throw mismatch("\(label()) must be a JSON object") }
-        let start = index
-        try skipValue(depth: 0)
-        return Data(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        guard scanner.nextValueKind() == .object else { throw mismatch("\(label()) must be a JSON object") }
+        let range = try syntax { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.skipValue() }
+        return Data(UnsafeRawBufferPointer(rebasing: scanner.bytes[range]))
     }
 
-    /// Validates and skips any JSON value.
-    mutating func skipValue(depth: Int) throws(WireEventError) {
-        skipWhitespace()
-        guard let byte = peek() else { throw syntax("unexpected end of input") }
-        switch byte {
-        case UInt8(ascii: "{"):
-            guard depth < WireEvent.maxDepth else { throw syntax("nested deeper than \(WireEvent.maxDepth) levels") }
-            try object(label: "value") { (parser: inout WireParser, _: String) throws(WireEventError) in
-                try parser.skipValue(depth: depth + 1)
-            }
-        case UInt8(ascii: "["):
-            guard depth < WireEvent.maxDepth else { throw syntax("nested deeper than \(WireEvent.maxDepth) levels") }
-            try array(label: "value") { (parser: inout WireParser, _: Int) throws(WireEventError) in
-                try parser.skipValue(depth: depth + 1)
-            }
-        case UInt8(ascii: "\""):
-            try skipString()
-        case UInt8(ascii: "t"): try literal("true")
-        case UInt8(ascii: "f"): try literal("false")
-        case UInt8(ascii: "n"): try literal("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try skipNumber()
-        default:
-            throw syntax("expected a value")
+    // MARK: Failures
+
+    /// Runs one scanner step; its syntax error becomes the protocol's "invalid JSON" error.
+    private mutating func syntax<T>(_ step: (inout JSONScanner) throws(JSONSyntaxError) -> T) throws(WireEventError) -> T {
+        do throws(JSONSyntaxError) {
+            return try step(&scanner)
+        } catch {
+            throw WireEventError("invalid JSON: \(error)")
         }
-    }
-
-    private mutating func literal(_ word: StaticString) throws(WireEventError) {
-        let count = word.utf8CodeUnitCount
-        guard bytes.count - index >= count else { throw syntax("unexpected end of input") }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
-            throw syntax("expected a value")
-        }
-        index += count
-    }
-
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    private mutating func skipNumber() throws(WireEventError) {
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), isDigit(first) else { throw syntax("expected a digit") }
-        index += 1
-        if first != UInt8(ascii: "0") { while let byte = peek(), isDigit(byte) { index += 1 } }
-        if peek() == UInt8(ascii: ".") {
-            index += 1
-            guard let byte = peek(), isDigit(byte) else { throw syntax("expected a digit after '.'") }
-            while let byte = peek(), isDigit(byte) { index += 1 }
-        }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            index += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard let byte = peek(), isDigit(byte) else { throw syntax("expected a digit in the exponent") }
-            while let byte = peek(), isDigit(byte) { index += 1 }
-        }
-    }
-
-    /// Reads a string (the parser is on its opening quote) and returns its value.
-    private mutating func rawString() throws(WireEventError) -> String {
-        let start = index + 1
-        let hasEscapes = try skipString()
-        let content = UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)])
-        if !hasEscapes { return String(decoding: content, as: UTF8.self) }   // already validated as UTF-8
-        return unescape(content)
-    }
-
-    /// Skips a string, validating escapes and UTF-8; returns whether it had escapes.
-    @discardableResult
-    private mutating func skipString() throws(WireEventError) -> Bool {
-        index += 1   // the opening quote
-        var hasEscapes = false
-        while true {
-            guard index < bytes.count else { throw syntax("unterminated string") }
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                return hasEscapes
-            case UInt8(ascii: "\\"):
-                hasEscapes = true
-                try skipEscape()
-            case 0..<0x20:
-                throw syntax("control character in a string (escape it)")
-            case 0x20..<0x80:
-                index += 1
-            default:
-                try skipUTF8Sequence(lead: byte)
-            }
-        }
-    }
-
-    private mutating func skipEscape() throws(WireEventError) {
-        guard index + 1 < bytes.count else { throw syntax("unterminated string") }
-        switch bytes[index + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            index += 2
-        case UInt8(ascii: "u"):
-            index += 2
-            let unit = try hex4()
-            if (0xD800..<0xDC00).contains(unit) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw syntax("unpaired UTF-16 surrogate escape")
-                }
-                index += 2
-                guard (0xDC00..<0xE000).contains(try hex4()) else { throw syntax("unpaired UTF-16 surrogate escape") }
-            } else if (0xDC00..<0xE000).contains(unit) {
-                throw syntax("unpaired UTF-16 surrogate escape")
-            }
-        default:
-            throw syntax("invalid escape in a string")
-        }
-    }
-
-    private mutating func hex4() throws(WireEventError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw syntax("unterminated string") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw syntax("invalid \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
-        return value
-    }
-
-    /// Validates one multi-byte UTF-8 sequence (no overlongs, no surrogates, at most U+10FFFF).
-    private mutating func skipUTF8Sequence(lead: UInt8) throws(WireEventError) {
-        let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: throw syntax("invalid UTF-8")
-        }
-        guard bytes.count - index >= length else { throw syntax("invalid UTF-8") }
-        let second = bytes[index + 1]
-        guard second >= lower, second <= upper else { throw syntax("invalid UTF-8") }
-        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
-            throw syntax("invalid UTF-8")
-        }
-        index += length
-    }
-
-    /// Decodes the content of a validated string that has escapes.
-    private func unescape(_ content: UnsafeRawBufferPointer) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(content.count)
-        var i = 0
-        func hex(_ at: Int) -> UInt32 {
-            var value: UInt32 = 0
-            for byte in content[at..<(at + 4)] {
-                let digit: UInt8 = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0")
-                    : (byte | 0x20) - UInt8(ascii: "a") + 10
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
-        while i < content.count {
-            let byte = content[i]
-            guard byte == UInt8(ascii: "\\") else { out.append(byte); i += 1; continue }
-            let kind = content[i + 1]
-            i += 2
-            switch kind {
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = hex(i)
-                i += 4
-                if (0xD800..<0xDC00).contains(scalar) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (hex(i + 2) - 0xDC00)
-                    i += 6
-                }
-                // Validated above: never a lone surrogate.
-                out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
-            default: out.append(kind)   // " \ /
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    // MARK: Bytes
-
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
-        }
-    }
-
-    private mutating func expect(_ byte: UInt8) throws(WireEventError) {
-        guard peek() == byte else { throw syntax("expected '\(Character(Unicode.Scalar(byte)))'") }
-        index += 1
-    }
-
-    private func syntax(_ what: String) -> WireEventError {
-        if index >= bytes.count { return WireEventError("invalid JSON: unexpected end of input") }
-        return WireEventError("invalid JSON at byte \(index): \(what)")
     }
 
     /// A well-formed value of the wrong shape; malformed input is still reported as such.
-    private func mismatch(_ what: String) -> WireEventError {
-        index >= bytes.count ? WireEventError("invalid JSON: unexpected end of input") : WireEventError(what)
+    private mutating func mismatch(_ what: String) -> WireEventError {
+        guard scanner.nextValueKind() != nil else { return WireEventError("invalid JSON: \(scanner.unexpected())") }
+        return WireEventError(what)
     }
 
     static func duplicate(_ key: String, in label: String) -> WireEventError {

@@ -70,7 +70,8 @@ extension DomainEvent {
     /// Checks that the type is known, that the stream is the canonical
     /// `user-<lowercase uuid>` / `todo-<lowercase uuid>` / `tag-<lowercase uuid>`
     /// for that type, and that `data` is one strictly valid JSON object (RFC
-    /// 8259, UTF-8, no duplicate keys; see `JSONObjectReader`) with the required
+    /// 8259, UTF-8, no duplicate keys, at most 128 levels; read by JSONText's `JSONScanner`, as the
+    /// wire protocol is) with the required
     /// fields of the right JSON types. Integers must be written as integers
     /// (`36`, not `36.0`). Unknown keys are ignored (forward compatibility);
     /// `null` counts as absent for optional fields. Business rules (name
@@ -172,7 +173,7 @@ extension DomainEvent {
 /// name the event type and the field. `null` counts as absent for optionals.
 private struct EventFields {
     let type: String
-    var members: [String: JSONObjectReader.Value]
+    var members: JSONObjectReader.Members
 
     func string(_ key: String) throws(DomainError) -> String {
         guard let value = try optionalString(key) else { throw missing(key) }

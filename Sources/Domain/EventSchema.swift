@@ -24,7 +24,7 @@ public enum EventSchema {
     struct Upcaster: Sendable {
         let type: String
         let from: UInt16
-        let upcast: @Sendable ([String: JSONObjectReader.Value]) -> [String: JSONObjectReader.Value]
+        let upcast: @Sendable (JSONObjectReader.Members) -> JSONObjectReader.Members
     }
 
     /// Every upcaster, for every type and version.
@@ -40,8 +40,8 @@ public enum EventSchema {
 
     /// `members` of a `type` event at `version`, upcast to the current version.
     /// - throws: ``DomainError/invalidEvent(_:)`` for a version this code does not know (0, or newer).
-    static func upcast(_ members: [String: JSONObjectReader.Value], type: String,
-                       from version: UInt16) throws(DomainError) -> [String: JSONObjectReader.Value] {
+    static func upcast(_ members: JSONObjectReader.Members, type: String,
+                       from version: UInt16) throws(DomainError) -> JSONObjectReader.Members {
         let current = currentVersion(of: type)
         guard version >= 1 else { throw .invalidEvent("\(type) schema version 0 is not valid") }
         guard version <= current else {
@@ -57,7 +57,7 @@ public enum EventSchema {
 
     /// Tag names, version 1 → 2: stored as typed, then in NFC, so that "É" typed as one
     /// character or as "E" and a combining accent is one name, byte for byte, on every device.
-    static func composedName(_ members: [String: JSONObjectReader.Value]) -> [String: JSONObjectReader.Value] {
+    static func composedName(_ members: JSONObjectReader.Members) -> JSONObjectReader.Members {
         guard case .string(let name)? = members["name"] else { return members }
         var upcast = members
         upcast["name"] = .string(name.precomposedStringWithCanonicalMapping)

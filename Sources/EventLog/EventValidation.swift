@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 
 /// The shape rules every stored event obeys, checked before anything is written (and by
 /// the wire parser, so a body that breaks them is refused before it reaches a log).
@@ -26,11 +27,23 @@ public enum EventValidation {
         guard bytes > 0 else { throw .invalidEvent("event type must not be empty") }
         guard bytes <= maxTypeBytes else { throw .invalidEvent("event type is longer than \(maxTypeBytes) bytes") }
         guard data.count <= maxDataBytes else { throw .invalidEvent("event data is larger than \(maxDataBytes) bytes") }
-        // A cheap shape check: the payload is one JSON object. Callers decode it properly.
-        let first = data.first { !isWhitespace($0) }
-        let last = data.last { !isWhitespace($0) }
-        guard first == UInt8(ascii: "{"), last == UInt8(ascii: "}") else {
-            throw .invalidEvent("event data must be a JSON object")
+        // One JSON object, read by the rules every reader of event data holds it to (the domain,
+        // the wire): a payload the log takes can be decoded everywhere, forever.
+        let failure: JSONSyntaxError?? = data.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            guard scanner.nextValueKind() == .object else { return .some(nil) }
+            do throws(JSONSyntaxError) {
+                try scanner.skipValue()
+                try scanner.end()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        switch failure {
+        case nil: return
+        case .some(nil): throw .invalidEvent("event data must be a JSON object")
+        case .some(let error?): throw .invalidEvent("event data is not valid JSON: \(error)")
         }
     }
 
@@ -42,9 +55,5 @@ public enum EventValidation {
     /// An origin of at most ``maxOriginBytes`` bytes.
     public static func check(origin: String) throws(EventLogError) {
         guard origin.utf8.count <= maxOriginBytes else { throw .invalidEvent("origin is longer than \(maxOriginBytes) bytes") }
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }

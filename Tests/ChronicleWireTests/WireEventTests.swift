@@ -71,7 +71,7 @@ struct WireEventTests {
         cases.append((replacing(#""version":1"#, #""version":1.5"#), #"events[0]: "version" must be a positive integer"#))
         cases.append((replacing(#""version":1"#, #""version":"1""#), #"events[0]: "version" must be a positive integer"#))
         cases.append((replacing(#""version":1"#, #""version":-1"#), #"events[0]: "version" must be a positive integer"#))
-        cases.append((replacing(#""version":1"#, #""version":18446744073709551616"#), #"events[0]: "version" is larger than 18446744073709551615"#))
+        cases.append((replacing(#""version":1"#, #""version":18446744073709551616"#), #"events[0]: "version" is larger than 9223372036854775807"#))
         cases.append((replacing(#""version":1"#, #""version":9223372036854775808"#), #"events[0]: "version" is larger than 9223372036854775807"#))
         cases.append((replacing(id, "not-a-uuid"), #"events[0]: "id" must be a UUID"#))
         cases.append((replacing("2026-11-22T02:30:00.123Z", "yesterday"), #"events[0]: "timestamp" must be UTC ISO 8601 like 2026-11-22T02:30:00.123Z"#))
@@ -107,6 +107,18 @@ struct WireEventTests {
         let error = try #require(throws: WireEventError.self) { try WireEvent.decodePush(body) }
         #expect(error.message.hasPrefix("events[0]: invalid JSON"))
         #expect(!error.message.contains("\n"))
+    }
+
+    @Test("a key given twice anywhere in the data is refused, as the domain refuses it", arguments: [
+        (#"{"title":"Milk","title":"Eggs"}"#, #"duplicate key "title""#),
+        (#"{"a":{"k":1,"k":2}}"#, #"duplicate key "k""#),
+        (#"{"a":[{"k":1,"\u006b":2}]}"#, #"duplicate key "k""#),
+    ])
+    func duplicateKeysInData(payload: String, mentioning: String) throws {
+        let body = Self.push(Self.event().replacingOccurrences(of: #"{"title":"Milk"}"#, with: payload))
+        let error = try #require(throws: WireEventError.self) { try WireEvent.decodePush(body) }
+        #expect(error.message.hasPrefix("events[0]: invalid JSON: "))
+        #expect(error.message.contains(mentioning))
     }
 
     @Test("invalid UTF-8 is refused", arguments: [
@@ -220,7 +232,7 @@ struct WireAcknowledgementTests {
         (#"{"accepted":1.0,"duplicates":0,"lastPosition":1}"#, "accepted"),
         (#"{"accepted":"1","duplicates":0,"lastPosition":1}"#, "accepted"),
         (#"{"accepted":5,"duplicates":0,"lastPosition":4}"#, "below"),
-        (#"{"accepted":1,"duplicates":0,"lastPosition":1} x"#, "after the JSON value"),
+        (#"{"accepted":1,"duplicates":0,"lastPosition":1} x"#, "unexpected 'x' at byte 47"),
         (#"[1,0,1]"#, "object"),
     ])
     func refused(body: String, naming: String) {

@@ -194,6 +194,9 @@ struct AppendTests {
         ("s", "Tested", "42", "JSON object"),
         ("s", "Tested", "", "JSON object"),
         ("s", "Tested", #""text""#, "JSON object"),
+        ("s", "Tested", #"{"a":1,}"#, "event data is not valid JSON: unexpected '}' at byte 7"),
+        ("s", "Tested", #"{"a":1,"a":2}"#, #"event data is not valid JSON: duplicate key "a" at byte 7"#),
+        ("s", "Tested", #"{"a":1} {}"#, "event data is not valid JSON: unexpected '{' at byte 8"),
         ("a\u{0}b", "Tested", #"{"k":1}"#, "NUL"),
         (String(repeating: "s", count: 513), "Tested", #"{"k":1}"#, "longer than"),
     ])

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "EventLog", package: "Chronicle"),
                 .product(name: "LMDB", package: "Chronicle"),
                 .product(name: "Domain", package: "Chronicle"),
+                .product(name: "ChronicleWire", package: "Chronicle"),
                 .product(name: "Chronicle", package: "Chronicle"),
                 .product(name: "SyncServer", package: "Chronicle"),
                 .product(name: "SyncServerPostgres", package: "Chronicle"),

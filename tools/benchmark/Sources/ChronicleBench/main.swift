@@ -6,6 +6,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == ChildProcess.subcommand {
     exit(await Child.main(Array(arguments.dropFirst())))
 }
+if arguments.first == JSONComparison.subcommand {
+    exit(JSONComparison.main(Array(arguments.dropFirst())))
+}
 do {
     let options = try BenchOptions.parse(arguments)
     let (report, _) = try await Orchestrator(options: options).run()

@@ -16,6 +16,7 @@ struct BenchOptions: Sendable {
 
     static let usage = """
         usage: chronicle-bench [--quick] [--runs N] [--json FILE] [--svg FILE] [--only LIST] [--dir DIR] [--keep]
+               chronicle-bench json [--events N] [--runs N]   (Chronicle's JSON reading beside Foundation's)
 
         Runs Chronicle, GRDB (SQLite) and raw LMDB side by side on the same generated data,
         alternating the systems run by run, and prints a table of medians (min–max) and
