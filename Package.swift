@@ -144,7 +144,7 @@ let package = Package(
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTestSupport", "EventLog", "ChronicleWire"]),
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "ChronicleTestSupport", "EventLog", "ChronicleWire"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

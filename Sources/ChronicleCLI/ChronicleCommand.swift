@@ -25,6 +25,7 @@ struct ChronicleCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            OpenedLogs.closeAll()
         } catch {
             exit(withFailure: error)
         }
@@ -47,6 +48,7 @@ struct ChronicleCommand: AsyncParsableCommand {
     }
 
     static func exit(withFailure error: any Error) -> Never {
+        OpenedLogs.closeAll()
         let code = exitCode(for: error)
         if code == .success {
             print(fullMessage(for: error))   // --help, --version

@@ -20,6 +20,8 @@ final class AppendWriter: @unchecked Sendable {
     private var running = false
     private var stopped = false
     private var thread: Thread?
+    /// Whether a group committed (the writer thread's own: read and written only there).
+    private var committedAny = false
     /// Signalled once the writer thread no longer uses (or holds) this writer.
     private let exited = DispatchSemaphore(value: 0)
     /// Called after each successful commit (set before `start`).
@@ -111,6 +113,7 @@ final class AppendWriter: @unchecked Sendable {
             if queue.isEmpty && stopped {
                 running = false
                 condition.unlock()
+                if committedAny { checkpointAtClose() }
                 return
             }
             var group: [Job] = []
@@ -122,6 +125,13 @@ final class AppendWriter: @unchecked Sendable {
             condition.unlock()
             commit(group)
         }
+    }
+
+    /// A log that this process wrote to moves the stream index's checkpoint as it closes, when
+    /// enough events follow it (``StreamIndex/checkpointAtClose(_:)``). Only a saving for the
+    /// next opening: if it fails, that opening reads the events again, as it would have.
+    private func checkpointAtClose() {
+        _ = try? environment.write { txn in try streamIndex.checkpointAtClose(txn) }
     }
 
     // MARK: - One group commit
@@ -176,6 +186,7 @@ final class AppendWriter: @unchecked Sendable {
             return
         }
         streamIndex.committed(written, checkpointed: checkpointed)
+        committedAny = true
         onCommit()
         for (job, outcome) in zip(group, outcomes) {
             switch (job, outcome) {

@@ -109,6 +109,20 @@ final class StreamIndex: Sendable {
         try txn.put(databases.meta, key: LogDatabases.streamsIndexedKey, value: Keys.position(pending.covered))
     }
 
+    /// How many events after the checkpoint make a closing writer move it (``checkpointAtClose(_:)``).
+    static let closingCheckpointEvents: UInt64 = 1_000
+
+    /// In a writer's last transaction, as its log closes: moves the checkpoint to the head when
+    /// at least ``closingCheckpointEvents`` events follow it, so that the next process to open the
+    /// log finds them indexed instead of reading them all again (up to `checkpointEvents` records
+    /// for its first append or stream read). Returns whether it moved.
+    func checkpointAtClose(_ txn: Transaction) throws -> Bool {
+        let snapshot = try beginWrite(txn)
+        guard snapshot.head - snapshot.checkpoint >= Self.closingCheckpointEvents else { return false }
+        try checkpoint(StreamTail(base: snapshot.head), after: snapshot, txn)
+        return true
+    }
+
     /// Called by the writer once its transaction committed: hands over the entries it wrote,
     /// so the tail need not read them back from the log. `checkpointed`: whether the
     /// transaction moved the checkpoint past them.

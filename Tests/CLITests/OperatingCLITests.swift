@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -88,6 +89,27 @@ struct OperatingCLITests {
         // export --after: only the later events.
         let tail = try await cli.run(["export", "--after", "3"])
         #expect(tail.stdout.split(separator: "\n").count == 2)
+    }
+
+    @Test("a command that wrote indexes the events after the stream index's checkpoint as it exits, when there are many")
+    func closingCheckpoint() async throws {
+        let cli = CLIRunner()
+        defer { cli.cleanup() }
+        _ = try await cli.run(["user", "add", "--name", "Ada", "--age", "36"])
+        // 1,200 events appended by a process that ended without closing the log.
+        let burst = try await runCommand(try Products.torture(), ["append-burst", "--store", cli.store, "--count", "1200",
+                                                                  "--stream-prefix", "burst", "--batch", "100", "--exit-unclosed"])
+        #expect(burst.standardOutput == ["done 1201"], "\(burst.standardError)")
+        try RawLog.with(cli.store + "/log") { raw throws in #expect(try raw.meta("streams-indexed") == RawLog.key(0)) }
+        // A reading command leaves the index as it is; the next writing one moves its checkpoint to the head.
+        #expect(try await cli.run(["user", "list"]).status == 0)
+        try RawLog.with(cli.store + "/log") { raw throws in #expect(try raw.meta("streams-indexed") == RawLog.key(0)) }
+        #expect(try await cli.run(["user", "add", "--name", "Grace", "--age", "45"]).status == 0)
+        try RawLog.with(cli.store + "/log") { raw throws in
+            #expect(try raw.meta("streams-indexed") == RawLog.key(1_202))
+            #expect(try raw.counts().streams == 1_202)
+        }
+        #expect(try await cli.run(["verify", "--deep"]).status == 0)
     }
 
     @Test("import is all or nothing: one bad line refuses the file, names the line, exits 1 and stores nothing")

@@ -87,6 +87,44 @@ struct StreamIndexTests {
         }
     }
 
+    /// Appends `count` events to `streams` in turn, in batches of 100, without expected versions.
+    static func appendInBatches(_ log: EventLog, streams: [String], count: Int) async throws {
+        for start in stride(from: 0, to: count, by: 100) {
+            let appends = (start..<min(count, start + 100)).map { n in
+                StreamAppend(stream: streams[n % streams.count], events: [makeEvent("N", #"{"n":\#(n)}"#)])
+            }
+            _ = try await log.append(appends)
+        }
+    }
+
+    @Test("a log this process wrote to indexes its tail as it closes, from 1,000 events after the checkpoint",
+          arguments: [(999, 0), (1_000, 1_000), (1_234, 1_234)] as [(Int, UInt64)])
+    func closingCheckpoint(events: Int, checkpoint: UInt64) async throws {
+        try await TestStore.with { store in
+            let streams = ["user-1", "todo-1", "todo-2", "todo-3"]
+            try await store.withLog(Self.options(checkpoint: 50_000)) { log throws in
+                try await Self.appendInBatches(log, streams: streams, count: events)
+            }
+            try RawLog.with(store.logPath) { raw throws in
+                #expect(try raw.meta("streams-indexed") == RawLog.key(checkpoint))
+                #expect(try raw.counts().streams == Int(checkpoint))
+            }
+            // Reopened, the index answers the same on both sides of the checkpoint, and appends
+            // after it check their expected versions against it.
+            try await store.withLog(Self.options(checkpoint: 50_000)) { log throws in
+                var positions: [String: [UInt64]] = [:]
+                for position in 1...UInt64(events) { positions[streams[Int(position - 1) % streams.count], default: []].append(position) }
+                try Self.expectStreams(log, positions)
+                let version = UInt64(positions["todo-1"]!.count)
+                await #expect(throws: EventLogError.conflict(stream: "todo-1", expected: .exact(version - 1), actual: version)) {
+                    try await log.append(to: "todo-1", expected: .exact(version - 1), events: [makeEvent()])
+                }
+                _ = try await log.append(to: "todo-1", expected: .exact(version), events: [makeEvent()])
+                #expect(try log.verify().isIntact)
+            }
+        }
+    }
+
     @Test func aBatchSpanningTheCheckpointIndexesEveryEventOnce() async throws {
         try await TestStore.with { store in
             try await store.withLog(Self.options(checkpoint: 5)) { log throws in

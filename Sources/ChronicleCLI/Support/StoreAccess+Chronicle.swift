@@ -7,6 +7,7 @@ extension StoreAccess {
         let store = try ChronicleStore(directory: options.path, backgroundProjections: false, logOptions: logOptions(),
                                        upgradeProgress: upgradeProgress())
         try noticeModelsAhead(store.models, store.log)
+        _ = OpenedLogs.register(store.log)
         return store
     }
 }

@@ -11,7 +11,7 @@ enum StoreAccess {
     /// damaged is refused before anything reads or writes it (`verify` must open it to say where).
     static func openLog(_ options: StoreOptions, checkHead: Bool = true) throws -> EventLog {
         try StoreFolder.prepare(options.path)
-        return try EventLog(path: options.logPath, options: logOptions(checkHead: checkHead))
+        return OpenedLogs.register(try EventLog(path: options.logPath, options: logOptions(checkHead: checkHead)))
     }
 
     static func logOptions(checkHead: Bool = true) -> EventLog.Options {
