@@ -1,8 +1,8 @@
 import EventLog
 import Foundation
 
-/// A store folder of its own under the temporary directory (the log lives in `log/`
-/// inside it, as for `chronicle --store`), removed when the test's body ends.
+/// A store folder of its own (a ``TemporaryFolder``; the log lives in `log/` inside it, as
+/// for `chronicle --store`), removed when the test's body ends.
 public struct TestStore: Sendable {
     /// The store folder.
     public let root: URL
@@ -13,11 +13,9 @@ public struct TestStore: Sendable {
     /// Runs `body` with a fresh store and removes it afterwards, whatever happened.
     @discardableResult
     public static func with<T>(_ body: (TestStore) async throws -> T) async throws -> T {
-        let root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("chronicle-eventlog-tests-\(UUID().uuidString.lowercased())", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        return try await body(TestStore(root: root))
+        try await TemporaryFolder.with("store") { path in
+            try await body(TestStore(root: URL(fileURLWithPath: path, isDirectory: true)))
+        }
     }
 
     /// Opens (creating when needed) the store's log.

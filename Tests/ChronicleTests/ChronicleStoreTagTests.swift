@@ -369,7 +369,7 @@ struct ChronicleStoreTagTests {
         _ = try await store.createTag(name: "GONE", color: "#000000")
         #expect(try await store.tags().map(\.name) == ["GONE", "home", "House", "Work"])
         await store.close()
-        try? FileManager.default.removeItem(atPath: t.directory)
+        t.folder.remove()
     }
 
     @Test("16 tasks creating one name in different cases at once: exactly one succeeds")

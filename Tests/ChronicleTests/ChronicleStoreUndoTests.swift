@@ -184,6 +184,6 @@ struct ChronicleStoreUndoTests {
         #expect(try await third.redo().map(\.type) == ["TodoCompleted"])
         #expect(try await third.todo(todo.id)?.isCompleted == true)
         await third.close()
-        try? FileManager.default.removeItem(atPath: t.directory)
+        t.folder.remove()
     }
 }

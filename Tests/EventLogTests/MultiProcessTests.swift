@@ -20,14 +20,6 @@ struct MultiProcessTests {
         }
     }
 
-    /// Reads the child's stdout until a line satisfies `predicate`; `nil` when stdout ended first.
-    static func firstLine(of child: ChildProcess, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String? {
-        try await withTimeout(.seconds(120), "waiting for a line from ChronicleTorture") {
-            for await line in child.lines where predicate(line) { return line }
-            return nil
-        }
-    }
-
     @Test func twoProcessesAppendingAtOnceLoseAndDuplicateNothing() async throws {
         let torture = try Products.torture()
         try await TestStore.with { store in
@@ -39,7 +31,7 @@ struct MultiProcessTests {
                 // adopt each other's growth while they append. A stream index checkpoint every
                 // 100 events: both move it, and each must see the other's events and checkpoints
                 // to number the shared streams' versions.
-                let child = try ChildProcess(torture, [
+                let child = try await ChildProcess(torture, [
                     "append-burst", "--store", store.root.path, "--count", "\(perProcess)", "--batch", "3",
                     "--stream-prefix", "shared", "--streams", "5", "--tag", tag, "--concurrency", "2",
                     "--payload-bytes", "1000", "--map-size", "\(1 << 20)", "--ack-file", acks, "--wait-for-go",
@@ -49,12 +41,12 @@ struct MultiProcessTests {
             }
             // Both have the store open before either appends.
             for (tag, child, _) in children {
-                let ready = try await Self.firstLine(of: child) { $0 == "ready" }
+                let ready = try await child.firstLine { $0 == "ready" }
                 #expect(ready != nil, "writer \(tag) never became ready: \(child.standardErrorText)")
             }
             for (_, child, _) in children { try child.send("go") }
             for (tag, child, _) in children {
-                let done = try await Self.firstLine(of: child) { $0.hasPrefix("done ") }
+                let done = try await child.firstLine { $0.hasPrefix("done ") }
                 let exit = try await withTimeout(.seconds(120), "writer \(tag) exit") { await child.waitForExit() }
                 #expect(done != nil && exit == .init(status: 0, wasSignalled: false),
                         "writer \(tag) failed: \(child.standardErrorText)")
@@ -96,12 +88,12 @@ struct MultiProcessTests {
             // moves its checkpoint every 64 events, so kills land between and during checkpoints.
             for (round, killAfter) in [40, 400, 1_500].enumerated() {
                 let acks = store.root.appendingPathComponent("acks-\(round)").path
-                let child = try ChildProcess(torture, [
+                let child = try await ChildProcess(torture, [
                     "append-burst", "--store", store.root.path, "--count", "1000000", "--batch", "2",
                     "--stream-prefix", "crash-\(round)", "--streams", "3", "--concurrency", "4",
                     "--ack-file", acks, "--echo-acks", "--stream-index-checkpoint", "64",
                 ])
-                let line = try await Self.firstLine(of: child) { line in
+                let line = try await child.firstLine { line in
                     line.hasPrefix("acked ") && (Int(line.dropFirst(6)) ?? 0) >= killAfter
                 }
                 try #require(line != nil, "the writer stopped before \(killAfter) acks: \(child.standardErrorText)")
@@ -137,7 +129,7 @@ struct MultiProcessTests {
         try await TestStore.with { store in
             try await store.withLog(.init(pollInterval: .milliseconds(20))) { log throws in
                 try await log.append(to: "local", events: [makeEvent()])
-                let child = try ChildProcess(torture, [
+                let child = try await ChildProcess(torture, [
                     "append-burst", "--store", store.root.path, "--count", "30", "--batch", "4", "--stream-prefix", "remote",
                 ])
                 let positions = try await withTimeout(.seconds(120), "cross-process subscription") {
@@ -161,8 +153,8 @@ struct MultiProcessTests {
         try await TestStore.with { store in
             try await store.withLog { log throws in
                 try await log.append(to: "first", events: [makeEvent(), makeEvent()])
-                let child = try ChildProcess(torture, ["tail", "--store", store.root.path, "--after", "1", "--count", "4"])
-                #expect(try await Self.firstLine(of: child) { $0 == "ready" } != nil, "\(child.standardErrorText)")
+                let child = try await ChildProcess(torture, ["tail", "--store", store.root.path, "--after", "1", "--count", "4"])
+                #expect(try await child.firstLine { $0 == "ready" } != nil, "\(child.standardErrorText)")
                 let appended = try await log.append(to: "second", events: [makeEvent(), makeEvent(), makeEvent()])
                 let lines = try await withTimeout(.seconds(120), "ChronicleTorture tail") {
                     var lines: [String] = []

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Domain
 import EventLog
 import Foundation
@@ -22,13 +23,12 @@ struct KilledRebuildTests {
             let before = try store.contents()
 
             // `chronicle rebuild` in another process, stopped for good after 600 events, then killed.
-            let child = try Chronicle.start(["rebuild", "--store", store.directory, "--batch-size", "100"],
-                                            environment: ["CHRONICLE_REBUILD_PAUSE_AFTER": "600"])
-            let stderr = await Chronicle.read(child.stderr, until: "paused")
-            #expect(stderr.contains("paused after 600 events"), "\(stderr)")
-            kill(child.process.processIdentifier, SIGKILL)
-            await child.wait()
-            #expect(child.process.terminationReason == .uncaughtSignal)
+            let child = try await ChildProcess(Chronicle.executable, ["rebuild", "--store", store.directory, "--batch-size", "100"],
+                                               environment: ["CHRONICLE_REBUILD_PAUSE_AFTER": "600"])
+            let paused = try await child.firstErrorLine(what: "the rebuild's pause") { $0.contains("paused") }
+            #expect(paused?.contains("paused after 600 events") == true, "\(child.standardErrorText)")
+            child.kill()
+            #expect(await child.waitForExit() == .init(status: SIGKILL, wasSignalled: true))
 
             // The old models are still the active ones; the half-built slot is left behind.
             #expect(try store.contents() == before)

@@ -14,7 +14,7 @@ extension Reliability {
         @Test("a store of 8db3d37 (format 2): same users, todos, stats and events; verify passes; new commands work; the pending event pushes")
         func storeOf8db3d37() async throws {
             let fixture = Self.fixtures.appendingPathComponent("store-8db3d37")
-            try await Scratch.with("compat-8db3d37") { root in
+            try await TemporaryFolder.with("compat-8db3d37") { root in
                 let store = try Self.copy(fixture, to: root + "/store")
                 func printed(_ name: String) throws -> String {
                     try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8)
@@ -56,7 +56,7 @@ extension Reliability {
         @Test("a store of e63af5f (format 4, tags, pulled events, a merged tag name): same models, events and conflicts; verify passes; its old commands are not in the undo history, new ones are; the pending events push")
         func storeOfE63af5f() async throws {
             let fixture = Self.fixtures.appendingPathComponent("store-e63af5f")
-            try await Scratch.with("compat-e63af5f") { root in
+            try await TemporaryFolder.with("compat-e63af5f") { root in
                 let store = try Self.copy(fixture, to: root + "/store")
                 func printed(_ name: String) throws -> String {
                     try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .newlines)
@@ -96,7 +96,7 @@ extension Reliability {
         @Test("the first read of an older store's models rebuilds them, with progress on stderr when it is a terminal, and not otherwise")
         func upgradeProgress() async throws {
             let fixture = Self.fixtures.appendingPathComponent("store-e63af5f")
-            try await Scratch.with("compat-upgrade") { root in
+            try await TemporaryFolder.with("compat-upgrade") { root in
                 for (name, terminal) in [("piped", false), ("terminal", true)] {
                     let store = try Self.copy(fixture, to: "\(root)/\(name)")
                     let chronicle = try Products.chronicle().path
@@ -122,7 +122,7 @@ extension Reliability {
         static func copy(_ fixture: URL, to path: String) throws -> String {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             for environment in ["log", "models"] {
-                try Scratch.copy(fixture.appendingPathComponent(environment).path, to: "\(path)/\(environment)")
+                try FileManager.default.copyItem(atPath: fixture.appendingPathComponent(environment).path, toPath: "\(path)/\(environment)")
             }
             return path
         }
@@ -130,10 +130,10 @@ extension Reliability {
         /// Starts a reference server of its own on `data`, pushes the store to it with `run`
         /// (`sync push --json`), and returns what the push printed.
         static func pushToNewServer(data: String, run: ([String]) async throws -> String) async throws -> String {
-            let server = try ChildProcess(try Products.chronicle(),
-                                          ["serve", "--port", "0", "--data", data, "--token", "compat", "--log-level", "error"])
+            let server = try await ChildProcess(try Products.chronicle(),
+                                                ["serve", "--port", "0", "--data", data, "--token", "compat", "--log-level", "error"])
             defer { server.kill() }
-            let listening = try await firstLine(of: server, timeout: .seconds(60), what: "the server's address") {
+            let listening = try await server.firstLine(timeout: .seconds(60), what: "the server's address") {
                 $0.hasPrefix("listening on ")
             }
             let address = try #require(listening?.split(separator: " ").dropFirst(2).first.map(String.init))

@@ -10,24 +10,24 @@ extension Reliability {
         @Test("four writer processes and a tailing reader: gap-free, nothing lost, versions contiguous, each event seen once in order")
         func fourWritersAndATail() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("four-writers") { store in
+            try await TemporaryFolder.with("four-writers") { store in
                 let perWriter = 300
                 let total = 4 * perWriter
                 // The five processes create the store together: LMDB's lock file serialises that too.
                 var writers: [(tag: String, child: ChildProcess, acks: String)] = []
                 for tag in ["A", "B", "C", "D"] {
                     let acks = store + "/acks-\(tag)"
-                    let child = try ChildProcess(torture, [
+                    let child = try await ChildProcess(torture, [
                         "append-burst", "--store", store, "--count", "\(perWriter)", "--batch", "3", "--stream-prefix", "shared",
                         "--streams", "5", "--tag", tag, "--concurrency", "2", "--payload-bytes", "300", "--map-size", "\(1 << 20)",
                         "--ack-file", acks, "--wait-for-go",
                     ])
                     writers.append((tag, child, acks))
                 }
-                let tail = try ChildProcess(torture, ["tail", "--store", store, "--count", "\(total)"])
-                #expect(try await firstLine(of: tail) { $0 == "ready" } != nil, "the tail never became ready: \(tail.standardErrorText)")
+                let tail = try await ChildProcess(torture, ["tail", "--store", store, "--count", "\(total)"])
+                #expect(try await tail.firstLine { $0 == "ready" } != nil, "the tail never became ready: \(tail.standardErrorText)")
                 for (tag, child, _) in writers {
-                    #expect(try await firstLine(of: child) { $0 == "ready" } != nil, "writer \(tag) never became ready: \(child.standardErrorText)")
+                    #expect(try await child.firstLine { $0 == "ready" } != nil, "writer \(tag) never became ready: \(child.standardErrorText)")
                 }
                 for (_, child, _) in writers { try child.send("go") }
 
@@ -37,7 +37,7 @@ extension Reliability {
                     return seen
                 }
                 for (tag, child, _) in writers {
-                    let done = try await firstLine(of: child) { $0.hasPrefix("done ") }
+                    let done = try await child.firstLine { $0.hasPrefix("done ") }
                     let exit = try await withTimeout(.seconds(60), "writer \(tag)'s exit") { await child.waitForExit() }
                     #expect(done != nil && exit == .init(status: 0, wasSignalled: false), "writer \(tag) failed: \(child.standardErrorText)")
                 }
@@ -75,24 +75,24 @@ extension Reliability {
         @Test("three domain writer processes with background projections: every event applied once")
         func threeDomainWriters() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("domain-writers") { root in
+            try await TemporaryFolder.with("domain-writers") { root in
                 let store = root + "/store"
                 var writers: [(child: ChildProcess, acks: String)] = []
                 for partition in 0..<3 {
                     let acks = root + "/acks-\(partition)"
-                    let child = try ChildProcess(torture, [
+                    let child = try await ChildProcess(torture, [
                         "domain-writer", "--store", store, "--seed", "\(700 + partition)", "--count", "20", "--concurrency", "2",
                         "--partition", "\(partition)", "--partitions", "3", "--ack-file", acks, "--wait-for-go",
                     ])
                     writers.append((child, acks))
                 }
                 for (child, _) in writers {
-                    #expect(try await firstLine(of: child) { $0 == "ready" } != nil, "a writer never became ready: \(child.standardErrorText)")
+                    #expect(try await child.firstLine { $0 == "ready" } != nil, "a writer never became ready: \(child.standardErrorText)")
                 }
                 for (child, _) in writers { try child.send("go") }
                 var acknowledged: [DomainAck] = []
                 for (child, acks) in writers {
-                    let done = try await firstLine(of: child) { $0.hasPrefix("done ") }
+                    let done = try await child.firstLine { $0.hasPrefix("done ") }
                     let exit = try await withTimeout(.seconds(120), "a domain writer's exit") { await child.waitForExit() }
                     #expect(done != nil && exit == .init(status: 0, wasSignalled: false), "a writer failed: \(child.standardErrorText)")
                     acknowledged += try AckFile.domain(acks)

@@ -100,7 +100,7 @@ extension Reliability {
 
         @Test("a flipped bit in the last record: verify names it, every other command refuses")
         func flippedBitInTheLastRecord() async throws {
-            try await Scratch.with("flip-last") { root in
+            try await TemporaryFolder.with("flip-last") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 let last = try Self.record(at: fixture.head, of: fixture.path)
                 #expect(try Self.flip(last, at: last.count - 3, in: fixture.path + "/log/data.mdb") >= 1)
@@ -115,7 +115,7 @@ extension Reliability {
 
         @Test("a flipped bit deep in the log: verify names it, every command that reads it refuses")
         func flippedBitInAMiddleRecord() async throws {
-            try await Scratch.with("flip-middle") { root in
+            try await TemporaryFolder.with("flip-middle") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 let record = try Self.record(at: 3, of: fixture.path)
                 #expect(try Self.flip(record, at: 40, in: fixture.path + "/log/data.mdb") >= 1)   // inside the event id
@@ -151,7 +151,7 @@ extension Reliability {
 
         @Test("single bit flips anywhere in the log file: never a crash, never a wrong listing")
         func bitFlipSweep() async throws {
-            try await Scratch.with("flip-sweep") { root in
+            try await TemporaryFolder.with("flip-sweep") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 let intact = try await Self.chronicle(["log", "--ndjson"], store: fixture.path)
                 try #require(intact.exit.status == 0)
@@ -164,7 +164,7 @@ extension Reliability {
                 var refused = 0
                 for round in 0..<32 {
                     let copy = root + "/copy-\(round)"
-                    try Scratch.copy(fixture.path, to: copy)
+                    try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
                     defer { try? FileManager.default.removeItem(atPath: copy) }
                     let offset = round.isMultiple(of: 2) ? leaf + Int.random(in: 0..<4096, using: &random)
                                                          : Int.random(in: 0..<file.count, using: &random)
@@ -195,7 +195,7 @@ extension Reliability {
 
         @Test("a truncated data file: verify names the file and sizes, every other command refuses", arguments: [0.5, 0.8])
         func truncatedDataFile(fraction: Double) async throws {
-            try await Scratch.with("truncated") { root in
+            try await TemporaryFolder.with("truncated") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 let file = fixture.path + "/log/data.mdb"
                 let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
@@ -214,7 +214,7 @@ extension Reliability {
 
         @Test("a store from a newer Chronicle: every command, verify included, asks for an upgrade")
         func newerFormat() async throws {
-            try await Scratch.with("newer") { root in
+            try await TemporaryFolder.with("newer") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 try RawLog.with(fixture.path + "/log") { raw in try raw.setMeta("format", [6]) }
                 let message = "error: this store uses format 6; this chronicle reads up to format 5: upgrade chronicle"
@@ -231,11 +231,11 @@ extension Reliability {
               arguments: ["read", "write"])
         func lockLeftByADeadProcess(transaction: String) async throws {
             let torture = try Products.torture()
-            try await Scratch.with("dead-\(transaction)") { root in
+            try await TemporaryFolder.with("dead-\(transaction)") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 for env in ["log", "models"] {
-                    let holder = try ChildProcess(torture, ["hold", "--env", "\(fixture.path)/\(env)", "--txn", transaction])
-                    #expect(try await firstLine(of: holder) { $0 == "holding" } != nil, "\(holder.standardErrorText)")
+                    let holder = try await ChildProcess(torture, ["hold", "--env", "\(fixture.path)/\(env)", "--txn", transaction])
+                    #expect(try await holder.firstLine { $0 == "holding" } != nil, "\(holder.standardErrorText)")
                     holder.kill()
                     #expect(await holder.waitForExit().wasSignalled)
                 }
@@ -254,7 +254,7 @@ extension Reliability {
 
         @Test("a lock file full of garbage, left with no process holding it, is rebuilt on open")
         func garbageLockFile() async throws {
-            try await Scratch.with("garbage-lock") { root in
+            try await TemporaryFolder.with("garbage-lock") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 var random = SeededGenerator(seed: 0x10C6)
                 for env in ["log", "models"] {

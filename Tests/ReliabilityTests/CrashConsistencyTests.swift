@@ -43,12 +43,12 @@ extension Reliability {
         /// A writer started with `--wait-for-go` is told to go once it is ready.
         static func kill(_ child: ChildProcess, at moment: Moment, waitsForGo: Bool = false, _ context: String) async throws {
             if case .atOnce = moment {} else {
-                let line = try await firstLine(of: child, what: "\(context): ready") { $0 == "ready" }
+                let line = try await child.firstLine(what: "\(context): ready") { $0 == "ready" }
                 try #require(line != nil, "\(context): the writer ended before it was ready: \(child.standardErrorText)")
             }
             if case .afterAcks(let count) = moment {
                 if waitsForGo { try child.send("go") }
-                let line = try await firstLine(of: child, what: "\(context): \(count) acks", where: isAck(atLeast: count))
+                let line = try await child.firstLine(what: "\(context): \(count) acks", where: isAck(atLeast: count))
                 try #require(line != nil, "\(context): the writer ended before \(count) acks: \(child.standardErrorText)")
             }
             child.kill()
@@ -60,7 +60,7 @@ extension Reliability {
         @Test("domain writers killed at random moments lose nothing acknowledged; projections equal a rebuild")
         func killedDomainWriters() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("crash-domain") { root in
+            try await TemporaryFolder.with("crash-domain") { root in
                 let store = root + "/store"
                 var random = SeededGenerator(seed: 0x0C4A_5E00_0000_0007)
                 var acknowledged: [DomainAck] = []
@@ -68,7 +68,7 @@ extension Reliability {
                     let moment = round == 0 ? .afterAcks(4) : Moment.random(using: &random)
                     let context = "round \(round) (killed \(moment))"
                     let acks = root + "/acks-\(round)"
-                    let child = try ChildProcess(torture, [
+                    let child = try await ChildProcess(torture, [
                         "domain-writer", "--store", store, "--seed", "\(random.next() >> 1)", "--concurrency", "2",
                         "--ack-file", acks, "--echo-acks",
                     ])
@@ -84,7 +84,7 @@ extension Reliability {
         @Test("append-burst writers killed mid-burst keep every acknowledged event at its position")
         func killedBurstWriters() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("crash-burst") { root in
+            try await TemporaryFolder.with("crash-burst") { root in
                 var random = SeededGenerator(seed: 0x0B05_7000_0000_0007)
                 var acknowledged: [UUID: UInt64] = [:]
                 for round in 0..<Self.burstKills {
@@ -92,7 +92,7 @@ extension Reliability {
                     let context = "round \(round) (killed \(moment))"
                     let acks = root + "/acks-\(round)"
                     // A 1 MiB map and 2 KB payloads: some kills land while the map grows.
-                    let child = try ChildProcess(torture, [
+                    let child = try await ChildProcess(torture, [
                         "append-burst", "--store", root, "--count", "1000000", "--batch", "\(Int.random(in: 1...4, using: &random))",
                         "--stream-prefix", "burst", "--streams", "3", "--concurrency", "3",
                         "--payload-bytes", "2000", "--map-size", "\(1 << 20)", "--ack-file", acks, "--echo-acks", "--wait-for-go",

@@ -13,7 +13,7 @@ extension Reliability {
     struct CrossProcessDecisionTests {
         @Test("8 processes add tag names equal up to case at once: exactly one wins, 50 rounds")
         func uniqueTagNames() async throws {
-            try await Scratch.with("tag-race") { root in
+            try await TemporaryFolder.with("tag-race") { root in
                 let store = root + "/store"
                 let racers = try await Racers.start(8, store: store)
                 for round in 0..<50 {
@@ -46,7 +46,7 @@ extension Reliability {
 
         @Test("a user deleted while 4 processes add and move the user's todos: no live todo of a deleted user, 50 rounds")
         func cascadeAgainstConcurrentTodos() async throws {
-            try await Scratch.with("cascade-race") { root in
+            try await TemporaryFolder.with("cascade-race") { root in
                 let store = root + "/store"
                 let racers = try await Racers.start(5, store: store)
                 var deletions = 0
@@ -98,9 +98,10 @@ private struct Racers: Sendable {
 
     static func start(_ count: Int, store: String) async throws -> Racers {
         let torture = try Products.torture()
-        let children = try (0..<count).map { _ in try ChildProcess(torture, ["racer", "--store", store]) }
+        var children: [ChildProcess] = []
+        for _ in 0..<count { children.append(try await ChildProcess(torture, ["racer", "--store", store])) }
         for child in children {
-            #expect(try await firstLine(of: child, what: "a racer's ready") { $0 == "ready" } != nil, "\(child.standardErrorText)")
+            #expect(try await child.firstLine(what: "a racer's ready") { $0 == "ready" } != nil, "\(child.standardErrorText)")
         }
         return Racers(children: children)
     }
@@ -110,7 +111,7 @@ private struct Racers: Sendable {
         for (child, command) in zip(children, commands) { try child.send(command) }
         var answers: [String] = []
         for child in children.prefix(commands.count) {
-            let answer = try await firstLine(of: child, timeout: .seconds(60), what: "a racer's answer") { _ in true }
+            let answer = try await child.firstLine(timeout: .seconds(60), what: "a racer's answer") { _ in true }
             answers.append(try #require(answer, "a racer exited: \(child.standardErrorText)"))
         }
         return answers

@@ -109,7 +109,7 @@ extension Reliability {
 
         @Test("damaged records reach reads through LMDB as errors naming their position, never as wrong events")
         func damagedRecordsThroughTheLog() async throws {
-            try await Scratch.with("fuzz-log") { root in
+            try await TemporaryFolder.with("fuzz-log") { root in
                 let path = root + "/log"
                 var originals: [RecordedEvent] = []
                 do {

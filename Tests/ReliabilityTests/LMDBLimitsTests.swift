@@ -21,7 +21,7 @@ extension Reliability {
 
         @Test("the map grows many times while four threads keep read transactions open")
         func mapGrowsUnderReaders() async throws {
-            try await Scratch.with("grow-readers") { path in
+            try await TemporaryFolder.with("grow-readers") { path in
                 let environment = try Environment(path: path, options: .init(mapSize: 256 << 10))
                 let items = try environment.openDatabase(named: "items")
                 let initial = environment.currentMapSize()
@@ -82,7 +82,7 @@ extension Reliability {
 
         @Test("an event log grows its map while subscribers tail it and verify scans it")
         func logGrowsUnderSubscribersAndVerify() async throws {
-            try await Scratch.with("grow-log") { path in
+            try await TemporaryFolder.with("grow-log") { path in
                 let log = try EventLog(path: path, options: .init(initialMapSize: 128 << 10, noSync: true, pollInterval: .milliseconds(10)))
                 defer { log.close() }
                 let initial = log.environment.currentMapSize()
@@ -139,12 +139,12 @@ extension Reliability {
         @Test("another process's open read transaction does not stop this one growing the map, and sees the result")
         func mapGrowsUnderAnotherProcesssReader() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("grow-other") { path in
+            try await TemporaryFolder.with("grow-other") { path in
                 let environment = try Environment(path: path, options: .init(mapSize: 256 << 10))
                 let items = try environment.openDatabase(named: "items")
                 try environment.write { txn in try txn.put(items, key: Self.key(0), value: [0]) }
-                let holder = try ChildProcess(torture, ["hold", "--env", path, "--txn", "read", "--database", "items"])
-                #expect(try await firstLine(of: holder) { $0 == "holding" } != nil, "\(holder.standardErrorText)")
+                let holder = try await ChildProcess(torture, ["hold", "--env", path, "--txn", "read", "--database", "items"])
+                #expect(try await holder.firstLine { $0 == "holding" } != nil, "\(holder.standardErrorText)")
                 let initial = environment.currentMapSize()
                 try await withTimeout(.seconds(120), "growing the map under another process's reader") {
                     try await onThread {
@@ -156,7 +156,7 @@ extension Reliability {
                 #expect(environment.currentMapSize() >= initial * 8)
                 try holder.send("release")
                 // The other process adopts the grown map on its next transaction and sees every entry.
-                let entries = try await firstLine(of: holder) { $0.hasPrefix("entries ") }
+                let entries = try await holder.firstLine { $0.hasPrefix("entries ") }
                 #expect(entries == "entries 300", "\(holder.standardErrorText)")
                 #expect(await holder.waitForExit() == .init(status: 0, wasSignalled: false))
             }
@@ -165,7 +165,7 @@ extension Reliability {
         @Test("a full reader table: a clear error while its holders live, cleared once they are killed")
         func readerTableFull() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("readers-full") { path in
+            try await TemporaryFolder.with("readers-full") { path in
                 // This process creates the lock file, so its four slots are the table's size.
                 let environment = try Environment(path: path, options: .init(maxReaders: 4))
                 let items = try environment.openDatabase(named: "items")
@@ -174,8 +174,8 @@ extension Reliability {
                 var holders: [ChildProcess] = []
                 var refusal: CommandOutput?
                 while refusal == nil && holders.count < 16 {
-                    let holder = try ChildProcess(torture, ["hold", "--env", path, "--txn", "read", "--max-readers", "4"])
-                    let held = try await firstLine(of: holder, where: { $0 == "holding" })
+                    let holder = try await ChildProcess(torture, ["hold", "--env", path, "--txn", "read", "--max-readers", "4"])
+                    let held = try await holder.firstLine(where: { $0 == "holding" })
                     if held != nil {
                         holders.append(holder)
                     } else {
@@ -194,8 +194,8 @@ extension Reliability {
                 for holder in holders { #expect(await holder.waitForExit().wasSignalled) }
                 // The dead readers' slots are cleared (mdb_reader_check) and the read goes through.
                 #expect(try environment.read { txn in try txn.get(items, key: [1]).map(Array.init) } == [42])
-                let next = try ChildProcess(torture, ["hold", "--env", path, "--txn", "read"])
-                #expect(try await firstLine(of: next) { $0 == "holding" } != nil, "\(next.standardErrorText)")
+                let next = try await ChildProcess(torture, ["hold", "--env", path, "--txn", "read"])
+                #expect(try await next.firstLine { $0 == "holding" } != nil, "\(next.standardErrorText)")
                 try next.send("release")
                 #expect(await next.waitForExit() == .init(status: 0, wasSignalled: false))
             }
@@ -204,11 +204,11 @@ extension Reliability {
         @Test("a writer killed while holding the write lock does not block the next writer")
         func writerKilledHoldingTheWriteLock() async throws {
             let torture = try Products.torture()
-            try await Scratch.with("dead-writer") { path in
+            try await TemporaryFolder.with("dead-writer") { path in
                 let environment = try Environment(path: path)
                 let items = try environment.openDatabase(named: "items")
-                let holder = try ChildProcess(torture, ["hold", "--env", path, "--txn", "write"])
-                #expect(try await firstLine(of: holder) { $0 == "holding" } != nil, "\(holder.standardErrorText)")
+                let holder = try await ChildProcess(torture, ["hold", "--env", path, "--txn", "write"])
+                #expect(try await holder.firstLine { $0 == "holding" } != nil, "\(holder.standardErrorText)")
                 holder.kill()
                 #expect(await holder.waitForExit().wasSignalled)
                 // LMDB's write mutex is robust: the next locker recovers it from the dead owner.

@@ -32,7 +32,7 @@ extension Reliability {
         static func withServer(maxBodyBytes: Int = 64 << 10, idleTimeout: Duration = .seconds(30),
                                requestTimeout: Duration = .seconds(30), logs: LogCapture? = nil,
                                _ body: (Server) async throws -> Void) async throws {
-            try await Scratch.with("server") { data in
+            try await TemporaryFolder.with("server") { data in
                 var tokens = TokenTable()
                 try tokens.add(token: alpha, tenant: "alpha")
                 try tokens.add(token: beta, tenant: "beta")

@@ -1,4 +1,5 @@
 import ChronicleSync
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import SyncServer
@@ -14,10 +15,10 @@ struct CommandLineTests {
         return path
     }
 
-    static func statusJSON(_ chronicle: String, store: String, in folder: TemporaryDirectory) async throws -> [String: Any] {
-        let result = try await ChildProcess.run(chronicle, ["sync", "status", "--store", store, "--json"], in: folder)
-        #expect(result.status == 0, "sync status failed: \(result.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    static func statusJSON(_ chronicle: String, store: String) async throws -> [String: Any] {
+        let result = try await Executables.run(chronicle, ["sync", "status", "--store", store, "--json"])
+        #expect(result.exit.status == 0, "sync status failed: \(result.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutputText.utf8)) as? [String: Any]
         return try #require(object)
     }
 
@@ -30,14 +31,14 @@ struct CommandLineTests {
             let arguments = ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString,
                              "--batch-size", "100", "--retry-base-ms", "1", "--retry-max-ms", "10", "--jitter", "none",
                              "--timeout-ms", "5000"]
-            let push = try ChildProcess(chronicle, arguments, environment: ["CHRONICLE_TOKEN": "token-f"], in: store)
+            let push = try await Executables.start(chronicle, arguments, environment: ["CHRONICLE_TOKEN": "token-f"])
             await server.script.waitUntilHolding()
-            kill(push.pid, SIGKILL)
-            let killed = await push.result()
-            #expect(killed.killedBySignal)
+            push.kill()
+            let killed = await push.waitForExit()
+            #expect(killed == .init(status: SIGKILL, wasSignalled: true), "\(killed): \(push.standardErrorText)")
             server.script.releaseAll()
 
-            let interrupted = try await Self.statusJSON(chronicle, store: store.path, in: store)
+            let interrupted = try await Self.statusJSON(chronicle, store: store.path)
             // Three batches were acknowledged; the engine stores an acknowledgement while it sends
             // the next batch, so a kill may leave the stored position one batch behind.
             let acked = try #require(interrupted["lastAckedPosition"] as? Int)
@@ -45,10 +46,9 @@ struct CommandLineTests {
             #expect(interrupted["pending"] as? Int == 2000 - acked)
             #expect(try await server.http.pullAll(token: "token-f").count == 400)   // the fourth batch was stored
 
-            let restarted = try await ChildProcess.run(chronicle, arguments + ["--json"],
-                                                       environment: ["CHRONICLE_TOKEN": "token-f"], in: store)
-            #expect(restarted.status == 0, "restarted push failed: \(restarted.stderr)")
-            let summary = try #require(try JSONSerialization.jsonObject(with: Data(restarted.stdout.utf8)) as? [String: Any])
+            let restarted = try await Executables.run(chronicle, arguments + ["--json"], environment: ["CHRONICLE_TOKEN": "token-f"])
+            #expect(restarted.exit.status == 0, "restarted push failed: \(restarted.standardError)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(restarted.standardOutputText.utf8)) as? [String: Any])
             #expect(summary["complete"] as? Bool == true)
             #expect(summary["eventsAcknowledged"] as? Int == 2000 - acked)
             // The batch whose answer was lost, and one more when the stored position lagged.
@@ -58,7 +58,7 @@ struct CommandLineTests {
             let stored = try await server.http.pullAll(token: "token-f")
             #expect(stored.map(\.id) == ids)
             #expect(Set(stored.map(\.id)).count == 2000)
-            let done = try await Self.statusJSON(chronicle, store: store.path, in: store)
+            let done = try await Self.statusJSON(chronicle, store: store.path)
             #expect(done["pending"] as? Int == 0)
             #expect(done["lastAckedPosition"] as? Int == 2000)
             #expect(done["attempts"] as? Int == 0)
@@ -71,13 +71,12 @@ struct CommandLineTests {
         let chronicle = try Self.requireExecutable()
         try await withServerAndStore { server, log, store in
             try await TestLog.appendEvents(log, count: 7)
-            let result = try await ChildProcess.run(
-                chronicle, ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString, "--token", "wrong"],
-                in: store)
-            #expect(result.status != 0)
-            let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+            let result = try await Executables.run(
+                chronicle, ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString, "--token", "wrong"])
+            #expect(result.exit.status != 0)
+            let lines = result.standardError.split(separator: "\n").filter { $0.hasPrefix("error: ") }
             #expect(lines == ["error: HTTP 401: unknown token; 7 events still pending"])
-            let status = try await Self.statusJSON(chronicle, store: store.path, in: store)
+            let status = try await Self.statusJSON(chronicle, store: store.path)
             #expect(status["pending"] as? Int == 7)
             #expect(status["attempts"] as? Int == 1)
             #expect(status["lastError"] as? String == "HTTP 401: unknown token")
@@ -90,12 +89,11 @@ struct CommandLineTests {
         let chronicle = try Self.requireExecutable()
         try await withFaultServerAndStore(faults: Array(repeating: .status(503), count: 5)) { server, log, store in
             try await TestLog.appendEvents(log, count: 3)
-            let result = try await ChildProcess.run(
+            let result = try await Executables.run(
                 chronicle, ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString, "--token", "token-f",
-                            "--max-attempts", "3", "--retry-base-ms", "1", "--jitter", "none"],
-                in: store)
-            #expect(result.status != 0)
-            #expect(result.stderr.contains("error: gave up after 3 failed tries: HTTP 503: injected 503; 3 events still pending"))
+                            "--max-attempts", "3", "--retry-base-ms", "1", "--jitter", "none"])
+            #expect(result.exit.status != 0)
+            #expect(result.standardError.contains("error: gave up after 3 failed tries: HTTP 503: injected 503; 3 events still pending"))
             #expect(server.script.pushes.count == 3)
         }
     }
@@ -103,11 +101,10 @@ struct CommandLineTests {
     @Test("serve on port 0 prints the bound address, accepts a push, and stops on SIGTERM")
     func serve() async throws {
         let chronicle = try Self.requireExecutable()
-        let folder = try TemporaryDirectory("serve")
+        let folder = try TemporaryFolder("serve")
         defer { folder.remove() }
-        let serve = try ChildProcess(chronicle, ["serve", "--port", "0", "--data", folder.appending("data"),
-                                                 "--token", "serve-token", "--log-level", "warning"], in: folder,
-                                     pipeOutput: true)
+        let serve = try await Executables.start(chronicle, ["serve", "--port", "0", "--data", folder.appending("data"),
+                                                             "--token", "serve-token", "--log-level", "warning"])
         // The address line is the first thing on stdout; read it as it arrives.
         let url = try await Self.readListeningURL(serve)
         let log = try TestLog.open(store: folder.appending("client"))
@@ -117,10 +114,9 @@ struct CommandLineTests {
         #expect(try await HTTP(base: url).pullAll(token: "serve-token").map(\.id) == ids)
         log.close()
 
-        kill(serve.pid, SIGTERM)
-        let result = await serve.result()
-        #expect(result.status == 0, "serve exited with \(result.status): \(result.stderr)")
-        #expect(!result.killedBySignal)
+        serve.terminate()
+        let exit = await serve.waitForExit()
+        #expect(exit == .init(status: 0, wasSignalled: false), "serve ended with \(exit): \(serve.standardErrorText)")
         let tenant = TokenTable.tenantName(forToken: "serve-token")
         #expect(FileManager.default.fileExists(atPath: folder.appending("data/tenants/\(tenant)")))
     }
@@ -128,20 +124,19 @@ struct CommandLineTests {
     @Test("serve on a port another server holds: one line saying so, exit 1")
     func portInUse() async throws {
         let chronicle = try Self.requireExecutable()
-        let folder = try TemporaryDirectory("serve-twice")
+        let folder = try TemporaryFolder("serve-twice")
         defer { folder.remove() }
-        let first = try ChildProcess(chronicle, ["serve", "--port", "0", "--data", folder.appending("one"),
-                                                 "--token", "t", "--log-level", "warning"], in: folder, pipeOutput: true)
+        let first = try await Executables.start(chronicle, ["serve", "--port", "0", "--data", folder.appending("one"),
+                                                             "--token", "t", "--log-level", "warning"])
         let url = try await Self.readListeningURL(first)
         let port = try #require(url.port)
-        let second = try ChildProcess(chronicle, ["serve", "--port", "\(port)", "--data", folder.appending("two"),
-                                                  "--token", "t", "--log-level", "warning"], in: folder, pipeOutput: true)
-        let refused = await second.result()
-        #expect(refused.status == 1)
-        #expect(refused.stderr == "error: port \(port) on 127.0.0.1 is in use by another process: "
+        let second = try await Executables.start(chronicle, ["serve", "--port", "\(port)", "--data", folder.appending("two"),
+                                                              "--token", "t", "--log-level", "warning"])
+        #expect(await second.waitForExit() == .init(status: 1, wasSignalled: false))
+        #expect(second.standardErrorText == "error: port \(port) on 127.0.0.1 is in use by another process: "
                 + "stop it, or pass another --port (0 picks a free one)\n")
-        kill(first.pid, SIGTERM)
-        #expect(await first.result().status == 0)
+        first.terminate()
+        #expect(await first.waitForExit() == .init(status: 0, wasSignalled: false), "\(first.standardErrorText)")
     }
 
     @Test("sync run pushes events appended by another process and stops cleanly on SIGTERM")
@@ -149,25 +144,23 @@ struct CommandLineTests {
         let chronicle = try Self.requireExecutable()
         try await withServerAndStore { server, log, store in
             let first = try await TestLog.appendEvents(log, count: 15)
-            let running = try ChildProcess(
-                chronicle, ["sync", "run", "--store", store.path, "--remote", server.url.absoluteString, "--token", "token-a"],
-                in: store, pipeOutput: true)
-            #expect(await running.firstLine(startingWith: "acknowledged up to position 15,") != nil)
+            let running = try await Executables.start(
+                chronicle, ["sync", "run", "--store", store.path, "--remote", server.url.absoluteString, "--token", "token-a"])
+            #expect(try await running.firstLine { $0.hasPrefix("acknowledged up to position 15,") } != nil, "\(running.standardErrorText)")
             let second = try await TestLog.appendEvents(log, count: 5, start: 15)   // this process appends; the child notices
-            #expect(await running.firstLine(startingWith: "acknowledged up to position 20,") != nil)
+            #expect(try await running.firstLine { $0.hasPrefix("acknowledged up to position 20,") } != nil, "\(running.standardErrorText)")
             #expect(try await server.http.pullAll(token: "token-a").map(\.id) == first + second)
 
-            kill(running.pid, SIGTERM)
-            let result = await running.result()
-            #expect(result.status == 0, "sync run exited with \(result.status): \(result.stderr)")
-            #expect(!result.killedBySignal)
+            running.terminate()
+            let exit = await running.waitForExit()
+            #expect(exit == .init(status: 0, wasSignalled: false), "sync run ended with \(exit): \(running.standardErrorText)")
             #expect(try SyncEngine.status(of: log).pending == 0)
         }
     }
 
     /// The address of the `listening on …` line serve prints once it listens.
     static func readListeningURL(_ child: ChildProcess) async throws -> URL {
-        let line = try #require(await child.firstLine(startingWith: "listening on "), "serve printed no address")
+        let line = try #require(try await child.firstLine { $0.hasPrefix("listening on ") }, "serve printed no address: \(child.standardErrorText)")
         let address = line.dropFirst("listening on ".count).split(separator: " ").first ?? ""
         return try #require(URL(string: String(address)))
     }

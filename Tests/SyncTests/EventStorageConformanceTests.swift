@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import SyncServer
@@ -17,7 +18,7 @@ struct EventStorageConformanceTests {
         var testDescription: String { name }
 
         static let lmdb = Backend(name: "lmdb") {
-            let folder = try TemporaryDirectory("storage")
+            let folder = try TemporaryFolder("storage")
             let storage = LMDBEventStorage(dataDirectory: folder.path, options: .init(noSync: true))
             return (storage, { await storage.close(); folder.remove() })
         }

@@ -1,4 +1,5 @@
 @_spi(Operator) import Chronicle
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -9,13 +10,12 @@ struct ExampleAppTests {
     @Test("its scripted session: an atomic step undone whole, a refused command, an observed list, a sync that leaves nothing pending")
     func scriptedSession() async throws {
         let server = try await TestServer.start(tokens: ["app-token": "app"])
-        let folder = try TemporaryDirectory("example-app")
+        let folder = try TemporaryFolder("example-app")
         defer { folder.remove() }
         do {
-            let run = try await ChildProcess.run(Executables.todoApp, [folder.path + "/store", server.url.absoluteString, "app-token"],
-                                                 in: folder)
-            #expect(run.status == 0, "\(run.stderr)")
-            let lines = run.stdout.split(separator: "\n").map(String.init)
+            let run = try await Executables.run(Executables.todoApp, [folder.path + "/store", server.url.absoluteString, "app-token"])
+            #expect(run.exit.status == 0, "\(run.standardError)")
+            let lines = run.standardOutputText.split(separator: "\n").map(String.init)
             #expect(lines.first == "step: 'Review' tagged, at position 5", "\(lines)")
             #expect(lines.contains("undo: [\"Write notes\"], tags []"), "\(lines)")
             #expect(lines.contains { $0.hasPrefix("refused: ") && $0.contains("already completed") }, "\(lines)")

@@ -1,5 +1,6 @@
 @_spi(Operator) import Chronicle
 import ChronicleSync
+import ChronicleTestSupport
 import Domain
 import Foundation
 import Projections
@@ -243,11 +244,11 @@ struct SyncedDevice: Sendable {
 /// and models at the end.
 func withSyncedDevices(_ count: Int, _ body: ([SyncedDevice]) async throws -> Void) async throws {
     let server = try await TestServer.start(tokens: ["token-a": nil])
-    var folders: [TemporaryDirectory] = []
+    var folders: [TemporaryFolder] = []
     var devices: [SyncedDevice] = []
     do {
         for index in 0..<count {
-            let folder = try TemporaryDirectory("device-\(index)")
+            let folder = try TemporaryFolder("device-\(index)")
             folders.append(folder)
             let store = try ChronicleStore(directory: folder.path, logOptions: .init(noSync: true))
             devices.append(SyncedDevice(store: store, configuration: .testing(server.url, token: "token-a")))

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import ChronicleWire
 import EventLog
 import Foundation
@@ -11,15 +12,14 @@ struct PostgresServerClusterTests {
     static let token = "cluster-token"
 
     /// Starts `serve --database` on a free port; returns the process and its URL.
-    static func serve(_ url: String, in folder: TemporaryDirectory) async throws -> (ChildProcess, HTTP) {
-        let process = try ChildProcess(Executables.chronicle, ["serve", "--database", url, "--port", "0", "--token", token,
-                                                               "--log-level", "error"],
-                                       in: folder, pipeOutput: true)
-        guard let line = await process.firstLine(startingWith: "listening on "),
+    static func serve(_ url: String) async throws -> (ChildProcess, HTTP) {
+        let process = try await Executables.start(Executables.chronicle, ["serve", "--database", url, "--port", "0", "--token", token,
+                                                                          "--log-level", "error"])
+        guard let line = try await process.firstLine(where: { $0.hasPrefix("listening on ") }),
               let address = line.split(separator: " ").dropFirst(2).first, let base = URL(string: String(address)) else {
-            process.process.terminate()
-            let result = await process.result()
-            throw PostgresCluster.ClusterError("serve did not start: \(result.stderr)")
+            process.terminate()
+            let exit = await process.waitForExit()
+            throw PostgresCluster.ClusterError("serve did not start (\(exit)): \(process.standardErrorText)")
         }
         return (process, HTTP(base: base))
     }
@@ -34,11 +34,9 @@ struct PostgresServerClusterTests {
     @Test("3 processes: concurrent pushes with duplicates through other processes, pollers continuing at their cursor, one process SIGKILLed: positions exactly 1…N, each id once, nothing acknowledged lost")
     func threeProcesses() async throws {
         try await PostgresCluster.with { cluster in
-            let folder = try TemporaryDirectory("pg-cluster")
-            defer { folder.remove() }
             var servers: [(ChildProcess, HTTP)] = []
-            for _ in 0..<3 { servers.append(try await Self.serve(cluster.url, in: folder)) }
-            defer { for (process, _) in servers where process.process.isRunning { process.process.terminate() } }
+            for _ in 0..<3 { servers.append(try await Self.serve(cluster.url)) }
+            defer { for (process, _) in servers { process.terminate() } }
             let https = servers.map(\.1)
             let victim = servers[2].0
 
@@ -66,7 +64,7 @@ struct PostgresServerClusterTests {
                             }
                             #expect(stored, "writer \(writer) batch \(batch) found no server")
                             if stored { mine += events.map(\.id) }
-                            if writer == 0, batch == batches / 2 { kill(victim.pid, SIGKILL) }
+                            if writer == 0, batch == batches / 2 { victim.kill() }
                         }
                         return mine
                     }
@@ -101,18 +99,15 @@ struct PostgresServerClusterTests {
             #expect(Set(stored.map(\.id)).count == stored.count, "each id once")
             #expect(Set(acknowledged).isSubset(of: Set(stored.map(\.id))), "nothing acknowledged lost")
             #expect(stored.count == writers * batches * batchSize)
-            let result = await victim.result()
-            #expect(result.killedBySignal)
+            #expect(await victim.waitForExit() == .init(status: SIGKILL, wasSignalled: true))
         }
     }
 
     @Test("SIGTERM mid-push: the process finishes the requests it took (never a 5xx), closes the database last and exits 0; nothing acknowledged lost")
     func gracefulShutdown() async throws {
         try await PostgresCluster.with { cluster in
-            let folder = try TemporaryDirectory("pg-shutdown")
-            defer { folder.remove() }
-            let (server, http) = try await Self.serve(cluster.url, in: folder)
-            defer { if server.process.isRunning { server.process.terminate() } }
+            let (server, http) = try await Self.serve(cluster.url)
+            defer { server.terminate() }
 
             let writers = 4, batchSize = 200
             let (acknowledged, statuses) = try await withThrowingTaskGroup(of: ([UUID], [Int]).self) { group in
@@ -127,7 +122,7 @@ struct PostgresServerClusterTests {
                             statuses.append(reply.status)
                             if reply.status == 200 { mine += events.map(\.id) }
                             // The others are mid-request now.
-                            if writer == 0, batch == 2 { kill(server.pid, SIGTERM) }
+                            if writer == 0, batch == 2 { server.terminate() }
                         }
                         return (mine, statuses)
                     }
@@ -140,13 +135,13 @@ struct PostgresServerClusterTests {
                 return (ids, statuses)
             }
 
-            let result = await server.result()
-            #expect(!result.killedBySignal && result.status == 0, "exit \(result.status): \(result.stderr)")
+            let exit = await server.waitForExit()
+            #expect(exit == .init(status: 0, wasSignalled: false), "\(exit): \(server.standardErrorText)")
             #expect(statuses.allSatisfy { $0 == 200 }, "answers during shutdown: \(statuses)")
             #expect(acknowledged.count >= 3 * batchSize)
 
-            let (after, afterHTTP) = try await Self.serve(cluster.url, in: folder)
-            defer { after.process.terminate() }
+            let (after, afterHTTP) = try await Self.serve(cluster.url)
+            defer { after.terminate() }
             let stored = try await afterHTTP.pullAll(token: Self.token, pageSize: 1000)
             #expect(stored.map(\.position) == Array(1...UInt64(stored.count)), "positions exactly 1…N")
             #expect(Set(acknowledged).isSubset(of: Set(stored.map(\.id))), "nothing acknowledged lost")

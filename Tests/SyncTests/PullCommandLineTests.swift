@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -8,14 +9,13 @@ struct PullCommandLineTests {
     func twoStoresThroughTheCommandLine() async throws {
         let chronicle = try CommandLineTests.requireExecutable()
         let server = try await TestServer.start(tokens: ["token-a": nil])
-        let folder = try TemporaryDirectory("cli-merge")
+        let folder = try TemporaryFolder("cli-merge")
         defer { folder.remove() }
         let (a, b) = (folder.appending("a"), folder.appending("b"))
         func run(_ arguments: [String], store: String) async throws -> String {
-            let result = try await ChildProcess.run(chronicle, arguments + ["--store", store],
-                                                    environment: ["CHRONICLE_TOKEN": "token-a"], in: folder)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result.stdout
+            let result = try await Executables.run(chronicle, arguments + ["--store", store], environment: ["CHRONICLE_TOKEN": "token-a"])
+            #expect(result.exit.status == 0, "\(arguments): \(result.standardError)")
+            return result.standardOutputText
         }
         let remote = ["--remote", server.url.absoluteString]
         let work = try await run(["tag", "add", "--name", "Work", "--color", "#111111"], store: a)
@@ -30,7 +30,7 @@ struct PullCommandLineTests {
         #expect(listedA == listedB)
         #expect(listedA.contains("\"name\":\"Work\"") && listedA.contains("\"name\":\"work (2)\""))
         for store in [a, b] {
-            let status = try await CommandLineTests.statusJSON(chronicle, store: store, in: folder)
+            let status = try await CommandLineTests.statusJSON(chronicle, store: store)
             let conflicts = try #require(status["conflicts"] as? [[String: String]])
             #expect(conflicts.map { $0["kind"] } == ["tag-renamed"])
             #expect(conflicts.first?["stream"] == "tag-" + other.trimmingCharacters(in: .whitespacesAndNewlines))

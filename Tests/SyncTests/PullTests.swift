@@ -1,4 +1,5 @@
 @testable import ChronicleSync
+import ChronicleTestSupport
 import ChronicleWire
 import EventLog
 import Foundation
@@ -10,7 +11,7 @@ struct PullTests {
     @Test("an event's schema version travels through push, the server and pull, and stays in the puller's record")
     func schemaVersionsTravel() async throws {
         try await withServerAndStore { server, a, _ in
-            let other = try TemporaryDirectory("client-b")
+            let other = try TemporaryFolder("client-b")
             defer { other.remove() }
             let b = try TestLog.open(store: other.path)
             defer { b.close() }
@@ -28,7 +29,7 @@ struct PullTests {
     @Test("two stores: each pulls the other's events once, its own come back appending nothing, pulled events are never pushed")
     func twoStoresExchangeEvents() async throws {
         try await withServerAndStore { server, a, _ in
-            let other = try TemporaryDirectory("client-b")
+            let other = try TemporaryFolder("client-b")
             defer { other.remove() }
             let b = try TestLog.open(store: other.path)
             defer { b.close() }
@@ -76,7 +77,7 @@ struct PullTests {
             let pusher = try SyncEngine.quiet(log: source, configuration: .testing(server.url, token: "token-a"))
             _ = try await pusher.push()
 
-            let other = try TemporaryDirectory("client-b")
+            let other = try TemporaryFolder("client-b")
             defer { other.remove() }
             let b = try TestLog.open(store: other.path)
             defer { b.close() }
@@ -102,7 +103,7 @@ struct PullTests {
             try await TestLog.appendEvents(a, count: 30, streams: 3)
             _ = try await SyncEngine.quiet(log: a, configuration: .testing(server.url, token: "token-a")).push()
 
-            let other = try TemporaryDirectory("client-b")
+            let other = try TemporaryFolder("client-b")
             defer { other.remove() }
             let b = try TestLog.open(store: other.path)
             defer { b.close() }
@@ -129,7 +130,7 @@ struct PullTests {
         try await withFaultServerAndStore(faults: [], pullFaults: [.status(503, retryAfter: "0"), .status(500)]) { server, source, _ in
             try await TestLog.appendEvents(source, count: 12)
             _ = try await SyncEngine.quiet(log: source, configuration: .testing(server.url, token: "token-f")).push()
-            let other = try TemporaryDirectory("client-b")
+            let other = try TemporaryFolder("client-b")
             defer { other.remove() }
             let b = try TestLog.open(store: other.path)
             defer { b.close() }

@@ -1,5 +1,6 @@
 @_spi(Operator) import Chronicle
 import ChronicleSync
+import ChronicleTestSupport
 import Domain
 import EventLog
 import Foundation
@@ -11,7 +12,7 @@ struct PulledDecisionsTests {
     @Test("a pulled tag's name is taken on the pulling store; a pulled rename moves it, a pulled deletion frees it")
     func pulledTagNames() async throws {
         let server = try await TestServer.start(tokens: ["token-a": nil])
-        let folderA = try TemporaryDirectory("store-a"), folderB = try TemporaryDirectory("store-b")
+        let folderA = try TemporaryFolder("store-a"), folderB = try TemporaryFolder("store-b")
         let a = try ChronicleStore(directory: folderA.path, backgroundProjections: false)
         let b = try ChronicleStore(directory: folderB.path, backgroundProjections: false)
         let configuration = SyncConfiguration.testing(server.url, token: "token-a")

@@ -1,4 +1,5 @@
 import ChronicleSync
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import SyncServer
@@ -171,7 +172,7 @@ struct RetryTests {
 
     @Test("a server that cannot be reached is a retryable failure")
     func connectionRefused() async throws {
-        let store = try TemporaryDirectory("client")
+        let store = try TemporaryFolder("client")
         defer { store.remove() }
         let log = try TestLog.open(store: store.path)
         try await TestLog.appendEvents(log, count: 3)

@@ -1,4 +1,5 @@
 import ChronicleSync
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import SyncServer
@@ -37,7 +38,7 @@ struct RunTests {
     @Test("two running engines: each store receives the other's events by pulling, none pushed back")
     func runPullsTheOthersEvents() async throws {
         try await withServerAndStore { server, a, _ in
-            let other = try TemporaryDirectory("client-b")
+            let other = try TemporaryFolder("client-b")
             defer { other.remove() }
             let b = try TestLog.open(store: other.path)
             defer { b.close() }

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import ChronicleWire
 import ChronicleSync
 import EventLog
@@ -10,7 +11,7 @@ import Testing
 struct ServerTests {
     /// A few wire events made by a real log (so they are valid), as a client would push them.
     static func events(_ count: Int) async throws -> [RecordedEvent] {
-        let store = try TemporaryDirectory("events")
+        let store = try TemporaryFolder("events")
         defer { store.remove() }
         let log = try TestLog.open(store: store.path)
         defer { log.close() }
@@ -261,7 +262,7 @@ struct ServerTests {
 
     @Test("a tokens file maps several tokens to named tenants")
     func tokensFile() async throws {
-        let folder = try TemporaryDirectory("tokens")
+        let folder = try TemporaryFolder("tokens")
         defer { folder.remove() }
         let path = folder.appending("tokens")
         try "# tenant token\nacme  acme-token-1\n\nacme acme-token-2\nglobex globex-token\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -297,7 +298,7 @@ struct ServerTests {
     @Test("a port already taken makes start fail instead of hanging")
     func portTaken() async throws {
         try await withServerAndStore { server, _, _ in
-            let data = try TemporaryDirectory("second")
+            let data = try TemporaryFolder("second")
             defer { data.remove() }
             var tokens = TokenTable()
             try tokens.add(token: "t")

@@ -1,4 +1,5 @@
 @_spi(Operator) import Chronicle
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ struct StoreSyncTests {
     @Test("two devices running runSync: a user created on one appears in the other's observed list, then its rename")
     func backgroundSyncFeedsObservedQueries() async throws {
         let server = try await TestServer.start(tokens: ["shared-token": "shared"])
-        let folder = try TemporaryDirectory("store-sync")
+        let folder = try TemporaryFolder("store-sync")
         defer { folder.remove() }
         let phone = try ChronicleStore(directory: folder.path + "/phone")
         let laptop = try ChronicleStore(directory: folder.path + "/laptop")

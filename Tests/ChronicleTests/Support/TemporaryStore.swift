@@ -1,20 +1,28 @@
 @_spi(Operator) import Chronicle
+import ChronicleTestSupport
 import EventLog
-import Foundation
 
-/// A store in a fresh temporary folder, removed by `cleanup()`.
+/// A store in a fresh ``TemporaryFolder``, closed and removed by `cleanup()`.
 struct TemporaryStore {
-    let directory: String
+    let folder: TemporaryFolder
     let store: ChronicleStore
 
+    /// The store's folder, to open it again.
+    var directory: String { folder.path }
+
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-tests-\(UUID().uuidString)").path
-        store = try ChronicleStore(directory: directory)
+        folder = try TemporaryFolder("store")
+        do {
+            store = try ChronicleStore(directory: folder.path)
+        } catch {
+            folder.remove()
+            throw error
+        }
     }
 
     func cleanup() async {
         await store.close()
-        try? FileManager.default.removeItem(atPath: directory)
+        folder.remove()
     }
 
     /// The log's head position and head hash: equal before and after means nothing was appended.

@@ -1,9 +1,10 @@
+import ChronicleTestSupport
 import Domain
 import EventLog
 import Foundation
 @testable import Projections
 
-/// A log, read models and a runner in a fresh temporary folder (laid out like a store:
+/// A log, read models and a runner in a fresh ``TemporaryFolder`` (laid out like a store:
 /// `log/` and `models/`), removed by `cleanup()`. Durability is off: tests do not crash the machine.
 final class TestStore: Sendable {
     let directory: String
@@ -12,8 +13,7 @@ final class TestStore: Sendable {
     let runner: ProjectionRunner
 
     init(directory: String? = nil, versions: [ProjectionName: UInt32]? = nil) throws {
-        self.directory = directory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-projections-\(UUID().uuidString)").path
+        self.directory = try directory ?? TemporaryFolder("projections").path
         log = try EventLog(path: self.directory + "/log", options: .init(noSync: true))
         var allVersions = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, $0.projection.version) })
         for (name, version) in versions ?? [:] { allVersions[name] = version }

@@ -42,15 +42,6 @@ struct DomainAck: Hashable, Sendable {
     var type: String
 }
 
-/// Reads a child's stdout until a line satisfies `predicate`; `nil` when stdout ended first.
-func firstLine(of child: ChildProcess, timeout: Duration = .seconds(120), what: String = "a line from a child process",
-               where predicate: @escaping @Sendable (String) -> Bool) async throws -> String? {
-    try await withTimeout(timeout, "waiting for \(what)") {
-        for await line in child.lines where predicate(line) { return line }
-        return nil
-    }
-}
-
 /// `acked N` with N at least `count`.
 func isAck(atLeast count: Int) -> @Sendable (String) -> Bool {
     { line in line.hasPrefix("acked ") && (Int(line.dropFirst(6)) ?? 0) >= count }

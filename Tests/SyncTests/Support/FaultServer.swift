@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import ChronicleWire
 import EventLog
 import Foundation
@@ -38,13 +39,13 @@ final class FaultServer: Sendable {
     let group: ServiceGroup
     let task: Task<Void, any Error>
     let port: Int
-    let data: TemporaryDirectory
+    let data: TemporaryFolder
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var http: HTTP { HTTP(base: url) }
 
     static func start(token: String, faults: [Fault], pullFaults: [PullFault] = []) async throws -> FaultServer {
-        let data = try TemporaryDirectory("fault-server")
+        let data = try TemporaryFolder("fault-server")
         var tokens = TokenTable()
         try tokens.add(token: token)
         let storage = LMDBEventStorage(dataDirectory: data.path, options: .init(noSync: true))
@@ -66,7 +67,7 @@ final class FaultServer: Sendable {
     }
 
     private init(script: FaultScript, pullScript: PullScript, api: SyncAPI, group: ServiceGroup, task: Task<Void, any Error>,
-                 port: Int, data: TemporaryDirectory) {
+                 port: Int, data: TemporaryFolder) {
         self.script = script
         self.pullScript = pullScript
         self.api = api

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import ChronicleWire
 import ChronicleSync
 import EventLog
@@ -8,9 +9,9 @@ import SyncServer
 /// Runs `body` with a client store and a reference server, cleaning both up whatever happens.
 func withServerAndStore<T>(tokens: [String: String?] = ["token-a": nil], limits: SyncAPI.Limits = SyncAPI.Limits(),
                            backend: ServerBackend = .lmdb,
-                           _ body: (TestServer, EventLog, TemporaryDirectory) async throws -> T) async throws -> T {
+                           _ body: (TestServer, EventLog, TemporaryFolder) async throws -> T) async throws -> T {
     let server = try await TestServer.start(tokens: tokens, limits: limits, backend: backend)
-    let store = try TemporaryDirectory("client")
+    let store = try TemporaryFolder("client")
     do {
         let log = try TestLog.open(store: store.path)
         let result = try await body(server, log, store)
@@ -27,9 +28,9 @@ func withServerAndStore<T>(tokens: [String: String?] = ["token-a": nil], limits:
 
 /// Runs `body` with a client store and a fault-injecting server in front of the reference handlers.
 func withFaultServerAndStore<T>(token: String = "token-f", faults: [FaultServer.Fault], pullFaults: [FaultServer.PullFault] = [],
-                                _ body: (FaultServer, EventLog, TemporaryDirectory) async throws -> T) async throws -> T {
+                                _ body: (FaultServer, EventLog, TemporaryFolder) async throws -> T) async throws -> T {
     let server = try await FaultServer.start(token: token, faults: faults, pullFaults: pullFaults)
-    let store = try TemporaryDirectory("client")
+    let store = try TemporaryFolder("client")
     do {
         let log = try TestLog.open(store: store.path)
         let result = try await body(server, log, store)

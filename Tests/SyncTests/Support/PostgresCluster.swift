@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 
 /// A PostgreSQL cluster of a test's own: `initdb` into a temporary folder (as the `postgres`
@@ -27,8 +28,7 @@ struct PostgresCluster: Sendable {
     /// - parameter settings: server settings, `name=value`, e.g. `default_transaction_isolation=serializable`.
     static func start(settings: [String] = []) async throws -> PostgresCluster {
         let bin = try binaries()
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("chronicle-pg-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryFolder("pg").path
         let asRoot = geteuid() == 0
         if asRoot { try await run(["/bin/chown", "postgres", directory], asPostgres: false) }
         let data = directory + "/data"

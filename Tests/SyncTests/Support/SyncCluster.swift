@@ -1,5 +1,6 @@
 import Chronicle
 import ChronicleSync
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 final class SyncCluster {
     struct Device {
         let name: String
-        let folder: TemporaryDirectory
+        let folder: TemporaryFolder
         let store: ChronicleStore
         let engine: SyncEngine
     }
@@ -69,7 +70,7 @@ final class SyncCluster {
     }
 
     func openDevice(_ name: String) throws -> Device {
-        let folder = try TemporaryDirectory("device-\(name)")
+        let folder = try TemporaryFolder("device-\(name)")
         do {
             let store = try ChronicleStore(directory: folder.path, backgroundProjections: false,
                                            logOptions: .init(noSync: true))

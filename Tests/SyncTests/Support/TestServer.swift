@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import EventLog
 import Foundation
 import Logging
@@ -16,7 +17,7 @@ enum ServerBackend: String, Sendable, CaseIterable, CustomTestStringConvertible 
 /// The reference server on a loopback ephemeral port, in a temporary data folder.
 final class TestServer: Sendable {
     let running: RunningSyncServer
-    let data: TemporaryDirectory
+    let data: TemporaryFolder
     let cluster: PostgresCluster?
 
     var url: URL { running.url }
@@ -25,7 +26,7 @@ final class TestServer: Sendable {
     /// Starts a server that knows `tokens` (token → tenant; `nil` tenant: named from the token).
     /// A server on `cluster`'s database, which other servers may share (the cluster is not its to stop).
     static func start(tokens: [String: String?], sharing cluster: PostgresCluster) async throws -> TestServer {
-        let data = try TemporaryDirectory("server")
+        let data = try TemporaryFolder("server")
         do {
             var table = TokenTable()
             for (token, tenant) in tokens.sorted(by: { $0.key < $1.key }) { try table.add(token: token, tenant: tenant) }
@@ -41,7 +42,7 @@ final class TestServer: Sendable {
 
     static func start(tokens: [String: String?], limits: SyncAPI.Limits = SyncAPI.Limits(),
                       backend: ServerBackend = .lmdb) async throws -> TestServer {
-        let data = try TemporaryDirectory("server")
+        let data = try TemporaryFolder("server")
         var cluster: PostgresCluster?
         do {
             var table = TokenTable()
@@ -65,7 +66,7 @@ final class TestServer: Sendable {
         }
     }
 
-    private init(running: RunningSyncServer, data: TemporaryDirectory, cluster: PostgresCluster?) {
+    private init(running: RunningSyncServer, data: TemporaryFolder, cluster: PostgresCluster?) {
         self.running = running
         self.data = data
         self.cluster = cluster

@@ -1,0 +1,21 @@
+import ChronicleTestSupport
+import Foundation
+
+/// The built `chronicle` executable (next to the test binary in the products folder); a long-lived
+/// one is a `ChildProcess` of `executable`.
+struct Chronicle {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var trimmed: String { stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    static var executable: URL { Products.directory.appendingPathComponent("chronicle") }
+
+    /// Runs `chronicle ARGS` to completion (on swift-subprocess, through the shared `runCommand`).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        let output = try await runCommand(executable, arguments, environment: environment)
+        return Output(status: output.exit.status, stdout: output.standardOutputText, stderr: output.standardError)
+    }
+}
