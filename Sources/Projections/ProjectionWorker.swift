@@ -13,9 +13,9 @@ final class ProjectionWorker: Sendable {
     let models: ReadModels
     let batchSize: Int
     let observers = ChangeObservers()
-    private let queue = DispatchQueue(label: "chronicle.projections")
+    let queue = DispatchQueue(label: "chronicle.projections")
     /// The generation and checkpoint of each projection after this worker last applied to it.
-    private let seen: Mutex<[ProjectionName: Seen]>
+    let seen: Mutex<[ProjectionName: Seen]>
     /// The version upgrade rebuild in progress in this process, shared by every caller.
     private let upgrade = Mutex<(id: Int, task: Task<Void, any Error>)?>(nil)
     private let upgradeCount = Mutex(0)
@@ -52,6 +52,10 @@ final class ProjectionWorker: Sendable {
         let from = try pendingFrom()
         if from < head {
             try models.prepareForBatch(of: head - from)
+            if isBacklog(from: from, head: head) {
+                try await catchUpBacklog(after: from, through: head)
+                return try models.checkpoint()
+            }
             // Checkpoints only move forward, so batches read from the lowest one stay applicable.
             let reader = LogPrefetcher(log: log, batchSize: batchSize)
             var next = reader.batch(after: from, through: head)

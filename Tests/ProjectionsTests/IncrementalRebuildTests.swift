@@ -84,6 +84,39 @@ struct IncrementalRebuildTests {
         }
     }
 
+    @Test("a backlog caught up in transactions of several chunks gives the same bytes as batch by batch")
+    func backlogCaughtUpInChunks() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0x5EED_0010)
+            // Models of their own that apply a first, small backlog batch by batch.
+            let chunked = try ReadModels(path: store.directory + "/models-chunked", options: .init(noSync: true, initialMapSize: 64 << 10))
+            let runner = ProjectionRunner(log: store.log, models: chunked, batchSize: 1_000)
+            while try store.log.head() < 600 {
+                let events = workload.next()
+                if !events.isEmpty { try await store.append(events) }
+            }
+            #expect(try await runner.catchUp() == store.log.head())
+            // Then a backlog of many batches: transactions of 4,000 events in chunks of 1,000.
+            while try store.log.head() < 12_000 {
+                let events = workload.next()
+                if !events.isEmpty { try await store.append(events) }
+            }
+            let head = try store.log.head()
+            #expect(try await runner.catchUp() == head)
+            // The store's own models, caught up batch by batch (its batches are larger than the backlog).
+            #expect(try await store.runner.catchUp() == head)
+            let reference = try store.contents()
+            var caughtUp: [String: [[UInt8]]] = [:]
+            for name in ProjectionName.allCases { caughtUp.merge(try chunked.contents(of: name)) { a, _ in a } }
+            #expect(caughtUp.keys.sorted() == reference.keys.sorted())
+            for (name, entries) in reference {
+                #expect(caughtUp[name] == entries, "database \(name) differs after the chunked catch-up")
+            }
+            #expect(try chunked.status().allSatisfy { $0.checkpoint == head })
+            #expect(try ModelVerifier.problems(log: store.log, models: chunked, deep: true).isEmpty)
+        }
+    }
+
     @Test("a rebuild swaps in only at the end and brings itself level with events applied meanwhile")
     func blueGreenSwap() async throws {
         try await withStore { store in
