@@ -24,13 +24,15 @@ extension SyncEngine {
         try await settle()
         var summary = PullSummary(outcome: .complete)
         var failures = 0
+        var prefetched: PrefetchedPage?
         attemptsThisRun = 0
         defer {
+            prefetched?.task.cancel()
             phase = SyncStatus.restingPhase(state)
             publish()
         }
         while true {
-            switch try await pullPage(&summary) {
+            switch try await pullPage(&summary, prefetched: &prefetched) {
             case .more:
                 failures = 0
             case .caughtUp:
@@ -53,8 +55,10 @@ extension SyncEngine {
         defer { release() }
         try await settle()
         var summary = PullSummary(outcome: .complete)
+        var prefetched: PrefetchedPage?
+        defer { prefetched?.task.cancel() }
         while true {
-            switch try await pullPage(&summary) {
+            switch try await pullPage(&summary, prefetched: &prefetched) {
             case .more: continue
             case .caughtUp: return .upToDate
             case let .failed(error, retryAfter): return .failed(error, retryAfter: retryAfter)
@@ -69,19 +73,40 @@ extension SyncEngine {
         case failed(SyncError, retryAfter: Duration?)
     }
 
+    /// The request for the page after `after`, sent while the page before it is stored.
+    struct PrefetchedPage {
+        let after: UInt64
+        let task: Task<SyncClient.Outcome<WirePage>, Never>
+    }
+
     /// One request: a page stored (and the cursor moved), or a failure recorded in the state.
-    private func pullPage(_ summary: inout PullSummary) async throws -> PullStep {
+    ///
+    /// A full page is followed at once by the request for the next one (`prefetched`), which
+    /// travels and is parsed while this page is stored; it is used if the cursor then stands
+    /// where it asked from (another process may have pulled meanwhile), else sent again.
+    private func pullPage(_ summary: inout PullSummary, prefetched: inout PrefetchedPage?) async throws -> PullStep {
         try Task.checkCancellation()
         state = try store.load()   // another process may have pulled meanwhile
         summary.pulledPosition = state.pulledPosition
         phase = .pulling
         publish()
         let limit = configuration.pullLimit
-        let outcome = await client.pull(after: state.pulledPosition, limit: limit)
+        let outcome: SyncClient.Outcome<WirePage>
+        if let next = prefetched, next.after == state.pulledPosition {
+            outcome = await next.task.value
+        } else {
+            prefetched?.task.cancel()
+            outcome = await client.pull(after: state.pulledPosition, limit: limit)
+        }
+        prefetched = nil
         try Task.checkCancellation()
         summary.requests += 1
         switch outcome {
         case .answered(let page):
+            if page.events.count == limit, let last = page.events.last?.position {
+                let client = self.client
+                prefetched = PrefetchedPage(after: last, task: Task { await client.pull(after: last, limit: limit) })
+            }
             summary.pages += 1
             summary.received += page.events.count
             summary.stored += try await storePage(page)
