@@ -29,21 +29,21 @@ public enum EventValidation {
         guard data.count <= maxDataBytes else { throw .invalidEvent("event data is larger than \(maxDataBytes) bytes") }
         // One JSON object, read by the rules every reader of event data holds it to (the domain,
         // the wire): a payload the log takes can be decoded everywhere, forever.
-        let failure: JSONSyntaxError?? = data.withUnsafeBytes { bytes in
+        let isObject: Result<Bool, JSONSyntaxError> = data.withUnsafeBytes { bytes in
             var scanner = JSONScanner(bytes)
-            guard scanner.nextValueKind() == .object else { return .some(nil) }
+            guard scanner.nextValueKind() == .object else { return .success(false) }
             do throws(JSONSyntaxError) {
                 try scanner.skipValue()
                 try scanner.end()
-                return nil
+                return .success(true)
             } catch {
-                return error
+                return .failure(error)
             }
         }
-        switch failure {
-        case nil: return
-        case .some(nil): throw .invalidEvent("event data must be a JSON object")
-        case .some(let error?): throw .invalidEvent("event data is not valid JSON: \(error)")
+        switch isObject {
+        case .success(true): return
+        case .success(false): throw .invalidEvent("event data must be a JSON object")
+        case .failure(let error): throw .invalidEvent("event data is not valid JSON: \(error)")
         }
     }
 

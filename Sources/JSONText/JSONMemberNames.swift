@@ -14,25 +14,20 @@ public struct JSONMemberNames {
     /// Adds the name whose content is `range` of `bytes`; `false` if the object already had it.
     mutating func insert(_ range: Range<Int>, escaped: Bool, in bytes: UnsafeRawBufferPointer) -> Bool {
         if hashed != nil {
-            return hashed!.insert(Self.name(range, escaped: escaped, in: bytes)).inserted
+            return hashed!.insert(JSONScanner.text(range, escaped: escaped, in: bytes)).inserted
         }
         for (seen, seenEscaped) in ranges {
             if !escaped && !seenEscaped {
                 if seen.count == range.count && bytes[seen].elementsEqual(bytes[range]) { return false }
-            } else if Self.name(seen, escaped: seenEscaped, in: bytes) == Self.name(range, escaped: escaped, in: bytes) {
+            } else if JSONScanner.text(seen, escaped: seenEscaped, in: bytes) == JSONScanner.text(range, escaped: escaped, in: bytes) {
                 return false
             }
         }
         ranges.append((range, escaped))
         if ranges.count > Self.comparedInPlace {
-            hashed = Set(ranges.map { Self.name($0.0, escaped: $0.escaped, in: bytes) })
+            hashed = Set(ranges.map { JSONScanner.text($0.0, escaped: $0.escaped, in: bytes) })
             ranges = []
         }
         return true
-    }
-
-    private static func name(_ range: Range<Int>, escaped: Bool, in bytes: UnsafeRawBufferPointer) -> String {
-        let content = UnsafeRawBufferPointer(rebasing: bytes[range])
-        return escaped ? JSONScanner.unescaped(content) : String(decoding: content, as: UTF8.self)
     }
 }

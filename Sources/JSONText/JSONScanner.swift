@@ -89,8 +89,7 @@ public struct JSONScanner {
     /// that `names` (the names of this object so far) already holds.
     public mutating func memberName(unique names: inout JSONMemberNames) throws(JSONSyntaxError) -> String {
         let (content, escaped) = try uniqueName(&names)
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[content])
-        let name = escaped ? Self.unescaped(raw) : String(decoding: raw, as: UTF8.self)
+        let name = Self.text(content, escaped: escaped, in: bytes)
         skipWhitespace()
         try expect(UInt8(ascii: ":"))
         return name
@@ -126,9 +125,7 @@ public struct JSONScanner {
     /// Reads a string and returns its value.
     public mutating func string() throws(JSONSyntaxError) -> String {
         let (content, escaped) = try stringContent()
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[content])
-        // Validated as UTF-8 while scanned: the bytes are made into a string as they are.
-        return escaped ? Self.unescaped(raw) : String(decoding: raw, as: UTF8.self)
+        return Self.text(content, escaped: escaped, in: bytes)
     }
 
     /// Reads a number and returns the range of its literal text in ``bytes``, checked against
@@ -226,8 +223,7 @@ public struct JSONScanner {
         let nameOffset = offset
         let (content, escaped) = try stringContent()
         guard names.insert(content, escaped: escaped, in: bytes) else {
-            let raw = UnsafeRawBufferPointer(rebasing: bytes[content])
-            throw JSONSyntaxError(.duplicateKey(escaped ? Self.unescaped(raw) : String(decoding: raw, as: UTF8.self)), at: nameOffset)
+            throw JSONSyntaxError(.duplicateKey(Self.text(content, escaped: escaped, in: bytes)), at: nameOffset)
         }
         return (content, escaped)
     }
@@ -335,8 +331,15 @@ public struct JSONScanner {
         offset += length
     }
 
+    /// The value of a checked string whose content is `range` of `bytes`. Checked as UTF-8 while
+    /// scanned, so bytes without escapes are made into a string as they are.
+    static func text(_ range: Range<Int>, escaped: Bool, in bytes: UnsafeRawBufferPointer) -> String {
+        let content = UnsafeRawBufferPointer(rebasing: bytes[range])
+        return escaped ? unescaped(content) : String(decoding: content, as: UTF8.self)
+    }
+
     /// The value of a checked string's content that has escapes.
-    static func unescaped(_ content: UnsafeRawBufferPointer) -> String {
+    private static func unescaped(_ content: UnsafeRawBufferPointer) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(content.count)
         func hex(_ at: Int) -> UInt32 {

@@ -78,39 +78,70 @@ final class ProjectionWorker: Sendable {
         }
     }
 
-    /// Applies `events` (consecutive positions) to every projection's live model in one
+    /// Applies `decoded` (consecutive positions) to every projection's live model in one
     /// write transaction, together with the checkpoints. Runs on `queue`.
-    ///
-    /// Each checkpoint is read inside the transaction and only later events are applied,
-    /// so an event applies exactly once even when several processes apply at once.
     func apply(_ decoded: DecodedEvents) throws {
         guard let last = decoded.last else { return }
+        var given = false
+        _ = try foldIntoLiveModels(limit: .max, restart: { given = false }) {
+            defer { given = true }
+            return given ? nil : (decoded, last, decoded.items.count)
+        }
+    }
+
+    /// Folds chunks of consecutive events from `next` (until it has given `limit` events, or
+    /// nil) into every current projection's live model in one write transaction, together with
+    /// the checkpoints; returns the last position folded (nil when `next` gave nothing). Runs
+    /// on `queue`. `restart` is called when the environment runs the transaction again (after
+    /// growing its map): `next` starts over then.
+    ///
+    /// Each checkpoint is read inside the transaction and only later events are folded,
+    /// so an event applies exactly once even when several processes apply at once.
+    func foldIntoLiveModels(limit: Int, restart: () -> Void,
+                            next: () throws -> (events: DecodedEvents, last: UInt64, count: Int)?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
-        let (changes, after) = try models.write { txn -> ([ReadModelChange], [ProjectionName: Seen]) in
+        var attempts = 0
+        let (last, changes, after) = try models.write { txn -> (UInt64?, [ReadModelChange], [ProjectionName: Seen]) in
+            if attempts > 0 { restart() }
+            attempts += 1
             var changes: [ReadModelChange]? = describe ? [] : nil
-            var after = before
+            var live: [(name: ProjectionName, state: ProjectionState, from: UInt64, batch: any Projection)] = []
             for name in ProjectionName.allCases {
-                var state = try models.databases.state(name, txn)
+                let state = try models.databases.state(name, txn)
                 // A model built by an older version waits for its rebuild; a newer one is not ours to touch.
                 guard models.isCurrent(name, state) else { continue }
                 if let known = before[name], known.generation != state.generation || known.checkpoint < state.checkpoint {
                     changes?.append(.invalidated(name, position: state.checkpoint))
                 }
-                if state.checkpoint < last {
-                    state.skipped += try name.projection.apply(
-                        decoded, after: state.checkpoint, txn: txn,
-                        databases: models.databases.databases(name, state.slot), ranks: MergeRanks(log: log),
-                        changes: &changes)
-                    state.checkpoint = last
-                    try models.databases.putState(state, of: name, txn)
-                }
-                after[name] = Seen(generation: state.generation, checkpoint: state.checkpoint)
+                let batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
+                                                 ranks: MergeRanks(log: log))
+                live.append((name, state, state.checkpoint, batch))
             }
-            return (changes ?? [], after)
+            var events = 0
+            var last: UInt64?
+            while events < limit, let chunk = try next() {
+                for index in live.indices {
+                    let checkpoint = live[index].state.checkpoint
+                    live[index].state.skipped += try live[index].batch.fold(chunk.events, after: checkpoint)
+                    live[index].state.checkpoint = max(checkpoint, chunk.last)
+                }
+                last = chunk.last
+                events += chunk.count
+            }
+            var after = before
+            for var projection in live {
+                if projection.state.checkpoint > projection.from {
+                    try projection.batch.finish(changes: &changes)
+                    try models.databases.putState(projection.state, of: projection.name, txn)
+                }
+                after[projection.name] = Seen(generation: projection.state.generation, checkpoint: projection.state.checkpoint)
+            }
+            return (last, changes ?? [], after)
         }
         seen.withLock { $0 = after }
         observers.yield(changes)
+        return last
     }
 
     // MARK: - Version upgrades
