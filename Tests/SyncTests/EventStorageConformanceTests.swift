@@ -85,6 +85,12 @@ struct EventStorageConformanceTests {
             #expect(page.events.map(\.id) == (1...4).map { Self.event($0).id })
             #expect(page.lastPosition == 4)
             #expect(page.events[1].data == Self.event(2).data, "the payload's bytes come back as they went")
+            // An id twice in one batch is one event, at its first place; the batch's order is kept.
+            let twice = try await storage.append([Self.event(6), Self.event(5), Self.event(6), Self.event(2), Self.event(7)], for: "alpha")
+            #expect((twice.accepted, twice.duplicates, twice.head) == (3, 2, 7))
+            let all = try await storage.events(of: "alpha", after: 4, limit: 100)
+            #expect(all.events.map(\.position) == [5, 6, 7])
+            #expect(all.events.map(\.id) == [6, 5, 7].map { Self.event($0).id })
         }
     }
 
