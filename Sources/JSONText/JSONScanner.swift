@@ -68,11 +68,7 @@ public struct JSONScanner {
 
     /// Reads `{` and returns whether a member follows (`false`: the object was `{}`, now read).
     public mutating func enterObject() throws(JSONSyntaxError) -> Bool {
-        try expect(UInt8(ascii: "{"))
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "}") else { return true }
-        offset += 1
-        return false
+        try enter(opening: UInt8(ascii: "{"), closing: UInt8(ascii: "}"))
     }
 
     /// Reads a member's name and the `:` after it; the cursor is then on the member's value.
@@ -102,11 +98,7 @@ public struct JSONScanner {
 
     /// Reads `[` and returns whether an element follows (`false`: the array was `[]`, now read).
     public mutating func enterArray() throws(JSONSyntaxError) -> Bool {
-        try expect(UInt8(ascii: "["))
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "]") else { return true }
-        offset += 1
-        return false
+        try enter(opening: UInt8(ascii: "["), closing: UInt8(ascii: "]"))
     }
 
     /// After an element: reads `,` and returns `true`, or reads `]` and returns `false`.
@@ -182,7 +174,7 @@ public struct JSONScanner {
         switch kind {
         case .object: try skipObject(depth: depth)
         case .array:
-            try enter(depth)
+            try checkDepth(depth)
             if try enterArray() {
                 repeat { try skipValue(depth: depth + 1) } while try nextElement()
             }
@@ -205,7 +197,7 @@ public struct JSONScanner {
     // MARK: - Internals
 
     private mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
-        try enter(depth)
+        try checkDepth(depth)
         guard try enterObject() else { return }
         var names = JSONMemberNames()
         repeat {
@@ -228,8 +220,17 @@ public struct JSONScanner {
         return (content, escaped)
     }
 
-    private func enter(_ depth: Int) throws(JSONSyntaxError) {
+    private func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
         guard depth < Self.maxDepth else { throw JSONSyntaxError(.tooDeep, at: offset) }
+    }
+
+    /// Reads `opening`; returns whether something follows before `closing` (read if not).
+    private mutating func enter(opening: UInt8, closing: UInt8) throws(JSONSyntaxError) -> Bool {
+        try expect(opening)
+        skipWhitespace()
+        guard peek() == closing else { return true }
+        offset += 1
+        return false
     }
 
     private mutating func separator(closing: UInt8) throws(JSONSyntaxError) -> Bool {

@@ -118,11 +118,7 @@ struct JSONScannerTests {
 
     @Test("every BMP scalar and some beyond read back from their quoted form unchanged")
     func stringsRoundTrip() throws {
-        var scalars = (0x00...0xD7FF).compactMap(Unicode.Scalar.init)
-        scalars += (0xE000...0xFFFF).compactMap(Unicode.Scalar.init)
-        scalars += [Unicode.Scalar(0x1F642)!, Unicode.Scalar(0x10FFFF)!]
-        for chunk in stride(from: 0, to: scalars.count, by: 4096) {
-            let text = String(String.UnicodeScalarView(scalars[chunk..<min(chunk + 4096, scalars.count)]))
+        for text in everyScalarInTexts {
             let read = try Array(JSONQuoting.quoted(text).utf8).withUnsafeBytes { buffer in
                 var scanner = JSONScanner(buffer)
                 return try scanner.string()
