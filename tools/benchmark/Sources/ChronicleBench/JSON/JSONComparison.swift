@@ -61,7 +61,7 @@ enum JSONComparison {
             rows += try compare("push body", push.map { name, decode in
                 (name, { try bodies.reduce(0) { $0 + (try decode($1)) } })
             }, rounds: rounds)
-            print(table(rows), terminator: "")
+            print(Report.render(rows), terminator: "")
             return 0
         } catch {
             progress("error: \(error)")
@@ -84,17 +84,8 @@ enum JSONComparison {
         // Round by round against Chronicle's, as the main table takes its ratios.
         return parsers.indices.map { index in
             let ratios = Spread(zip(rates[index], rates[0]).map { $0 / $1 })!
-            return [path, parsers[index].0, Report.rate(spreads[index]),
-                    "\(Report.ratioNumber(ratios.median)) (\(Report.ratioNumber(ratios.min))–\(Report.ratioNumber(ratios.max)))"]
+            return [path, parsers[index].0, Report.rate(spreads[index]), Report.ratio(ratios)]
         }
-    }
-
-    private static func table(_ rows: [[String]]) -> String {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
-        return rows.enumerated().map { number, row in
-            let line = "| " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
-            return number == 0 ? line + "\n|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|" : line
-        }.joined(separator: "\n") + "\n"
     }
 }
 
