@@ -11,7 +11,7 @@ extension Array where Element == UInt8 {
 }
 
 /// A UUID's bytes as two big-endian numbers: hashable, and sorting like the key bytes.
-struct IDOrder: Comparable {
+struct IDOrder: Comparable, Hashable {
     let high: UInt64
     let low: UInt64
 

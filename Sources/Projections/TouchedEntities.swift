@@ -2,7 +2,11 @@ import Foundation
 
 /// A projection batch's in-memory overlay: each entity the batch touched, as stored before
 /// the batch (read once) and as folded so far, with the position of the last event that
-/// touched it (the latest, when a refold folds earlier events again). ``sorted`` gives them in id order, so `finish` writes keys in order.
+/// touched it (the latest, when a refold folds earlier events again). ``sorted`` gives them
+/// in id order, so `finish` writes keys in order.
+///
+/// The entries live in one array, found by id through a table of their indexes, so folding
+/// an event changes its entry in place and growing the table moves small indexes, not entities.
 struct TouchedEntities<Entity> {
     struct Entry {
         /// As stored before the batch (nil: absent).
@@ -12,26 +16,35 @@ struct TouchedEntities<Entity> {
         var position: UInt64
     }
 
-    private var entries: [UUID: Entry] = [:]
+    private var ids: [UUID] = []
+    private var entries: [Entry] = []
+    private var indexes: [IDOrder: Int] = [:]
 
     /// Folds one event about `id` at `position`: `load` reads the stored entity the first
     /// time the batch touches it, `fold` maps the entity before the event to the one after.
     mutating func fold(_ id: UUID, at position: UInt64, load: () throws -> Entity?,
                        _ fold: (Entity?) -> Entity?) rethrows {
-        var entry: Entry
-        if let known = entries[id] {
-            entry = known
+        let key = IDOrder(id)
+        let index: Int
+        if let known = indexes[key] {
+            index = known
         } else {
             let stored = try load()
-            entry = Entry(original: stored, current: stored, position: position)
+            index = entries.count
+            entries.append(Entry(original: stored, current: stored, position: position))
+            ids.append(id)
+            indexes[key] = index
         }
-        entry.current = fold(entry.current)
-        entry.position = max(entry.position, position)
-        entries[id] = entry
+        let before = entries[index].current
+        entries[index].current = nil
+        entries[index].current = fold(before)
+        entries[index].position = max(entries[index].position, position)
     }
 
     /// Every touched entity, by id (the byte order of the models' keys).
     var sorted: [(key: UUID, value: Entry)] {
-        entries.sorted { IDOrder($0.key) < IDOrder($1.key) }
+        var order = ids.indices.map { (IDOrder(ids[$0]), $0) }
+        order.sort { $0.0 < $1.0 }
+        return order.map { (ids[$0.1], entries[$0.1]) }
     }
 }
