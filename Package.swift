@@ -143,6 +143,7 @@ let package = Package(
                                                    "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "ChronicleTestSupport",
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "ChronicleTestSupport", "EventLog", "ChronicleWire"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.

@@ -18,17 +18,9 @@ struct PostgresAppend {
             "SELECT head FROM chronicle_tenants WHERE tenant = \(tenant) FOR UPDATE", logger: logger).decode(Int64.self) {
             head = value
         }
-        // One probe of the (tenant, id) key per pushed id. Written as `id = ANY(ids)`, the planner
-        // filters every stored event of the tenant instead while it judges the table small (a
-        // sequential scan per push until some hundred thousand events), so each push costs more
-        // as the tenant grows; `OFFSET 0` keeps the per-id subquery from being flattened into
-        // such a join.
         var known = Set<UUID>()
-        let ids = events.map(\.id)
-        for try await id in try await connection.query("""
-            SELECT stored.id FROM UNNEST(\(ids)::uuid[]) AS pushed(id)
-            CROSS JOIN LATERAL (SELECT id FROM chronicle_events WHERE tenant = \(tenant) AND id = pushed.id OFFSET 0) AS stored
-            """, logger: logger).decode(UUID.self) {
+        for try await id in try await connection.query(PostgresStatements.storedIDs(events.map(\.id), of: tenant),
+                                                        logger: logger).decode(UUID.self) {
             known.insert(id)
         }
         var fresh: [ForeignEvent] = []
