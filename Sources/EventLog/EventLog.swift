@@ -177,6 +177,21 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// The positions of the events of `stream` that `origin` wrote, in order: what a merge
+    /// needs to know first (whether a device's own writes are among a stream's events),
+    /// read without decoding the events. Each record's checksum is checked, as by ``read(stream:afterVersion:limit:)``.
+    public func positions(inStream stream: String, origin: String) throws -> [UInt64] {
+        let wanted = Array(origin.utf8)
+        return try withRead { txn in
+            try streamIndex.positions(of: stream, afterVersion: 0, limit: .max, txn).filter { position in
+                guard let value = try txn.get(databases.events, key: Keys.position(position)) else {
+                    throw EventLogError.corruptRecord(position: position, reason: "stream index points to a missing event")
+                }
+                return try databases.hasOrigin(value, position: position, wanted)
+            }
+        }
+    }
+
     /// The last version of `stream` (0 when it does not exist).
     public func version(of stream: String) throws -> UInt64 {
         try withRead { txn in try streamIndex.version(of: stream, in: try streamIndex.snapshot(txn), txn) }

@@ -143,6 +143,23 @@ struct LogDatabases: Sendable {
         try decode(entry.value, position: entry.key.count == 8 ? entry.key.readBigEndian(UInt64.self, at: 0) : 0)
     }
 
+    /// Whether the record stored at `position` was written by `origin` (its UTF-8 bytes),
+    /// checked as ``decode(_:position:)`` checks a record, without decoding it.
+    func hasOrigin(_ value: UnsafeRawBufferPointer, position: UInt64, _ origin: [UInt8]) throws -> Bool {
+        let stored: (position: UInt64, matches: Bool)
+        do {
+            stored = try RecordCodec.position(value, ifOrigin: origin)
+        } catch .unsupportedFormat(let format) {
+            throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
+        } catch {
+            throw EventLogError.corruptRecord(position: position, reason: error.description)
+        }
+        guard stored.position == position else {
+            throw EventLogError.corruptRecord(position: position, reason: "the record says position \(stored.position)")
+        }
+        return stored.matches
+    }
+
     /// Decodes the record stored at `position`.
     ///
     /// The checksum is checked on every read (a CRC over a few hundred bytes, small beside

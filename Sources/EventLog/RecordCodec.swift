@@ -109,6 +109,22 @@ enum RecordCodec {
         return (stream, record.readBigEndian(UInt64.self, at: 14))
     }
 
+    /// Whether a record whose checksum matches was written by `origin` (its UTF-8 bytes),
+    /// read without decoding the rest; also returns the position the record says.
+    static func position(_ record: UnsafeRawBufferPointer, ifOrigin origin: [UInt8]) throws(RecordError) -> (position: UInt64, matches: Bool) {
+        guard record.count >= headerSize else { throw .truncated }
+        let format = record[0]
+        guard format <= currentFormat, format > 0 else { throw .unsupportedFormat(format) }
+        guard record[1] == 0 else { throw .unknownFlags(record[1]) }
+        guard checksumMatches(record) else { throw .checksum }
+        var reader = ByteReader(buffer: record, offset: headerSize)
+        reader.offset += Int(try reader.u16())   // stream
+        reader.offset += Int(try reader.u16())   // type
+        if format >= 2 { _ = try reader.u16() }  // schema version
+        let stored = try reader.take(Int(try reader.u16()))
+        return (record.readBigEndian(UInt64.self, at: 6), stored.elementsEqual(origin))
+    }
+
     /// Reads only the type name (for filtered scans that skip most records).
     static func decodeType(_ record: UnsafeRawBufferPointer) throws(RecordError) -> String {
         var reader = ByteReader(buffer: record, offset: headerSize)

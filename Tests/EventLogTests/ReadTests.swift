@@ -127,4 +127,41 @@ struct ReadTests {
             }
         }
     }
+
+    @Test func positionsOfAStreamWrittenByOneOrigin() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                func foreign(_ version: UInt64, origin: String) -> ForeignEvent {
+                    ForeignEvent(id: UUIDv7.make(), stream: "todo-1", version: version, type: "TodoCompleted",
+                                 timestampMilliseconds: 1_700_000_000_000, origin: origin, data: Data("{}".utf8))
+                }
+                _ = try await log.ingest([foreign(1, origin: "device-b"), foreign(2, origin: "device-c")])   // 1, 2
+                try await log.append(to: "todo-2", events: [makeEvent()])                                     // 3
+                try await log.append(to: "todo-1", events: [makeEvent(), makeEvent()])                        // 4, 5
+                _ = try await log.ingest([foreign(4, origin: "device-b")])                                    // 6
+                // A schema version above 1 is stored in the record format that carries it.
+                try await log.append(to: "todo-1", events: [NewEvent(id: UUIDv7.make(), type: "TodoCompleted",
+                                                                     schemaVersion: 2, data: Data("{}".utf8))])   // 7
+                #expect(try log.positions(inStream: "todo-1", origin: log.deviceID) == [4, 5, 7])
+                #expect(try log.positions(inStream: "todo-1", origin: "device-b") == [1, 6])
+                #expect(try log.positions(inStream: "todo-1", origin: "device-") == [])
+                #expect(try log.positions(inStream: "todo-2", origin: "device-b") == [])
+                #expect(try log.positions(inStream: "none", origin: log.deviceID) == [])
+            }
+        }
+    }
+
+    @Test func positionsByOriginRefuseADamagedRecord() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "todo-1", events: [makeEvent(), makeEvent(), makeEvent()])
+            }
+            try RawLog.with(store.logPath) { raw throws in try raw.modifyRecord(at: 2) { $0[$0.count - 2] ^= 0x10 } }
+            try await store.withLog { log throws in
+                #expect(throws: EventLogError.corruptRecord(position: 2, reason: "checksum mismatch")) {
+                    try log.positions(inStream: "todo-1", origin: log.deviceID)
+                }
+            }
+        }
+    }
 }
