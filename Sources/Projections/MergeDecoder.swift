@@ -28,17 +28,19 @@ struct MergeDecoder {
         }
         let upstream = try log.upstreamPositions(in: first...last)
         var streams: [String: [RecordedEvent]] = [:]
-        var ownPositions: [String: [UInt64]] = [:]
+        // A pulled event merges only with this replica's own earlier writes to its stream:
+        // whether there are any is read first, for every stream at once and without decoding
+        // (a device that pulls what others wrote, the usual case, has none).
+        let own = try log.positions(inStreams: records.lazy.filter { $0.origin != log.deviceID && upstream[$0.position] != nil }
+                                                   .map(\.stream),
+                                    origin: log.deviceID)
         var items: [DecodedEvents.Item] = []
         items.reserveCapacity(records.count)
         for recorded in records {
             let rank = MergeRank(upstream: upstream[recorded.position], position: recorded.position)
             var item = DecodedEvents.Item(position: recorded.position, event: Self.domainEvent(recorded), rank: rank)
-            // A pulled event merges only with this replica's own earlier writes to its stream:
-            // whether there are any is read first, without decoding the stream (a device that
-            // pulls what others wrote, the usual case, has none).
             if let event = item.event, recorded.origin != log.deviceID, let server = rank.upstream,
-               try ownWrites(in: recorded.stream, before: recorded.position, &ownPositions) {
+               let first = own[recorded.stream]?.first, first < recorded.position {
                 let before = try earlier(in: recorded.stream, than: recorded.position, &streams)
                 try merge(event, recorded, server: server, before: before, into: &item)
             }
@@ -49,20 +51,6 @@ struct MergeDecoder {
 
     static func domainEvent(_ recorded: RecordedEvent) -> DomainEvent? {
         try? DomainEvent(recorded)
-    }
-
-    /// Whether this replica wrote to `stream` before `position` (one read of the stream's
-    /// origins per batch).
-    private func ownWrites(in stream: String, before position: UInt64,
-                           _ known: inout [String: [UInt64]]) throws -> Bool {
-        let positions: [UInt64]
-        if let cached = known[stream] {
-            positions = cached
-        } else {
-            positions = try log.positions(inStream: stream, origin: log.deviceID)
-            known[stream] = positions
-        }
-        return positions.first.map { $0 < position } ?? false
     }
 
     /// The events of `stream` before `position` (one read of the stream per batch).

@@ -142,11 +142,11 @@ struct ReadTests {
                 // A schema version above 1 is stored in the record format that carries it.
                 try await log.append(to: "todo-1", events: [NewEvent(id: UUIDv7.make(), type: "TodoCompleted",
                                                                      schemaVersion: 2, data: Data("{}".utf8))])   // 7
-                #expect(try log.positions(inStream: "todo-1", origin: log.deviceID) == [4, 5, 7])
-                #expect(try log.positions(inStream: "todo-1", origin: "device-b") == [1, 6])
-                #expect(try log.positions(inStream: "todo-1", origin: "device-") == [])
-                #expect(try log.positions(inStream: "todo-2", origin: "device-b") == [])
-                #expect(try log.positions(inStream: "none", origin: log.deviceID) == [])
+                #expect(try log.positions(inStreams: ["todo-1", "todo-2", "none", "todo-1"], origin: log.deviceID)
+                        == ["todo-1": [4, 5, 7], "todo-2": [3], "none": []])
+                #expect(try log.positions(inStreams: ["todo-1", "todo-2"], origin: "device-b") == ["todo-1": [1, 6], "todo-2": []])
+                #expect(try log.positions(inStreams: ["todo-1"], origin: "device-") == ["todo-1": []])
+                #expect(try log.positions(inStreams: [String](), origin: "device-b") == [:])
             }
         }
     }
@@ -159,7 +159,7 @@ struct ReadTests {
             try RawLog.with(store.logPath) { raw throws in try raw.modifyRecord(at: 2) { $0[$0.count - 2] ^= 0x10 } }
             try await store.withLog { log throws in
                 #expect(throws: EventLogError.corruptRecord(position: 2, reason: "checksum mismatch")) {
-                    try log.positions(inStream: "todo-1", origin: log.deviceID)
+                    try log.positions(inStreams: ["todo-1"], origin: log.deviceID)
                 }
             }
         }
