@@ -94,13 +94,15 @@ final class StreamIndex: Sendable {
     /// Writes the entries of every event after the checkpoint, `pending` included, into
     /// `streams`, and moves the checkpoint to the last of them. In the writer's transaction.
     func checkpoint(_ pending: StreamTail, after snapshot: Snapshot, _ txn: Transaction) throws {
-        var entries = try withTail(snapshot, txn) { tail in tail.allEntries(through: snapshot.head) }
-        entries.merge(pending.allEntries(through: pending.covered)) { $0 + $1 }
+        var entries = try withTail(snapshot, txn) { tail in tail }
+        entries.append(pending)
         var key = [UInt8](), value = [UInt8]()
-        // Streams in name order: neighbouring puts land on the same pages.
-        for stream in entries.keys.sorted() {
-            for entry in entries[stream]! {
-                key = Keys.stream(stream, position: entry.position)
+        // Streams in key order: neighbouring puts land on the same pages.
+        try entries.forEachStream(inOrderOf: Keys.streamPrefix, through: entries.covered) { prefix, streamEntries in
+            for entry in streamEntries {
+                key.removeAll(keepingCapacity: true)
+                key += prefix
+                key.appendBigEndian(entry.position)
                 value.removeAll(keepingCapacity: true)
                 value.appendBigEndian(entry.version)
                 try txn.put(databases.streams, key: key, value: value)

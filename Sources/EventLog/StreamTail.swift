@@ -1,3 +1,5 @@
+import Foundation
+
 /// One event of a stream, as the stream index knows it.
 struct StreamEntry: Sendable, Equatable {
     let position: UInt64
@@ -8,64 +10,146 @@ struct StreamEntry: Sendable, Equatable {
 ///
 /// The log keeps its stream index in LMDB only up to a checkpoint (see ``StreamIndex``); the
 /// events after it are indexed by a `StreamTail`, rebuilt from the events themselves.
+///
+/// Layout: one flat array with a slot per position (the event's version and the position of
+/// its stream's previous event, a backward chain), and a table from each stream to its first
+/// and last position here. Adding an event hashes its stream once and allocates nothing per
+/// stream; a stream's entries are read by walking its chain back from the last one.
 struct StreamTail: Sendable {
     /// The position the entries follow (the checkpoint).
     private(set) var base: UInt64
-    /// Every event in `(base, covered]` has its entry here.
+    /// Every event in `(base, covered]` has its slot here.
     private(set) var covered: UInt64
-    private var streams: [String: [StreamEntry]] = [:]
+    /// The slot of position `p` is `slots[p - base - 1]`.
+    private var slots: [Slot] = []
+    private var streams: [String: Span] = [:]
+
+    private struct Slot {
+        let version: UInt64
+        /// The position of the same stream's previous event, or 0 when it has none in `(base, covered]`.
+        var previous: UInt64
+    }
+
+    /// A stream's first and last positions in the tail.
+    private struct Span {
+        var first: UInt64
+        var last: UInt64
+
+        /// Makes `position` the stream's last; returns the position it follows (0 for none).
+        mutating func extend(to position: UInt64) -> UInt64 {
+            defer { last = position }
+            return last
+        }
+    }
 
     init(base: UInt64 = 0) {
         self.base = base
         self.covered = base
     }
 
+    /// How many streams have entries here.
+    var streamCount: Int { streams.count }
+
     /// Adds the event at `position`, which must be `covered + 1`.
     mutating func add(stream: String, position: UInt64, version: UInt64) {
         precondition(position == covered + 1, "stream tail positions must be contiguous")
-        streams[stream, default: []].append(StreamEntry(position: position, version: version))
+        let previous = streams[stream, default: Span(first: position, last: 0)].extend(to: position)
+        slots.append(Slot(version: version, previous: previous))
         covered = position
     }
 
     /// Adds every entry of `next`, whose run of positions must start where this one ends.
     mutating func append(_ next: StreamTail) {
         precondition(next.base == covered, "stream tails must be contiguous")
-        for (stream, entries) in next.streams { streams[stream, default: []] += entries }
+        let offset = slots.count
+        slots += next.slots
+        for (stream, span) in next.streams {
+            if let previous = streams[stream]?.extend(to: span.last) {
+                // The stream's first event in `next` now follows its last one here.
+                slots[offset + Int(span.first - next.base - 1)].previous = previous
+            } else {
+                streams[stream] = span
+            }
+        }
         covered = next.covered
     }
 
     /// The entries of `stream` at or before `head`, in position order.
-    func entries(of stream: String, through head: UInt64) -> ArraySlice<StreamEntry> {
-        guard let entries = streams[stream] else { return [] }
-        guard let last = entries.last, last.position > head else { return entries[...] }
-        let end = entries.firstIndex { $0.position > head } ?? entries.endIndex
-        return entries[..<end]
+    func entries(of stream: String, through head: UInt64) -> [StreamEntry] {
+        guard let span = streams[stream] else { return [] }
+        var entries: [StreamEntry] = []
+        walk(from: span.last, through: head) { entries.append($0) }
+        entries.reverse()
+        return entries
     }
 
     /// The last version of `stream` at or before `head`, if it has an entry here.
     func version(of stream: String, through head: UInt64) -> UInt64? {
-        entries(of: stream, through: head).last?.version
+        guard let span = streams[stream] else { return nil }
+        var position = span.last
+        while position > head, position > base { position = slot(position).previous }
+        return position > base ? slot(position).version : nil
     }
 
     /// Drops the entries at or before `checkpoint` (now in LMDB); `checkpoint` must be within the tail.
     mutating func advanceBase(to checkpoint: UInt64) {
         precondition(checkpoint >= base && checkpoint <= covered, "checkpoint outside the stream tail")
         guard checkpoint > base else { return }
+        var kept: [String: Span] = [:]
+        for (stream, span) in streams where span.last > checkpoint {
+            var first = span.last
+            while true {
+                let previous = slot(first).previous
+                guard previous > checkpoint else { break }
+                first = previous
+            }
+            slots[Int(first - base - 1)].previous = 0
+            kept[stream] = Span(first: first, last: span.last)
+        }
+        slots.removeFirst(Int(checkpoint - base))
+        streams = kept
         base = checkpoint
-        streams = streams.compactMapValues { entries in
-            let kept = entries.drop { $0.position <= checkpoint }
-            return kept.isEmpty ? nil : Array(kept)
+    }
+
+    /// Calls `body` for each stream with entries at or before `head`, with the stream's `key`
+    /// and its entries in position order; streams in the order of their keys' bytes (for writing
+    /// a checkpoint, where `key` gives the stream's prefix in the `streams` database).
+    func forEachStream(inOrderOf key: (String) -> [UInt8], through head: UInt64,
+                       _ body: ([UInt8], [StreamEntry]) throws -> Void) rethrows {
+        var order = streams.map { (key: key($0.key), last: $0.value.last) }
+        order.sort { a, b in Self.precedes(a.key, b.key) }
+        var entries: [StreamEntry] = []
+        for stream in order {
+            entries.removeAll(keepingCapacity: true)
+            walk(from: stream.last, through: head) { entries.append($0) }
+            if entries.isEmpty { continue }
+            entries.reverse()
+            try body(stream.key, entries)
         }
     }
 
-    /// Every entry at or before `head`, grouped by stream (for writing a checkpoint).
-    func allEntries(through head: UInt64) -> [String: ArraySlice<StreamEntry>] {
-        var all: [String: ArraySlice<StreamEntry>] = [:]
-        all.reserveCapacity(streams.count)
-        for stream in streams.keys {
-            let entries = entries(of: stream, through: head)
-            if !entries.isEmpty { all[stream] = entries }
+    // MARK: - Private
+
+    private func slot(_ position: UInt64) -> Slot { slots[Int(position - base - 1)] }
+
+    /// Visits the chain from `last` backwards, skipping entries after `head`.
+    private func walk(from last: UInt64, through head: UInt64, _ visit: (StreamEntry) -> Void) {
+        var position = last
+        while position > base {
+            let slot = slot(position)
+            if position <= head { visit(StreamEntry(position: position, version: slot.version)) }
+            position = slot.previous
         }
-        return all
+    }
+
+    /// Byte order, as LMDB's default comparison orders keys.
+    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 }

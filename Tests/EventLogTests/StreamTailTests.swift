@@ -1,0 +1,80 @@
+import ChronicleTestSupport
+@testable import EventLog
+import Testing
+
+/// The stream index's in-memory tail (a flat array of chained slots), checked against a plain
+/// list of (stream, position, version) through random adds, appends of other tails and moves
+/// of the base, as the writer and other processes' checkpoints make them.
+struct StreamTailTests {
+    /// What the tail should hold: every event in `(base, covered]`, in position order.
+    struct Model {
+        var base: UInt64
+        var events: [(stream: String, entry: StreamEntry)] = []
+        var covered: UInt64 { base + UInt64(events.count) }
+
+        func entries(of stream: String, through head: UInt64) -> [StreamEntry] {
+            events.filter { $0.stream == stream && $0.entry.position <= head }.map(\.entry)
+        }
+    }
+
+    static let streams = ["todo-b", "todo-a", "user-é", "u", "todo-ab", "tag-1", "tag-10", "a", "ä", "z"]
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func aTailAnswersAsTheListOfItsEventsWould(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var tail = StreamTail(base: 5), model = Model(base: 5)
+        var versions: [String: UInt64] = [:]
+        func next(_ stream: String) -> UInt64 {
+            versions[stream, default: 0] += 1
+            return versions[stream]!
+        }
+        for _ in 0..<300 {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<6:
+                let stream = Self.streams.randomElement(using: &random)!
+                let entry = StreamEntry(position: model.covered + 1, version: next(stream))
+                tail.add(stream: stream, position: entry.position, version: entry.version)
+                model.events.append((stream, entry))
+            case 6..<9:
+                // A writer's pending tail, handed over once its transaction committed.
+                var pending = StreamTail(base: tail.covered)
+                for _ in 0..<Int.random(in: 0...12, using: &random) {
+                    let stream = Self.streams.randomElement(using: &random)!
+                    let entry = StreamEntry(position: model.covered + 1, version: next(stream))
+                    pending.add(stream: stream, position: entry.position, version: entry.version)
+                    model.events.append((stream, entry))
+                }
+                tail.append(pending)
+            default:
+                // Another process moved the checkpoint.
+                let checkpoint = UInt64.random(in: model.base...model.covered, using: &random)
+                tail.advanceBase(to: checkpoint)
+                model.events.removeFirst(Int(checkpoint - model.base))
+                model.base = checkpoint
+            }
+            try Self.expect(tail, matches: model, &random)
+        }
+    }
+
+    static func expect(_ tail: StreamTail, matches model: Model, _ random: inout SeededGenerator) throws {
+        #expect(tail.base == model.base)
+        #expect(tail.covered == model.covered)
+        let head = UInt64.random(in: model.base...model.covered, using: &random)
+        for stream in streams {
+            for through in [head, model.covered] {
+                let expected = model.entries(of: stream, through: through)
+                #expect(tail.entries(of: stream, through: through) == expected, "\(stream) through \(through)")
+                #expect(tail.version(of: stream, through: through) == expected.last?.version, "\(stream) through \(through)")
+            }
+        }
+        var visited: [String] = []
+        tail.forEachStream(inOrderOf: { Array($0.utf8) }, through: head) { key, entries in
+            let stream = String(decoding: key, as: UTF8.self)
+            visited.append(stream)
+            #expect(entries == model.entries(of: stream, through: head), "\(stream) in key order")
+        }
+        let expected = Set(model.events.filter { $0.entry.position <= head }.map(\.stream))
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(visited == expected)
+    }
+}
