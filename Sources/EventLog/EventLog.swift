@@ -61,6 +61,8 @@ public final class EventLog: Sendable {
     let streamIndex: StreamIndex
     let headSignal = HeadSignal()
     let writer: AppendWriter
+    /// What ``firstOwnPositions(inStreams:)`` found, so that it reads each record once.
+    let ownWrites = OwnWrites()
 
     /// Opens the log at `path` (a directory), creating it when missing.
     ///
@@ -174,26 +176,6 @@ public final class EventLog: Sendable {
                 }
                 return try databases.decode(value, position: position)
             }
-        }
-    }
-
-    /// The positions of the events of each of `streams` that `origin` wrote, in order (a
-    /// stream with none maps to `[]`), in one read transaction: what a merge needs to know
-    /// first (whether a device's own writes are among a stream's events), read without
-    /// decoding the events. Each record's checksum is checked, as by ``read(stream:afterVersion:limit:)``.
-    public func positions(inStreams streams: some Sequence<String>, origin: String) throws -> [String: [UInt64]] {
-        let wanted = Array(origin.utf8)
-        return try withRead { txn in
-            var found: [String: [UInt64]] = [:]
-            for stream in streams where found[stream] == nil {
-                found[stream] = try streamIndex.positions(of: stream, afterVersion: 0, limit: .max, txn).filter { position in
-                    guard let value = try txn.get(databases.events, key: Keys.position(position)) else {
-                        throw EventLogError.corruptRecord(position: position, reason: "stream index points to a missing event")
-                    }
-                    return try databases.hasOrigin(value, position: position, wanted)
-                }
-            }
-            return found
         }
     }
 

@@ -31,16 +31,15 @@ struct MergeDecoder {
         // A pulled event merges only with this replica's own earlier writes to its stream:
         // whether there are any is read first, for every stream at once and without decoding
         // (a device that pulls what others wrote, the usual case, has none).
-        let own = try log.positions(inStreams: records.lazy.filter { $0.origin != log.deviceID && upstream[$0.position] != nil }
-                                                   .map(\.stream),
-                                    origin: log.deviceID)
+        let firstOwn = try log.firstOwnPositions(inStreams: records.lazy
+            .filter { $0.origin != log.deviceID && upstream[$0.position] != nil }.map(\.stream))
         var items: [DecodedEvents.Item] = []
         items.reserveCapacity(records.count)
         for recorded in records {
             let rank = MergeRank(upstream: upstream[recorded.position], position: recorded.position)
             var item = DecodedEvents.Item(position: recorded.position, event: Self.domainEvent(recorded), rank: rank)
             if let event = item.event, recorded.origin != log.deviceID, let server = rank.upstream,
-               let first = own[recorded.stream]?.first, first < recorded.position {
+               let first = firstOwn[recorded.stream], first < recorded.position {
                 let before = try earlier(in: recorded.stream, than: recorded.position, &streams)
                 try merge(event, recorded, server: server, before: before, into: &item)
             }

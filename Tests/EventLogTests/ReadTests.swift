@@ -128,38 +128,44 @@ struct ReadTests {
         }
     }
 
-    @Test func positionsOfAStreamWrittenByOneOrigin() async throws {
+    @Test func firstOwnPositionsOfStreamsAsTheyGrow() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
-                func foreign(_ version: UInt64, origin: String) -> ForeignEvent {
-                    ForeignEvent(id: UUIDv7.make(), stream: "todo-1", version: version, type: "TodoCompleted",
-                                 timestampMilliseconds: 1_700_000_000_000, origin: origin, data: Data("{}".utf8))
+                func foreign(_ stream: String, _ version: UInt64) -> ForeignEvent {
+                    ForeignEvent(id: UUIDv7.make(), stream: stream, version: version, type: "TodoCompleted",
+                                 timestampMilliseconds: 1_700_000_000_000, origin: "device-b", data: Data("{}".utf8))
                 }
-                _ = try await log.ingest([foreign(1, origin: "device-b"), foreign(2, origin: "device-c")])   // 1, 2
+                _ = try await log.ingest([foreign("todo-1", 1), foreign("todo-1", 2)])                       // 1, 2
                 try await log.append(to: "todo-2", events: [makeEvent()])                                     // 3
+                #expect(try log.firstOwnPositions(inStreams: ["todo-1", "todo-2", "none", "todo-1"]) == ["todo-2": 3])
+                // Remembered answers are extended by what the streams gained since.
                 try await log.append(to: "todo-1", events: [makeEvent(), makeEvent()])                        // 4, 5
-                _ = try await log.ingest([foreign(4, origin: "device-b")])                                    // 6
+                _ = try await log.ingest([foreign("todo-2", 2), foreign("todo-3", 1)])                        // 6, 7
                 // A schema version above 1 is stored in the record format that carries it.
-                try await log.append(to: "todo-1", events: [NewEvent(id: UUIDv7.make(), type: "TodoCompleted",
-                                                                     schemaVersion: 2, data: Data("{}".utf8))])   // 7
-                #expect(try log.positions(inStreams: ["todo-1", "todo-2", "none", "todo-1"], origin: log.deviceID)
-                        == ["todo-1": [4, 5, 7], "todo-2": [3], "none": []])
-                #expect(try log.positions(inStreams: ["todo-1", "todo-2"], origin: "device-b") == ["todo-1": [1, 6], "todo-2": []])
-                #expect(try log.positions(inStreams: ["todo-1"], origin: "device-") == ["todo-1": []])
-                #expect(try log.positions(inStreams: [String](), origin: "device-b") == [:])
+                try await log.append(to: "todo-3", events: [NewEvent(id: UUIDv7.make(), type: "TodoCompleted",
+                                                                     schemaVersion: 2, data: Data("{}".utf8))])   // 8
+                #expect(try log.firstOwnPositions(inStreams: ["todo-1", "todo-2", "todo-3", "none"])
+                        == ["todo-1": 4, "todo-2": 3, "todo-3": 8])
+                #expect(try log.firstOwnPositions(inStreams: ["todo-3"]) == ["todo-3": 8])
+                #expect(try log.firstOwnPositions(inStreams: [String]()) == [:])
+            }
+            // Another process (a fresh log) answers the same from the records alone.
+            try await store.withLog { log throws in
+                #expect(try log.firstOwnPositions(inStreams: ["todo-1", "todo-2", "todo-3", "none"])
+                        == ["todo-1": 4, "todo-2": 3, "todo-3": 8])
             }
         }
     }
 
-    @Test func positionsByOriginRefuseADamagedRecord() async throws {
+    @Test func firstOwnPositionsRefuseADamagedRecord() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
                 try await log.append(to: "todo-1", events: [makeEvent(), makeEvent(), makeEvent()])
             }
-            try RawLog.with(store.logPath) { raw throws in try raw.modifyRecord(at: 2) { $0[$0.count - 2] ^= 0x10 } }
+            try RawLog.with(store.logPath) { raw throws in try raw.modifyRecord(at: 1) { $0[$0.count - 2] ^= 0x10 } }
             try await store.withLog { log throws in
-                #expect(throws: EventLogError.corruptRecord(position: 2, reason: "checksum mismatch")) {
-                    try log.positions(inStreams: ["todo-1"], origin: log.deviceID)
+                #expect(throws: EventLogError.corruptRecord(position: 1, reason: "checksum mismatch")) {
+                    try log.firstOwnPositions(inStreams: ["todo-1"])
                 }
             }
         }
