@@ -29,10 +29,14 @@ struct MergeDecoder {
         let upstream = try log.upstreamPositions(in: first...last)
         var streams: [String: [RecordedEvent]] = [:]
         // A pulled event merges only with this replica's own earlier writes to its stream:
-        // whether there are any is read first, for every stream at once and without decoding
-        // (a device that pulls what others wrote, the usual case, has none).
-        let firstOwn = try log.firstOwnPositions(inStreams: records.lazy
-            .filter { $0.origin != log.deviceID && upstream[$0.position] != nil }.map(\.stream))
+        // whether there are any is known first, for every stream at once and without decoding
+        // (a device that pulls what others wrote, the usual case, has none): from the log for
+        // the events before these, from these records for the rest.
+        var firstOwn = try log.firstOwnPositions(inStreams: records.lazy
+            .filter { $0.origin != log.deviceID && upstream[$0.position] != nil }.map(\.stream), before: first)
+        for recorded in records where recorded.origin == log.deviceID && firstOwn[recorded.stream] == nil {
+            firstOwn[recorded.stream] = recorded.position
+        }
         var items: [DecodedEvents.Item] = []
         items.reserveCapacity(records.count)
         for recorded in records {
