@@ -42,6 +42,10 @@ extension ConsistencyKeys {
     /// rename moves the claim, a deletion releases it. Events already in the log (this store's
     /// own, coming back) have had theirs. Read against the log before the events are stored,
     /// and folded in order, so a page creating and renaming a tag claims its last name.
+    /// The types of the events whose key effects ``effects(ofPulled:log:loader:)`` writes (the
+    /// cases its switch handles): the others are neither looked up nor decoded.
+    static let typesWithEffects: Set<String> = ["TodoCreated", "TagCreated", "TagUpdated", "TagDeleted", "TagRestored"]
+
     static func effects(ofPulled events: [RecordedEvent], log: EventLog, loader: EntityLoader) throws -> [AppendKey] {
         var liveNames: [UUID: String?] = [:]   // a tag's live name as of the events so far (nil: not live)
         func liveName(_ id: UUID) throws -> String? {
@@ -50,8 +54,8 @@ extension ConsistencyKeys {
             return aggregate.isLive ? aggregate.tag?.name : nil
         }
         var keys: [AppendKey] = []
-        for recorded in events where try log.event(id: recorded.id) == nil {
-            guard let event = try? DomainEvent(recorded) else { continue }
+        for recorded in events where typesWithEffects.contains(recorded.type) {
+            guard try log.event(id: recorded.id) == nil, let event = try? DomainEvent(recorded) else { continue }
             switch event {
             case .todoCreated(_, _, _, let userId?, _):
                 keys.append(.touch(todosOfUser(userId.lowercasedString)))
