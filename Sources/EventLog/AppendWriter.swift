@@ -142,6 +142,8 @@ final class AppendWriter: @unchecked Sendable {
         let snapshot: StreamIndex.Snapshot
         var link: (position: UInt64, hash: [UInt8])
         var written: StreamTail
+        /// `meta["first-own"]` as the transaction sees it (nil: a store that predates it).
+        var firstOwn: UInt64?
         /// The keys the group's appends touched, written once each at the end of the group.
         var touches = KeyConditions.Touches()
     }
@@ -160,7 +162,8 @@ final class AppendWriter: @unchecked Sendable {
                 outcomes = []   // the closure reruns from scratch after the map grows
                 let snapshot = try streamIndex.beginWrite(txn)
                 let link = try databases.headLink(txn)
-                var state = GroupState(snapshot: snapshot, link: link, written: StreamTail(base: link.position))
+                var state = GroupState(snapshot: snapshot, link: link, written: StreamTail(base: link.position),
+                                       firstOwn: try databases.firstOwnPosition(txn))
                 for job in group {
                     do {
                         switch job {
@@ -324,5 +327,9 @@ final class AppendWriter: @unchecked Sendable {
         try txn.put(databases.ids, key: Keys.id(id), value: positionKey, flags: .noOverwrite)
         state.written.add(stream: stream, position: position, version: version)
         state.link = (position, hash)
+        if state.firstOwn == 0, origin == deviceID {
+            try txn.put(databases.meta, key: LogDatabases.firstOwnKey, value: positionKey)
+            state.firstOwn = position
+        }
     }
 }

@@ -15,6 +15,9 @@ extension EventLog {
         let wanted = Array(deviceID.utf8)
         return try withRead { txn in
             let through = min(try databases.headPosition(txn), end == 0 ? 0 : end - 1)
+            // A device that wrote nothing before `end` (one that pulls what others wrote) is
+            // answered at once.
+            if let firstOwn = try databases.firstOwnPosition(txn), firstOwn == 0 || firstOwn > through { return [:] }
             return try ownWrites.withTable { table in
                 var found: [String: UInt64] = [:]
                 for stream in streams {

@@ -3,8 +3,8 @@ import LMDB
 
 extension EventLog {
     /// Checks every record: format, checksum, position (gap-free from 1), hash chain,
-    /// and that the id index holds one entry per event and the stream index one per event up
-    /// to its checkpoint.
+    /// and that the id index holds one entry per event, the stream index one per event up
+    /// to its checkpoint, and `meta["first-own"]` the first event this store's device wrote.
     ///
     /// Reads in chunks, one short read transaction each; `progress` gets the events checked so far.
     public func verify(progress: (Int, UInt64) -> Void = { _, _ in }) throws -> VerifyReport {
@@ -12,6 +12,8 @@ extension EventLog {
         var report = VerifyReport(eventsChecked: 0, head: head, headHash: "", problem: nil)
         var expected: UInt64 = 1
         var previousHash = RecordCodec.genesisHash
+        let device = Array(deviceID.utf8)
+        var firstOwn: UInt64?   // the first event this store's device wrote, to check meta["first-own"] by
         var done = false
         while !done {
             try withRead { txn in
@@ -29,6 +31,9 @@ extension EventLog {
                             done = true; return
                         }
                         previousHash = Array(current.value[RecordCodec.hashRange])
+                        if firstOwn == nil, (try? RecordCodec.position(current.value, ifOrigin: device))?.matches == true {
+                            firstOwn = position
+                        }
                         report.eventsChecked += 1
                         expected = position + 1
                         inChunk += 1
@@ -48,6 +53,11 @@ extension EventLog {
             }
             if let detail = Self.indexProblem(events: events, ids: ids, streams: streams, indexedThrough: indexed) {
                 report.problem = .init(position: head, cause: .index, detail: detail)
+            } else if let recorded = try withRead({ txn in try databases.firstOwnPosition(txn) }), recorded != firstOwn ?? 0,
+                      recorded < expected {   // (not one appended after the scan passed)
+                report.problem = .init(position: firstOwn ?? recorded, cause: .index,
+                                       detail: "meta first-own says \(recorded), but the first event of this store's device is "
+                                           + (firstOwn.map { "at \($0)" } ?? "none"))
             }
         }
         return report

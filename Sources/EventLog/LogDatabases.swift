@@ -13,7 +13,9 @@ import LMDB
 ///   for each event a pull stored or brought back (``EventLog/upstreamPositions(of:)``)
 /// - `notes`: the first position of a local batch (u64 BE) → its last position (u64 BE) ‖ the
 ///   note its appender gave it (``EventLog/notes(after:)``)
-/// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64
+/// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64,
+///   `first-own` → u64, the first position this store's device wrote (0: none yet; absent in a
+///   store created before it existed: unknown)
 struct LogDatabases: Sendable {
     let events: Database
     let ids: Database
@@ -27,14 +29,17 @@ struct LogDatabases: Sendable {
     static let formatKey = Array("format".utf8)
     static let deviceKey = Array("device".utf8)
     static let streamsIndexedKey = Array("streams-indexed".utf8)
+    static let firstOwnKey = Array("first-own".utf8)
     /// The format of the store as a whole (`meta["format"]`). 1: `streams` indexes every
     /// event; 2: only those up to `meta["streams-indexed"]`; 3: `touches` and `claims` exist
     /// (a format-2 store is upgraded when it opens: both start empty, which is exact, since
     /// no release before format 3 wrote a key); 4: `upstream` exists (a format-3 store gets it
     /// empty: events it pulled before are ordered by their position here); 5: `notes` exists
-    /// (a format-4 store gets it empty: no batch before it has a note). Records have their
-    /// own format byte.
-    static let storeFormat: UInt8 = 5
+    /// (a format-4 store gets it empty: no batch before it has a note); 6: `meta["first-own"]` is
+    /// kept by every writer (a format-5 store gets none: unknown, so merges look at its records,
+    /// as before; a new store starts it at 0, and an older Chronicle, which would not keep it,
+    /// refuses the store). Records have their own format byte.
+    static let storeFormat: UInt8 = 6
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
@@ -59,6 +64,7 @@ struct LogDatabases: Sendable {
                 }
                 if format == nil {
                     try databases.startStreamCheckpoints(at: 0, txn)
+                    try txn.put(databases.meta, key: firstOwnKey, value: Keys.position(0))
                 } else if format != storeFormat {
                     // Format 1 keeps its missing checkpoint: the first append records it (StreamIndex).
                     try txn.put(databases.meta, key: formatKey, value: [storeFormat])
@@ -122,6 +128,16 @@ struct LogDatabases: Sendable {
         guard let value = try txn.get(meta, key: Self.streamsIndexedKey) else { return try headPosition(txn) }
         guard value.count == 8 else {
             throw EventLogError.corruptRecord(position: 0, reason: "meta streams-indexed holds \(value.count) bytes, not 8")
+        }
+        return value.readBigEndian(UInt64.self, at: 0)
+    }
+
+    /// The first position this store's device wrote: 0 when it wrote none yet, nil when the
+    /// store predates the record of it (`meta["first-own"]`, kept by the writer).
+    func firstOwnPosition(_ txn: Transaction) throws -> UInt64? {
+        guard let value = try txn.get(meta, key: Self.firstOwnKey) else { return nil }
+        guard value.count == 8 else {
+            throw EventLogError.corruptRecord(position: 0, reason: "meta first-own holds \(value.count) bytes, not 8")
         }
         return value.readBigEndian(UInt64.self, at: 0)
     }

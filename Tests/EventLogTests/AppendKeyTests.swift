@@ -186,7 +186,7 @@ struct AppendKeyTests {
             let format = try Environment(path: store.logPath).read { txn in
                 try txn.get(try txn.openDatabase(named: "meta", create: false), key: Array("format".utf8)).map { Array($0) }
             }
-            #expect(format == [5])
+            #expect(format == [6])
         }
     }
 }

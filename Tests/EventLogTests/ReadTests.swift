@@ -144,7 +144,8 @@ struct ReadTests {
                 // A schema version above 1 is stored in the record format that carries it.
                 try await log.append(to: "todo-3", events: [NewEvent(id: UUIDv7.make(), type: "TodoCompleted",
                                                                      schemaVersion: 2, data: Data("{}".utf8))])   // 8
-                // Only what comes before `end` counts.
+                // Only what comes before `end` counts; before the device's first write, nothing is looked up.
+                #expect(try log.firstOwnPositions(inStreams: ["todo-1", "todo-2"], before: 3) == [:])
                 #expect(try log.firstOwnPositions(inStreams: ["todo-1", "todo-3"], before: 5) == ["todo-1": 4])
                 #expect(try log.firstOwnPositions(inStreams: ["todo-1", "todo-2", "todo-3", "none"])
                         == ["todo-1": 4, "todo-2": 3, "todo-3": 8])

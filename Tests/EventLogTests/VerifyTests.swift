@@ -34,6 +34,33 @@ struct VerifyTests {
         }
     }
 
+    /// `meta["first-own"]` (which lets a merge skip looking for this device's writes) must
+    /// name the first event the store's device wrote: 0 while there is none.
+    @Test func aWrongFirstOwnPositionIsAnIndexProblem() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                _ = try await log.ingest([ForeignEvent(id: UUIDv7.make(), stream: "s", version: 1, type: "E",
+                                                       timestampMilliseconds: 1_700_000_000_000, origin: "device-b",
+                                                       data: Data("{}".utf8))])
+                #expect(try log.verify().isIntact)
+                try await log.append(to: "s", events: [makeEvent(), makeEvent()])
+                #expect(try log.verify().isIntact)
+            }
+            try RawLog.with(store.logPath) { raw throws in
+                #expect(try raw.meta("first-own") == RawLog.key(2))
+                try raw.setMeta("first-own", RawLog.key(0))
+            }
+            try await store.withLog { log throws in
+                #expect(try log.verify().problem == .init(position: 2, cause: .index,
+                                                          detail: "meta first-own says 0, but the first event of this store's device is at 2"))
+            }
+            try RawLog.with(store.logPath) { raw throws in try raw.setMeta("first-own", RawLog.key(3)) }
+            try await store.withLog { log throws in
+                #expect(try log.verify().problem?.detail == "meta first-own says 3, but the first event of this store's device is at 2")
+            }
+        }
+    }
+
     @Test(arguments: [1, 5, 10] as [UInt64])
     func oneFlippedDataByteFailsWithChecksumAtThatPosition(position: UInt64) async throws {
         try await TestStore.with { store in
