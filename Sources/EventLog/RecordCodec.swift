@@ -28,7 +28,7 @@ enum RecordCodec {
     static func encode(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        previousHash: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
-        let streamBytes = Array(stream.utf8), typeBytes = Array(type.utf8), originBytes = Array(origin.utf8)
+        let (streamBytes, typeBytes, originBytes) = (stream.utf8, type.utf8, origin.utf8)
         var out = [UInt8]()
         out.reserveCapacity(headerSize + 10 + streamBytes.count + typeBytes.count + originBytes.count + data.count)
         out.append(schemaVersion == 1 ? 1 : 2)

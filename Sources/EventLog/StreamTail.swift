@@ -64,12 +64,10 @@ struct StreamTail: Sendable {
         let offset = slots.count
         slots += next.slots
         for (stream, span) in next.streams {
-            if let previous = streams[stream]?.extend(to: span.last) {
-                // The stream's first event in `next` now follows its last one here.
-                slots[offset + Int(span.first - next.base - 1)].previous = previous
-            } else {
-                streams[stream] = span
-            }
+            // One lookup: a stream new here takes `next`'s span; one known here links its
+            // first event in `next` to its last one here.
+            let previous = streams[stream, default: Span(first: span.first, last: 0)].extend(to: span.last)
+            if previous != 0 { slots[offset + Int(span.first - next.base - 1)].previous = previous }
         }
         covered = next.covered
     }
