@@ -57,6 +57,8 @@ struct DailyStatsProjection: Projection {
     private let byUser: Database
     private var deletedUsers: DeletedUsers
     private let hidden: HiddenEntities<TodoMark>
+    /// Whether a todo may have a mark in `daily-stats.todos` or `daily-stats.hidden`.
+    private let stored: StoredIDCeiling
     private var touched = TouchedEntities<Kept<TodoMark>>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
@@ -68,6 +70,7 @@ struct DailyStatsProjection: Projection {
         hidden = HiddenEntities(txn: txn, database: databases[4], byOwner: databases[5], owner: \.userId,
                                 encode: ModelCodec.encode(_:into:), decode: { _, bytes in try ModelCodec.decodeMark(bytes) },
                                 same: ==)
+        stored = StoredIDCeiling(txn: txn, databases: [databases[1], databases[4]])
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
@@ -80,8 +83,8 @@ struct DailyStatsProjection: Projection {
             return
         }
         let ownerDeleted = try deletedUsers.noteCreation(event)
-        let (txn, marks, hidden) = (txn, marks, hidden)
-        try touched.fold(event.entityID, at: position, load: { try Self.loadMark(event.entityID, txn: txn, marks: marks, hidden: hidden) }) {
+        let (txn, marks, hidden, stored) = (txn, marks, hidden, stored)
+        try touched.fold(event.entityID, at: position, load: { try Self.loadMark(event.entityID, txn: txn, marks: marks, hidden: hidden, stored: stored) }) {
             Self.fold(event, $0, ownerDeleted: ownerDeleted)
         }
     }
@@ -89,8 +92,8 @@ struct DailyStatsProjection: Projection {
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
         switch kind {
         case .todo:
-            let (txn, marks, hidden) = (txn, marks, hidden)
-            try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks, hidden: hidden) }) { _ in nil }
+            let (txn, marks, hidden, stored) = (txn, marks, hidden, stored)
+            try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks, hidden: hidden, stored: stored) }) { _ in nil }
         case .user:
             try deletedUsers.remove(id)
             try setOwnerDeleted(false, ofTodosOf: id, at: position)
@@ -101,10 +104,10 @@ struct DailyStatsProjection: Projection {
 
     /// Stops (or starts again) counting every todo of `userId`.
     private mutating func setOwnerDeleted(_ deleted: Bool, ofTodosOf userId: UUID, at position: UInt64) throws {
-        let (txn, marks, hidden) = (txn, marks, hidden)
+        let (txn, marks, hidden, stored) = (txn, marks, hidden, stored)
         let ids = try deletedUsers.entities(of: userId, in: byUser, idAt: 16) + hidden.ids(ownedBy: userId)
         for id in Set(ids) {
-            try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks, hidden: hidden) }) { mark in
+            try touched.fold(id, at: position, load: { try Self.loadMark(id, txn: txn, marks: marks, hidden: hidden, stored: stored) }) { mark in
                 guard var mark, mark.value.userId == userId else { return mark }
                 mark.ownerDeleted = deleted
                 return mark
@@ -112,8 +115,10 @@ struct DailyStatsProjection: Projection {
         }
     }
 
-    private static func loadMark(_ id: UUID, txn: Transaction, marks: Database, hidden: HiddenEntities<TodoMark>) throws -> Kept<TodoMark>? {
-        try withUnsafeBytes(of: id.uuid) { key in
+    private static func loadMark(_ id: UUID, txn: Transaction, marks: Database, hidden: HiddenEntities<TodoMark>,
+                                 stored: StoredIDCeiling) throws -> Kept<TodoMark>? {
+        guard try stored.mayHold(id) else { return nil }
+        return try withUnsafeBytes(of: id.uuid) { key in
             try txn.get(marks, key: key).map { bytes in Kept(value: try ModelCodec.decodeMark(bytes)) }
         } ?? hidden.load(id)
     }

@@ -60,6 +60,8 @@ struct TodosProjection: Projection {
     private let byTag: Database
     private var deletedUsers: DeletedUsers
     private let hidden: HiddenEntities<Todo>
+    /// Whether a todo may be in `todos` or `todos.hidden` (one created in this batch is not).
+    private let stored: StoredIDCeiling
     private var touched = TouchedEntities<Kept<Todo>>()
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
@@ -71,6 +73,7 @@ struct TodosProjection: Projection {
         deletedUsers = DeletedUsers(txn: txn, database: databases[4])
         hidden = HiddenEntities(txn: txn, database: databases[5], byOwner: databases[6], owner: \.userId,
                                 encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeTodo(id:_:), same: Self.same)
+        stored = StoredIDCeiling(txn: txn, databases: [databases[0], databases[5]])
     }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
@@ -83,8 +86,8 @@ struct TodosProjection: Projection {
             return
         }
         let ownerDeleted = try deletedUsers.noteCreation(event)
-        let (txn, byID, hidden) = (txn, byID, hidden)
-        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID, hidden: hidden) }) {
+        let (txn, byID, hidden, stored) = (txn, byID, hidden, stored)
+        try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID, hidden: hidden, stored: stored) }) {
             Self.fold(event, $0, ownerDeleted: ownerDeleted)
         }
     }
@@ -92,8 +95,8 @@ struct TodosProjection: Projection {
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
         switch kind {
         case .todo:
-            let (txn, byID, hidden) = (txn, byID, hidden)
-            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { _ in nil }
+            let (txn, byID, hidden, stored) = (txn, byID, hidden, stored)
+            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden, stored: stored) }) { _ in nil }
         case .user:
             try deletedUsers.remove(id)
             try setOwnerDeleted(false, ofTodosOf: id, at: position)
@@ -105,10 +108,10 @@ struct TodosProjection: Projection {
     /// Hides (or shows again) every todo of `userId`: the shown ones, the hidden ones and
     /// those of this batch.
     private mutating func setOwnerDeleted(_ deleted: Bool, ofTodosOf userId: UUID, at position: UInt64) throws {
-        let (txn, byID, hidden) = (txn, byID, hidden)
+        let (txn, byID, hidden, stored) = (txn, byID, hidden, stored)
         let ids = try deletedUsers.entities(of: userId, in: byUser, idAt: 20) + hidden.ids(ownedBy: userId)
         for id in Set(ids) {
-            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { todo in
+            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden, stored: stored) }) { todo in
                 guard var todo, todo.value.userId == userId else { return todo }
                 todo.ownerDeleted = deleted
                 return todo
@@ -174,8 +177,10 @@ struct TodosProjection: Projection {
         }
     }
 
-    private static func load(_ id: UUID, txn: Transaction, byID: Database, hidden: HiddenEntities<Todo>) throws -> Kept<Todo>? {
-        try load(id, txn: txn, byID: byID).map { Kept(value: $0) } ?? hidden.load(id)
+    private static func load(_ id: UUID, txn: Transaction, byID: Database, hidden: HiddenEntities<Todo>,
+                             stored: StoredIDCeiling) throws -> Kept<Todo>? {
+        guard try stored.mayHold(id) else { return nil }
+        return try load(id, txn: txn, byID: byID).map { Kept(value: $0) } ?? hidden.load(id)
     }
 
     /// Equal as stored bytes.
