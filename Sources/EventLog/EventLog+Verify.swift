@@ -152,11 +152,12 @@ extension EventLog {
         guard RecordCodec.checksumMatches(record) else {
             return .init(position: position, cause: .checksum, detail: "the record's bytes do not match its checksum")
         }
-        if let stored = try? RecordCodec.decode(record), stored.position != position {
-            return .init(position: position, cause: .position, detail: "record says position \(stored.position)")
-        }
-        do { _ = try RecordCodec.decode(record) } catch {
+        let stored: RecordedEvent
+        do { stored = try RecordCodec.decode(record) } catch {
             return .init(position: position, cause: .format, detail: error.description)
+        }
+        if stored.position != position {
+            return .init(position: position, cause: .position, detail: "record says position \(stored.position)")
         }
         let hash = RecordCodec.chainHash(of: record, previousHash: previousHash)
         guard hash == Array(record[RecordCodec.hashRange]) else {
