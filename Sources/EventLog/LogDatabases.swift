@@ -162,9 +162,28 @@ struct LogDatabases: Sendable {
     /// Whether the record stored at `position` was written by `origin` (its UTF-8 bytes),
     /// checked as ``decode(_:position:)`` checks a record, without decoding it.
     func hasOrigin(_ value: UnsafeRawBufferPointer, position: UInt64, _ origin: [UInt8]) throws -> Bool {
-        let stored: (position: UInt64, matches: Bool)
+        try read(at: position) { () throws(RecordError) in try RecordCodec.position(value, ifOrigin: origin) }
+    }
+
+    /// Decodes the record stored at `position`.
+    ///
+    /// The checksum is checked on every read (a CRC over a few hundred bytes, small beside
+    /// the copy into a `RecordedEvent`), so a damaged record is an error, never a wrong event.
+    func decode(_ value: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
+        try read(at: position) { () throws(RecordError) in
+            let event = try RecordCodec.decode(value, verifyChecksum: true)
+            return (event.position, event)
+        }
+    }
+
+    /// Runs `read` on the record stored at `position`: a newer record format is
+    /// ``EventLogError/newerFormat(found:supported:)``; damage, or a record that says another
+    /// position, is ``EventLogError/corruptRecord(position:reason:)`` naming `position`.
+    private func read<T>(at position: UInt64,
+                         _ read: () throws(RecordError) -> (position: UInt64, T)) throws -> T {
+        let stored: (position: UInt64, T)
         do {
-            stored = try RecordCodec.position(value, ifOrigin: origin)
+            stored = try read()
         } catch .unsupportedFormat(let format) {
             throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
         } catch {
@@ -173,25 +192,6 @@ struct LogDatabases: Sendable {
         guard stored.position == position else {
             throw EventLogError.corruptRecord(position: position, reason: "the record says position \(stored.position)")
         }
-        return stored.matches
-    }
-
-    /// Decodes the record stored at `position`.
-    ///
-    /// The checksum is checked on every read (a CRC over a few hundred bytes, small beside
-    /// the copy into a `RecordedEvent`), so a damaged record is an error, never a wrong event.
-    func decode(_ value: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
-        let event: RecordedEvent
-        do {
-            event = try RecordCodec.decode(value, verifyChecksum: true)
-        } catch .unsupportedFormat(let format) {
-            throw EventLogError.newerFormat(found: format, supported: RecordCodec.currentFormat)
-        } catch {
-            throw EventLogError.corruptRecord(position: position, reason: error.description)
-        }
-        guard event.position == position else {
-            throw EventLogError.corruptRecord(position: position, reason: "the record says position \(event.position)")
-        }
-        return event
+        return stored.1
     }
 }
