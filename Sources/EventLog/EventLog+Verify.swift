@@ -12,7 +12,6 @@ extension EventLog {
         var report = VerifyReport(eventsChecked: 0, head: head, headHash: "", problem: nil)
         var expected: UInt64 = 1
         var previousHash = RecordCodec.genesisHash
-        let device = Array(deviceID.utf8)
         var firstOwn: UInt64?   // the first event this store's device wrote, to check meta["first-own"] by
         var done = false
         while !done {
@@ -26,14 +25,16 @@ extension EventLog {
                             done = true; return
                         }
                         let position = current.key.readBigEndian(UInt64.self, at: 0)
-                        if let problem = Self.check(record: current.value, position: position, expected: expected, previousHash: previousHash) {
+                        let stored: RecordedEvent
+                        switch Self.check(record: current.value, position: position, expected: expected, previousHash: previousHash) {
+                        case .damaged(let problem):
                             report.problem = problem
                             done = true; return
+                        case .intact(let event):
+                            stored = event
                         }
-                        previousHash = Array(current.value[RecordCodec.hashRange])
-                        if firstOwn == nil, (try? RecordCodec.position(current.value, ifOrigin: device))?.matches == true {
-                            firstOwn = position
-                        }
+                        previousHash = stored.hash
+                        if firstOwn == nil, stored.origin == deviceID { firstOwn = position }
                         report.eventsChecked += 1
                         expected = position + 1
                         inChunk += 1
@@ -122,7 +123,9 @@ extension EventLog {
                 }
                 previousHash = Array(previous.value[RecordCodec.hashRange])
             }
-            return check(record: last.value, position: position, expected: position, previousHash: previousHash)
+            guard case .damaged(let problem) = check(record: last.value, position: position, expected: position,
+                                                     previousHash: previousHash) else { return nil }
+            return problem
         }
     }
 
@@ -134,35 +137,41 @@ extension EventLog {
             + "for the \(indexedThrough) events up to the stream index's checkpoint"
     }
 
+    /// What ``check(record:position:expected:previousHash:)`` found: the record, decoded, or its first problem.
+    enum RecordCheck {
+        case intact(RecordedEvent)
+        case damaged(VerifyReport.Problem)
+    }
+
     static func check(record: UnsafeRawBufferPointer, position: UInt64, expected: UInt64,
-                      previousHash: [UInt8]) -> VerifyReport.Problem? {
+                      previousHash: [UInt8]) -> RecordCheck {
         if position != expected {
-            return .init(position: expected, cause: .gap, detail: "position \(expected) is missing (next stored is \(position))")
+            return .damaged(.init(position: expected, cause: .gap, detail: "position \(expected) is missing (next stored is \(position))"))
         }
         guard record.count >= RecordCodec.headerSize else {
-            return .init(position: position, cause: .format, detail: "record is truncated (\(record.count) bytes)")
+            return .damaged(.init(position: position, cause: .format, detail: "record is truncated (\(record.count) bytes)"))
         }
         guard record[0] >= 1, record[0] <= RecordCodec.currentFormat else {
-            return .init(position: position, cause: .format, detail: "unknown record format \(record[0])")
+            return .damaged(.init(position: position, cause: .format, detail: "unknown record format \(record[0])"))
         }
         // Format 1 defines no flags; the byte is outside the checksum, so check it here.
         guard record[1] == 0 else {
-            return .init(position: position, cause: .format, detail: "unknown record flags \(record[1])")
+            return .damaged(.init(position: position, cause: .format, detail: "unknown record flags \(record[1])"))
         }
         guard RecordCodec.checksumMatches(record) else {
-            return .init(position: position, cause: .checksum, detail: "the record's bytes do not match its checksum")
+            return .damaged(.init(position: position, cause: .checksum, detail: "the record's bytes do not match its checksum"))
         }
         let stored: RecordedEvent
         do { stored = try RecordCodec.decode(record) } catch {
-            return .init(position: position, cause: .format, detail: error.description)
+            return .damaged(.init(position: position, cause: .format, detail: error.description))
         }
         if stored.position != position {
-            return .init(position: position, cause: .position, detail: "record says position \(stored.position)")
+            return .damaged(.init(position: position, cause: .position, detail: "record says position \(stored.position)"))
         }
         let hash = RecordCodec.chainHash(of: record, previousHash: previousHash)
         guard hash == Array(record[RecordCodec.hashRange]) else {
-            return .init(position: position, cause: .chain, detail: "hash does not follow from the previous event")
+            return .damaged(.init(position: position, cause: .chain, detail: "hash does not follow from the previous event"))
         }
-        return nil
+        return .intact(stored)
     }
 }
