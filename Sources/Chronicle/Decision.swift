@@ -37,15 +37,15 @@ private extension String {
 }
 
 extension ConsistencyKeys {
+    /// The types of the events whose key effects ``effects(ofPulled:log:loader:)`` writes (the
+    /// cases its switch handles): the others are neither looked up nor decoded.
+    static let typesWithEffects: Set<String> = ["TodoCreated", "TagCreated", "TagUpdated", "TagDeleted", "TagRestored"]
+
     /// The key effects of pulled events, as the store's commands would have written them:
     /// a todo created for a user touches the user's key, a tag created claims its name, a
     /// rename moves the claim, a deletion releases it. Events already in the log (this store's
     /// own, coming back) have had theirs. Read against the log before the events are stored,
     /// and folded in order, so a page creating and renaming a tag claims its last name.
-    /// The types of the events whose key effects ``effects(ofPulled:log:loader:)`` writes (the
-    /// cases its switch handles): the others are neither looked up nor decoded.
-    static let typesWithEffects: Set<String> = ["TodoCreated", "TagCreated", "TagUpdated", "TagDeleted", "TagRestored"]
-
     static func effects(ofPulled events: [RecordedEvent], log: EventLog, loader: EntityLoader) throws -> [AppendKey] {
         var liveNames: [UUID: String?] = [:]   // a tag's live name as of the events so far (nil: not live)
         func liveName(_ id: UUID) throws -> String? {

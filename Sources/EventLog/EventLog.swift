@@ -61,7 +61,7 @@ public final class EventLog: Sendable {
     let streamIndex: StreamIndex
     let headSignal = HeadSignal()
     let writer: AppendWriter
-    /// What ``firstOwnPositions(inStreams:)`` found, so that it reads each record once.
+    /// What ``firstOwnPositions(inStreams:before:)`` found, so that it reads each record once.
     let ownWrites = OwnWrites()
 
     /// Opens the log at `path` (a directory), creating it when missing.
