@@ -281,12 +281,46 @@ public final class Environment: @unchecked Sendable {
         defer { pthread_rwlock_unlock(mapLock) }
         let current = currentMapSize()
         guard current < options.maxMapSize else { throw LMDBError.mapFull }
+        try resize(to: nextMapSize(after: current))
+    }
+
+    /// The size the map grows to from `size` (``grow()``'s steps).
+    private func nextMapSize(after size: Int) -> Int {
         let floor = 64 << 20
-        let step = current < floor ? floor - current : min(current, 1 << 30)
-        let size = min(current + step, options.maxMapSize)
-        // Reserve first: LMDB extends the file itself, but sparsely.
+        let step = size < floor ? floor - size : min(size, 1 << 30)
+        return min(size + step, options.maxMapSize)
+    }
+
+    /// Sets the map's size, the file reserved up to it first (`writeMap`: LMDB extends the
+    /// file itself, but sparsely). The caller holds the map lock for writing.
+    private func resize(to size: Int) throws(LMDBError) {
         if options.writeMap { try Self.reserve(handle, bytes: size) }
         try check(mdb_env_set_mapsize(handle, size))
+    }
+
+    /// The bytes of the map the last commit this process can see uses: up to its last page,
+    /// free pages included (they are reused before the file grows).
+    public func usedSize() -> Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        return (info.me_last_pgno + 1) * Int(stat.ms_psize)
+    }
+
+    /// Grows the map, in the steps a full map grows by (so the file ends the same size), until
+    /// `bytes` more than ``usedSize()`` fit, waiting for this process's transactions to end.
+    ///
+    /// For a large write about to start: a map that fills halfway through a write transaction
+    /// makes LMDB abort it, and ``write(_:)`` runs all of its work again after growing.
+    public func ensureRoom(for bytes: Int) throws(LMDBError) {
+        pthread_rwlock_wrlock(mapLock)
+        defer { pthread_rwlock_unlock(mapLock) }
+        let current = currentMapSize()
+        let needed = min(usedSize() + bytes, options.maxMapSize)
+        var size = current
+        while size < needed { size = nextMapSize(after: size) }
+        if size > current { try resize(to: size) }
     }
 
     /// Grows the map to at least `bytes` now (reserved like any growth), so that a large write
@@ -296,8 +330,7 @@ public final class Environment: @unchecked Sendable {
         defer { pthread_rwlock_unlock(mapLock) }
         let size = min(bytes, options.maxMapSize)
         guard currentMapSize() < size else { return }
-        if options.writeMap { try Self.reserve(handle, bytes: size) }
-        try check(mdb_env_set_mapsize(handle, size))
+        try resize(to: size)
     }
 
     /// Another process grew the map: take its size (passing 0 adopts the file's).

@@ -22,11 +22,12 @@ extension ProjectionWorker {
     func catchUpBacklog(after from: UInt64, through head: UInt64) async throws {
         let source = LogReadAhead(log: log, chunkSize: backlogChunkSize, after: from)
         defer { source.stop() }
+        let forecast = MapGrowthForecast()
         var position = from
         while position < head {
             let start = position
             let limit = backlogTransactionSize
-            guard let last = try await queue.perform({ [self] in try foldChunks(after: start, from: source, limit: limit) }) else {
+            guard let last = try await queue.perform({ [self] in try foldChunks(after: start, from: source, limit: limit, forecast: forecast) }) else {
                 return
             }
             position = last
@@ -34,9 +35,11 @@ extension ProjectionWorker {
     }
 
     /// Folds `limit` events after `position` (rounded up to whole chunks) into the live models
-    /// in one write transaction; returns the last position read (nil at the log's head).
-    private func foldChunks(after position: UInt64, from source: LogReadAhead, limit: Int) throws -> UInt64? {
-        try foldIntoLiveModels(limit: limit, restart: { source.restart(after: position) }) {
+    /// in one write transaction, after making the room `forecast` foresees; returns the last
+    /// position read (nil at the log's head).
+    private func foldChunks(after position: UInt64, from source: LogReadAhead, limit: Int,
+                            forecast: MapGrowthForecast) throws -> UInt64? {
+        try foldIntoLiveModels(limit: limit, forecast: forecast, restart: { source.restart(after: position) }) {
             try source.next().map { ($0.events, $0.last, $0.count) }
         }
     }

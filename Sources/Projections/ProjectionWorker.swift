@@ -93,16 +93,17 @@ final class ProjectionWorker: Sendable {
     /// nil) into every current projection's live model in one write transaction, together with
     /// the checkpoints; returns the last position folded (nil when `next` gave nothing). Runs
     /// on `queue`. `restart` is called when the environment runs the transaction again (after
-    /// growing its map): `next` starts over then.
+    /// growing its map): `next` starts over then. A backlog passes its `forecast`, to make room
+    /// in the map first.
     ///
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
-    func foldIntoLiveModels(limit: Int, restart: () -> Void,
+    func foldIntoLiveModels(limit: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
                             next: () throws -> (events: DecodedEvents, last: UInt64, count: Int)?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
         var attempts = 0
-        let (last, changes, after) = try models.write { txn -> (UInt64?, [ReadModelChange], [ProjectionName: Seen]) in
+        let (last, changes, after) = try models.write(foreseeing: forecast) { txn -> (UInt64?, [ReadModelChange], [ProjectionName: Seen]) in
             if attempts > 0 { restart() }
             attempts += 1
             var changes: [ReadModelChange]? = describe ? [] : nil

@@ -359,6 +359,22 @@ public final class ReadModels: Sendable {
         }
     }
 
+    /// Runs a large write transaction (a batch of a rebuild or of a backlog) after growing the
+    /// map to hold what `forecast` foresees, then tells `forecast` how much it grew the file
+    /// (without a forecast, as ``write(_:)``).
+    func write<T>(foreseeing forecast: MapGrowthForecast?, _ body: (Transaction) throws -> T) throws -> T {
+        guard let forecast else { return try write(body) }
+        do {
+            try environment.ensureRoom(for: forecast.room)
+            let before = environment.usedSize()
+            let result = try environment.write(body)
+            forecast.record(from: before, to: environment.usedSize())
+            return result
+        } catch let error as LMDBError {
+            throw ProjectionError.storage(error)
+        }
+    }
+
     /// Every key and value of the active databases of `name`, by database name without the slot.
     ///
     /// What "byte-identical" is measured on: two models with equal contents answer every query alike.

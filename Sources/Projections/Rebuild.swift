@@ -57,7 +57,9 @@ public enum Rebuild {
         case join
     }
 
+    /// `readAhead`: events read and decoded at a time (tests make it small, to fold several in a transaction).
     static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], batchSize: Int, mode: Mode,
+                    readAhead: Int = chunkSize,
                     progress: @Sendable (RebuildProgress) -> Void) async throws -> RebuildSummary {
         let names = ProjectionName.allCases.filter(projections.contains)
         let queue = DispatchQueue(label: "chronicle.rebuild")
@@ -68,14 +70,17 @@ public enum Rebuild {
         try models.prepareForBatch(of: try log.head() - min(startPosition, try log.head()))
         var position = startPosition
         var eventsRead: UInt64 = 0
-        let source = LogReadAhead(log: log, chunkSize: min(batchSize, chunkSize), after: position)
+        let source = LogReadAhead(log: log, chunkSize: min(batchSize, readAhead), after: position)
         defer { source.stop() }
+        let forecast = MapGrowthForecast()
+        var runAgain = 0
         while !plan.isEmpty {
             try Task.checkCancellation()
             let current = plan, from = position
             let step = try await queue.perform {
-                try applyBuild(models, current, after: from, source: source, limit: batchSize)
+                try applyBuild(models, current, after: from, source: source, limit: batchSize, forecast: forecast)
             }
+            runAgain += step.runAgain
             for name in step.finished { plan[name] = nil }
             guard let last = step.last else { break }
             position = last
@@ -88,9 +93,11 @@ public enum Rebuild {
         let final = plan
         let outcome = try await queue.perform { try swap(log, models, final, batchSize: batchSize) }
         let elapsed = clock.now - started
-        return RebuildSummary(projections: names, position: max(position, outcome.position), eventsRead: eventsRead,
-                              skippedEvents: outcome.skipped, elapsed: elapsed,
-                              eventsPerSecond: rate(position - startPosition, elapsed), entries: outcome.entries)
+        var summary = RebuildSummary(projections: names, position: max(position, outcome.position), eventsRead: eventsRead,
+                                     skippedEvents: outcome.skipped, elapsed: elapsed,
+                                     eventsPerSecond: rate(position - startPosition, elapsed), entries: outcome.entries)
+        summary.transactionsRunAgain = runAgain
+        return summary
     }
 
     private static func rate(_ events: UInt64, _ elapsed: Duration) -> Double {
@@ -138,18 +145,21 @@ public enum Rebuild {
         var events: Int
         /// The log's head when the last chunk was read.
         var head: UInt64
+        /// How many times the transaction ran again (after growing a full map).
+        var runAgain = 0
     }
 
     /// Folds `limit` events after `position` (rounded up to whole chunks) into every planned
-    /// build, chunk by chunk as `source` decodes them, in one write transaction.
+    /// build, chunk by chunk as `source` decodes them, in one write transaction, after making
+    /// the room in the map that `forecast` foresees.
     static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState], after position: UInt64,
-                           source: LogReadAhead, limit: Int) throws -> Step {
+                           source: LogReadAhead, limit: Int, forecast: MapGrowthForecast) throws -> Step {
         var attempts = 0
-        return try models.write { txn in
+        return try models.write(foreseeing: forecast) { txn in
             // The environment runs this again after growing the map; the chunks are read again too.
             if attempts > 0 { source.restart(after: position) }
             attempts += 1
-            var step = Step(finished: [], last: nil, events: 0, head: position)
+            var step = Step(finished: [], last: nil, events: 0, head: position, runAgain: attempts - 1)
             var builds: [(name: ProjectionName, state: BuildState, batch: any Projection)] = []
             for (name, planned) in plan.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 guard let build = try models.databases.build(name, txn), build.id == planned.id else {

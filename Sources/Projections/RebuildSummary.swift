@@ -14,4 +14,7 @@ public struct RebuildSummary: Sendable, Equatable {
     public var eventsPerSecond: Double
     /// Entities in each rebuilt model (users, todos, days).
     public var entries: [ProjectionName: Int]
+    /// How many of the build's write transactions ran again after the map grew halfway
+    /// through them (each one's work done twice): what ``MapGrowthForecast`` saves.
+    var transactionsRunAgain = 0
 }

@@ -27,6 +27,31 @@ struct MapSizeTests {
         }
     }
 
+    @Test("ensureRoom grows the map in a full map's steps until the room asked for fits beyond the used pages, reserving the file")
+    func ensureRoom() throws {
+        try withTemporaryEnvironment(Environment.Options(mapSize: 1 << 20, writeMap: true)) { environment, path in
+            let fileSize = { (try FileManager.default.attributesOfItem(atPath: path + "/data.mdb")[.size] as? Int) ?? 0 }
+            try environment.write { txn in
+                let db = try txn.openDatabase(named: nil)
+                for key in 0..<100 {
+                    try txn.put(db, key: bigEndianKey(UInt64(key)), value: [UInt8](repeating: 7, count: 1_000))
+                }
+            }
+            let used = environment.usedSize()
+            #expect(used > 100 * 1_000 && used < 1 << 20 && used % 4_096 == 0, "\(used)")
+            try environment.ensureRoom(for: (1 << 20) - used)
+            #expect(environment.currentMapSize() == 1 << 20, "room enough already: no growth")
+            try environment.ensureRoom(for: (1 << 20) - used + 1)
+            #expect(environment.currentMapSize() == 64 << 20, "first step: straight to 64 MiB")
+            #expect(try fileSize() == 64 << 20)
+            try environment.ensureRoom(for: 150 << 20)
+            #expect(environment.currentMapSize() == 256 << 20, "then doubling, as often as it takes: 128, then 256 MiB")
+            #expect(try fileSize() == 256 << 20)
+            try environment.ensureRoom(for: 0)
+            #expect(environment.currentMapSize() == 256 << 20, "never shrinks")
+        }
+    }
+
     @Test("ensureMapSize grows the map ahead of a large write, never shrinks it")
     func ensureMapSize() throws {
         try withTemporaryEnvironment(Environment.Options(mapSize: 1 << 20, writeMap: true)) { environment, _ in

@@ -57,7 +57,8 @@ struct IncrementalRebuildTests {
     func chunkedTransactionsAndMapGrowth() async throws {
         try await withStore { store in
             var workload = Workload(seed: 0x5EED_0009)
-            while try store.log.head() < 25_000 {
+            // Under the 10,000 events for which a rebuild makes room up front.
+            while try store.log.head() < 9_000 {
                 let events = workload.next()
                 if !events.isEmpty { try await store.append(events) }
             }
@@ -65,22 +66,43 @@ struct IncrementalRebuildTests {
             let incremental = try store.contents()
             let head = try store.log.head()
 
-            // 64 KiB holds a fraction of one transaction: each doubling aborts it and
-            // reads its chunks again from the last commit.
+            // 64 KiB holds a fraction of the first transaction (four chunks and a bit), which
+            // has nothing before it to foresee its size by: it fills the map, which grows, and
+            // it runs again, reading its chunks again from the start.
             let small = try ReadModels(path: store.directory + "/models-small",
                                        options: .init(noSync: true, initialMapSize: 64 << 10))
-            let summary = try await Rebuild.run(log: store.log, models: small, batchSize: 2 * Rebuild.chunkSize + 123)
+            let summary = try await Rebuild.run(log: store.log, models: small, projections: ProjectionName.allCases,
+                                                batchSize: 4 * 500 + 123, mode: .fresh, readAhead: 500) { _ in }
             #expect(small.environment.currentMapSize() >= 2 << 20)
+            #expect(summary.transactionsRunAgain >= 1)
             #expect(summary.position == head)
             #expect(summary.eventsRead == head)
-            var rebuilt: [String: [[UInt8]]] = [:]
-            for name in ProjectionName.allCases {
-                rebuilt.merge(try small.contents(of: name)) { a, _ in a }
-            }
+            let rebuilt = try small.contents()
             #expect(rebuilt.keys.sorted() == incremental.keys.sorted())
             for (name, entries) in incremental {
                 #expect(rebuilt[name] == entries, "database \(name) differs after the rebuild")
             }
+        }
+    }
+
+    @Test("a rebuild grows the map between its transactions, as the ones before foretell, instead of halfway through one")
+    func mapGrowsBetweenTransactions() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0x5EED_0011)
+            // Under the 10,000 events for which a rebuild makes room up front.
+            while try store.log.head() < 9_000 {
+                let events = workload.next()
+                if !events.isEmpty { try await store.append(events) }
+            }
+            try await store.runner.catchUp()
+            let incremental = try store.contents()
+            // 1 MiB (a new store's map) holds the first batches, not all nine.
+            let models = try ReadModels(path: store.directory + "/models-growing", options: .init(noSync: true, initialMapSize: 1 << 20))
+            let summary = try await Rebuild.run(log: store.log, models: models, batchSize: 1_000)
+            #expect(models.environment.currentMapSize() == 64 << 20, "grown once, as a full map would have been")
+            #expect(summary.transactionsRunAgain == 0, "no transaction filled the map and ran again")
+            let rebuilt = try models.contents()
+            #expect(rebuilt == incremental)
         }
     }
 
@@ -280,6 +302,6 @@ private extension TestStore {
     func applyBuild(_ plan: [ProjectionName: BuildState], limit: Int) throws -> Rebuild.Step {
         let source = LogReadAhead(log: log, chunkSize: 50, after: 0)
         defer { source.stop() }
-        return try Rebuild.applyBuild(models, plan, after: 0, source: source, limit: limit)
+        return try Rebuild.applyBuild(models, plan, after: 0, source: source, limit: limit, forecast: MapGrowthForecast())
     }
 }

@@ -37,11 +37,7 @@ final class TestStore: Sendable {
 
     /// Every key and value of every model database, by database name: what "byte-identical" compares.
     func contents() throws -> [String: [[UInt8]]] {
-        var all: [String: [[UInt8]]] = [:]
-        for name in ProjectionName.allCases {
-            all.merge(try models.contents(of: name)) { a, _ in a }
-        }
-        return all
+        try models.contents()
     }
 
     func cleanup() async {
@@ -53,4 +49,15 @@ final class TestStore: Sendable {
 
 func day(_ text: String) -> CalendarDay {
     try! CalendarDay(parsing: text)
+}
+
+extension ReadModels {
+    /// Every key and value of every active model database, by database name.
+    func contents() throws -> [String: [[UInt8]]] {
+        var all: [String: [[UInt8]]] = [:]
+        for name in ProjectionName.allCases {
+            all.merge(try contents(of: name)) { a, _ in a }
+        }
+        return all
+    }
 }
