@@ -366,13 +366,13 @@ public final class ReadModels: Sendable {
         guard let forecast else { return try write(body) }
         do {
             try environment.ensureRoom(for: forecast.room)
-            let before = environment.usedSize()
-            let result = try environment.write(body)
-            forecast.record(from: before, to: environment.usedSize())
-            return result
-        } catch let error as LMDBError {
+        } catch {
             throw ProjectionError.storage(error)
         }
+        let before = environment.usedSize()
+        let result = try write(body)
+        forecast.record(from: before, to: environment.usedSize())
+        return result
     }
 
     /// Every key and value of the active databases of `name`, by database name without the slot.
