@@ -117,8 +117,9 @@ struct Report {
             guard let spread else { return }
             checks.append((spread.median >= goal, "\(label): \(format(spread.median)) (runs \(format(spread.min))–\(format(spread.max))), target ≥ \(format(goal))"))
         }
-        check(results.ratio(.appendBatch, over: .grdb), atLeast: 1.5, "append-batch chronicle ÷ grdb")
-        check(results.ratio(.appendBatch, over: .lmdbRaw), atLeast: 0.5, "append-batch chronicle ÷ lmdb-raw")
+        // The performance issue's goals (the first benchmark issue asked 1.5× and 0.5×).
+        check(results.ratio(.appendBatch, over: .grdb), atLeast: 2, "append-batch chronicle ÷ grdb")
+        check(results.ratio(.appendBatch, over: .lmdbRaw), atLeast: 0.33, "append-batch chronicle ÷ lmdb-raw")
         check(results.ratio(.appendSingle8, .chronicle, over: .chronicle, otherWorkload: .appendSingle1), atLeast: 4,
               "append-single chronicle 8 writers ÷ 1 writer")
         for workload in [Workload.appendBatch, .appendSingle8] {
