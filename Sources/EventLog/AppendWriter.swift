@@ -230,30 +230,31 @@ final class AppendWriter: @unchecked Sendable {
         if isRetry {
             return AppendResult(positions: positions.map { $0! }, appended: 0, head: state.link.position)
         }
-        var versions: [String: UInt64] = [:]
-        for append in appends where versions[append.stream] == nil {
-            let actual = try state.written.version(of: append.stream, through: state.written.covered)
-                ?? streamIndex.version(of: append.stream, in: state.snapshot, txn)
+        let names = appends.map { StreamName($0.stream) }   // each stream's name hashed once
+        var versions: [StreamName: UInt64] = [:]
+        for (append, name) in zip(appends, names) where versions[name] == nil {
+            let actual = try state.written.version(of: name, through: state.written.covered)
+                ?? streamIndex.version(of: name, in: state.snapshot, txn)
             guard append.expected.isSatisfied(byActual: actual) else {
                 throw EventLogError.conflict(stream: append.stream, expected: append.expected, actual: actual)
             }
-            versions[append.stream] = actual
+            versions[name] = actual
         }
         try KeyConditions.check(keys, state.touches, databases, txn)
         // 2. Write.
         var written: [UUID: UInt64] = [:]
         var index = 0
         var appended = 0
-        for append in appends {
+        for (append, name) in zip(appends, names) {
             for event in append.events {
                 defer { index += 1 }
                 if positions[index] != nil { continue }
                 if let position = written[event.id] { positions[index] = position; continue }
-                let version = versions[append.stream]! + 1
-                versions[append.stream] = version
+                let version = versions[name]! + 1
+                versions[name] = version
                 let position = state.link.position + 1
                 let milliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
-                try write(position: position, id: event.id, stream: append.stream, version: version, type: event.type,
+                try write(position: position, id: event.id, stream: name, version: version, type: event.type,
                           schemaVersion: event.schemaVersion, timestampMilliseconds: milliseconds, origin: deviceID,
                           data: event.data, txn, &state)
                 written[event.id] = position
@@ -295,7 +296,7 @@ final class AppendWriter: @unchecked Sendable {
         // Written once every event is known valid: a refused ingest writes nothing.
         for (positionKey, upstream) in returning { try recordUpstream(upstream, of: positionKey, txn) }
         for event in fresh {
-            try write(position: state.link.position + 1, id: event.id, stream: event.stream, version: event.version,
+            try write(position: state.link.position + 1, id: event.id, stream: StreamName(event.stream), version: event.version,
                       type: event.type, schemaVersion: event.schemaVersion, timestampMilliseconds: event.timestampMilliseconds,
                       origin: event.origin, data: event.data, txn, &state)
             if let upstream = event.upstreamPosition {
@@ -313,10 +314,10 @@ final class AppendWriter: @unchecked Sendable {
         try txn.put(databases.upstream, key: positionKey, value: Keys.position(upstream))
     }
 
-    private func write(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16,
+    private func write(position: UInt64, id: UUID, stream: StreamName, version: UInt64, type: String, schemaVersion: UInt16,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        _ txn: Transaction, _ state: inout GroupState) throws {
-        let (record, hash) = RecordCodec.encode(position: position, id: id, stream: stream, version: version, type: type,
+        let (record, hash) = RecordCodec.encode(position: position, id: id, stream: stream.text, version: version, type: type,
                                                 schemaVersion: schemaVersion,
                                                 timestampMilliseconds: timestampMilliseconds, origin: origin, data: data,
                                                 previousHash: state.link.hash)

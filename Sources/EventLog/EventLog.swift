@@ -181,7 +181,7 @@ public final class EventLog: Sendable {
 
     /// The last version of `stream` (0 when it does not exist).
     public func version(of stream: String) throws -> UInt64 {
-        try withRead { txn in try streamIndex.version(of: stream, in: try streamIndex.snapshot(txn), txn) }
+        try withRead { txn in try streamIndex.version(of: StreamName(stream), in: try streamIndex.snapshot(txn), txn) }
     }
 
     /// Up to `limit` events of type `type` after `position`, scanning forward in chunks.

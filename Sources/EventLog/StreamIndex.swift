@@ -45,11 +45,11 @@ final class StreamIndex: Sendable {
     // MARK: - Reads
 
     /// The last version of `stream` in `snapshot` (0 when it does not exist).
-    func version(of stream: String, in snapshot: Snapshot, _ txn: Transaction) throws -> UInt64 {
+    func version(of stream: StreamName, in snapshot: Snapshot, _ txn: Transaction) throws -> UInt64 {
         if let version = try withTail(snapshot, txn, { tail in tail.version(of: stream, through: snapshot.head) }) {
             return version
         }
-        return try databases.indexedVersion(stream, txn)
+        return try databases.indexedVersion(stream.text, txn)
     }
 
     /// The positions of `stream`'s events with a version above `version`, in order, up to `limit`.
@@ -175,7 +175,7 @@ final class StreamIndex: Sendable {
                 } catch {
                     throw EventLogError.corruptRecord(position: expected, reason: "\(error)")
                 }
-                tail.add(stream: stream, position: expected, version: version)
+                tail.add(stream: StreamName(stream), position: expected, version: version)
                 entry = try cursor.next()
             }
         }

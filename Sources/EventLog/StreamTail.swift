@@ -22,7 +22,7 @@ struct StreamTail: Sendable {
     private(set) var covered: UInt64
     /// The slot of position `p` is `slots[p - base - 1]`.
     private var slots: [Slot] = []
-    private var streams: [String: Span] = [:]
+    private var streams: [StreamName: Span] = [:]
 
     private struct Slot {
         let version: UInt64
@@ -51,7 +51,7 @@ struct StreamTail: Sendable {
     var streamCount: Int { streams.count }
 
     /// Adds the event at `position`, which must be `covered + 1`.
-    mutating func add(stream: String, position: UInt64, version: UInt64) {
+    mutating func add(stream: StreamName, position: UInt64, version: UInt64) {
         precondition(position == covered + 1, "stream tail positions must be contiguous")
         let previous = streams[stream, default: Span(first: position, last: 0)].extend(to: position)
         slots.append(Slot(version: version, previous: previous))
@@ -74,7 +74,7 @@ struct StreamTail: Sendable {
 
     /// The entries of `stream` at or before `head`, in position order.
     func entries(of stream: String, through head: UInt64) -> [StreamEntry] {
-        guard let span = streams[stream] else { return [] }
+        guard let span = streams[StreamName(stream)] else { return [] }
         var entries: [StreamEntry] = []
         walk(from: span.last, through: head) { entries.append($0) }
         entries.reverse()
@@ -82,7 +82,7 @@ struct StreamTail: Sendable {
     }
 
     /// The last version of `stream` at or before `head`, if it has an entry here.
-    func version(of stream: String, through head: UInt64) -> UInt64? {
+    func version(of stream: StreamName, through head: UInt64) -> UInt64? {
         guard let span = streams[stream] else { return nil }
         var position = span.last
         while position > head, position > base { position = slot(position).previous }
@@ -93,7 +93,7 @@ struct StreamTail: Sendable {
     mutating func advanceBase(to checkpoint: UInt64) {
         precondition(checkpoint >= base && checkpoint <= covered, "checkpoint outside the stream tail")
         guard checkpoint > base else { return }
-        var kept: [String: Span] = [:]
+        var kept: [StreamName: Span] = [:]
         for (stream, span) in streams where span.last > checkpoint {
             var first = span.last
             while true {
@@ -114,7 +114,7 @@ struct StreamTail: Sendable {
     /// a checkpoint, where `key` gives the stream's prefix in the `streams` database).
     func forEachStream(inOrderOf key: (String) -> [UInt8], through head: UInt64,
                        _ body: ([UInt8], [StreamEntry]) throws -> Void) rethrows {
-        var order = streams.map { (key: key($0.key), last: $0.value.last) }
+        var order = streams.map { (key: key($0.key.text), last: $0.value.last) }
         order.sort { a, b in Self.precedes(a.key, b.key) }
         var entries: [StreamEntry] = []
         for stream in order {
@@ -149,5 +149,29 @@ struct StreamTail: Sendable {
                 return order != 0 ? order < 0 : x.count < y.count
             }
         }
+    }
+}
+
+/// A stream's name with its hash worked out once: the tail's table is asked about a stream
+/// several times per event, and names of one kind (`todo-` and a UUID) are long and of equal
+/// length, so hashing them and telling them apart byte by byte at every probe cost more than
+/// the rest of a lookup. Two names compare by their hashes first.
+struct StreamName: Hashable, Sendable {
+    let text: String
+    private let hash: Int
+
+    init(_ text: String) {
+        self.text = text
+        var hasher = Hasher()
+        hasher.combine(text)
+        hash = hasher.finalize()
+    }
+
+    static func == (a: StreamName, b: StreamName) -> Bool {
+        a.hash == b.hash && a.text == b.text
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
     }
 }

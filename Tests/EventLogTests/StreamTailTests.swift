@@ -33,7 +33,7 @@ struct StreamTailTests {
             case 0..<6:
                 let stream = Self.streams.randomElement(using: &random)!
                 let entry = StreamEntry(position: model.covered + 1, version: next(stream))
-                tail.add(stream: stream, position: entry.position, version: entry.version)
+                tail.add(stream: StreamName(stream), position: entry.position, version: entry.version)
                 model.events.append((stream, entry))
             case 6..<9:
                 // A writer's pending tail, handed over once its transaction committed.
@@ -41,7 +41,7 @@ struct StreamTailTests {
                 for _ in 0..<Int.random(in: 0...12, using: &random) {
                     let stream = Self.streams.randomElement(using: &random)!
                     let entry = StreamEntry(position: model.covered + 1, version: next(stream))
-                    pending.add(stream: stream, position: entry.position, version: entry.version)
+                    pending.add(stream: StreamName(stream), position: entry.position, version: entry.version)
                     model.events.append((stream, entry))
                 }
                 tail.append(pending)
@@ -64,7 +64,7 @@ struct StreamTailTests {
             for through in [head, model.covered] {
                 let expected = model.entries(of: stream, through: through)
                 #expect(tail.entries(of: stream, through: through) == expected, "\(stream) through \(through)")
-                #expect(tail.version(of: stream, through: through) == expected.last?.version, "\(stream) through \(through)")
+                #expect(tail.version(of: StreamName(stream), through: through) == expected.last?.version, "\(stream) through \(through)")
             }
         }
         var visited: [String] = []
