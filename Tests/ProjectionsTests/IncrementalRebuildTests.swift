@@ -58,10 +58,7 @@ struct IncrementalRebuildTests {
         try await withStore { store in
             var workload = Workload(seed: 0x5EED_0009)
             // Under the 10,000 events for which a rebuild makes room up front.
-            while try store.log.head() < 9_000 {
-                let events = workload.next()
-                if !events.isEmpty { try await store.append(events) }
-            }
+            try await store.append(from: &workload, untilHead: 9_000)
             try await store.runner.catchUp()
             let incremental = try store.contents()
             let head = try store.log.head()
@@ -90,10 +87,7 @@ struct IncrementalRebuildTests {
         try await withStore { store in
             var workload = Workload(seed: 0x5EED_0011)
             // Under the 10,000 events for which a rebuild makes room up front.
-            while try store.log.head() < 9_000 {
-                let events = workload.next()
-                if !events.isEmpty { try await store.append(events) }
-            }
+            try await store.append(from: &workload, untilHead: 9_000)
             try await store.runner.catchUp()
             let incremental = try store.contents()
             // 1 MiB (a new store's map) holds the first batches, not all nine.
@@ -113,16 +107,10 @@ struct IncrementalRebuildTests {
             // Models of their own that apply a first, small backlog batch by batch.
             let chunked = try ReadModels(path: store.directory + "/models-chunked", options: .init(noSync: true, initialMapSize: 64 << 10))
             let runner = ProjectionRunner(log: store.log, models: chunked, batchSize: 1_000)
-            while try store.log.head() < 600 {
-                let events = workload.next()
-                if !events.isEmpty { try await store.append(events) }
-            }
+            try await store.append(from: &workload, untilHead: 600)
             #expect(try await runner.catchUp() == store.log.head())
             // Then a backlog of many batches: transactions of 4,000 events in chunks of 1,000.
-            while try store.log.head() < 12_000 {
-                let events = workload.next()
-                if !events.isEmpty { try await store.append(events) }
-            }
+            try await store.append(from: &workload, untilHead: 12_000)
             let head = try store.log.head()
             #expect(try await runner.catchUp() == head)
             // The store's own models, caught up batch by batch (its batches are larger than the backlog).

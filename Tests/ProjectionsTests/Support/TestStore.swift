@@ -29,6 +29,14 @@ final class TestStore: Sendable {
         }).head
     }
 
+    /// Appends `workload`'s next commands' events, one batch each, until the log's head reaches `head`.
+    func append(from workload: inout Workload, untilHead head: UInt64) async throws {
+        while try log.head() < head {
+            let events = workload.next()
+            if !events.isEmpty { try await append(events) }
+        }
+    }
+
     /// Appends a raw event (for types the domain does not know, or damaged data).
     @discardableResult
     func appendRaw(type: String, stream: String, json: String) async throws -> UInt64 {
