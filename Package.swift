@@ -66,8 +66,11 @@ let package = Package(
         // JSON both ways: the one strict scanner (event data in the log and the domain, the
         // protocol's bodies) and the one string quoter (payloads, wire events, errors, CLI output).
         .target(name: "JSONText"),
+        // The records' CRC-32C with the CPU's instruction for it (a few lines of C: Swift has no
+        // portable way to the instruction); EventLog keeps a table for CPUs without one.
+        .target(name: "CCRC32C"),
         .target(name: "EventLog", dependencies: [
-            "LMDB", "UUIDText", "JSONText",
+            "LMDB", "UUIDText", "JSONText", "CCRC32C",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CCRC32C", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI",
