@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB → LMDB → EventLog; Domain stands alone; ChronicleWire
+// Layering (inner to outer): CLMDB → LMDB → EventLog (+ CCRC32C, its checksum); Domain stands alone; ChronicleWire
 // (the sync protocol's bodies) builds on EventLog; Projections and ChronicleSync build on
 // EventLog (+ Domain, + ChronicleWire); Chronicle is the
 // app-facing library; SyncServer is the reference remote (storage behind a seam: embedded
