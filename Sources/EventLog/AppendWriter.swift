@@ -209,8 +209,11 @@ final class AppendWriter: @unchecked Sendable {
     private func append(_ appends: [StreamAppend], keys: [AppendKey], note: [UInt8]?, _ txn: Transaction,
                         _ state: inout GroupState) throws -> AppendResult {
         // 1. Validate and find duplicates; nothing is written until every check passed.
+        // Sized for the batch up front: grown from empty, the tables rehashed every id at each doubling.
+        let count = appends.reduce(0) { $0 + $1.events.count }
         var positions: [UInt64?] = []
-        var firstIndexOfID: [UUID: Int] = [:]
+        positions.reserveCapacity(count)
+        var firstIndexOfID: [UUID: Int] = Dictionary(minimumCapacity: count)
         for append in appends {
             try EventValidation.check(stream: append.stream)
             for event in append.events {
@@ -231,7 +234,7 @@ final class AppendWriter: @unchecked Sendable {
             return AppendResult(positions: positions.map { $0! }, appended: 0, head: state.link.position)
         }
         let names = appends.map { StreamName($0.stream) }   // each stream's name hashed once
-        var versions: [StreamName: UInt64] = [:]
+        var versions: [StreamName: UInt64] = Dictionary(minimumCapacity: appends.count)
         for (append, name) in zip(appends, names) where versions[name] == nil {
             let actual = try state.written.version(of: name, through: state.written.covered)
                 ?? streamIndex.version(of: name, in: state.snapshot, txn)
@@ -242,7 +245,7 @@ final class AppendWriter: @unchecked Sendable {
         }
         try KeyConditions.check(keys, state.touches, databases, txn)
         // 2. Write.
-        var written: [UUID: UInt64] = [:]
+        var written: [UUID: UInt64] = Dictionary(minimumCapacity: count)
         var index = 0
         var appended = 0
         for (append, name) in zip(appends, names) {

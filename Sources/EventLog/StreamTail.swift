@@ -113,16 +113,27 @@ struct StreamTail: Sendable {
     /// and its entries in position order; streams in the order of their keys' bytes (for writing
     /// a checkpoint, where `key` gives the stream's prefix in the `streams` database).
     func forEachStream(inOrderOf key: (String) -> [UInt8], through head: UInt64,
-                       _ body: ([UInt8], [StreamEntry]) throws -> Void) rethrows {
-        var order = streams.map { (key: key($0.key.text), last: $0.value.last) }
-        order.sort { a, b in Self.precedes(a.key, b.key) }
+                       _ body: (ArraySlice<UInt8>, [StreamEntry]) throws -> Void) rethrows {
+        // The keys side by side in one buffer, sorted by their ranges in it: sorting the keys
+        // as arrays retained and released both at every comparison.
+        var keys: [UInt8] = []
+        var order: [(key: Range<Int>, last: UInt64)] = []
+        order.reserveCapacity(streams.count)
+        for (name, span) in streams {
+            let start = keys.count
+            keys += key(name.text)
+            order.append((start..<keys.count, span.last))
+        }
+        keys.withUnsafeBytes { all in
+            order.sort { a, b in Self.precedes(UnsafeRawBufferPointer(rebasing: all[a.key]), UnsafeRawBufferPointer(rebasing: all[b.key])) }
+        }
         var entries: [StreamEntry] = []
         for stream in order {
             entries.removeAll(keepingCapacity: true)
             walk(from: stream.last, through: head) { entries.append($0) }
             if entries.isEmpty { continue }
             entries.reverse()
-            try body(stream.key, entries)
+            try body(keys[stream.key], entries)
         }
     }
 
@@ -141,14 +152,10 @@ struct StreamTail: Sendable {
     }
 
     /// Byte order, as LMDB's default comparison orders keys.
-    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                return order != 0 ? order < 0 : x.count < y.count
-            }
-        }
+    private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order != 0 ? order < 0 : a.count < b.count
     }
 }
 
