@@ -73,6 +73,10 @@ struct DailyStatsProjection: Projection {
         stored = StoredIDCeiling(txn: txn, databases: [databases[1], databases[4]])
     }
 
+    mutating func reserve(forEvents count: Int) {
+        touched.reserve(count)
+    }
+
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event.entityKind {
         case .todo: break

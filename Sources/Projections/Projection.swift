@@ -25,6 +25,9 @@ protocol Projection {
     /// Starts a batch writing to `databases` (one per ``databaseNames`` entry, same order);
     /// `ranks` looks up where the merge ranks events already applied.
     init(txn: Transaction, databases: [Database], ranks: MergeRanks)
+    /// Sizes the batch for about `count` events, a bound on the entities they touch (a
+    /// projection whose entities are few may ignore it).
+    mutating func reserve(forEvents count: Int)
     /// Folds one event in; events that are not about this model change nothing.
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws
     /// Forgets the entity `id` of `kind` as if none of its events had been folded (a model
@@ -75,6 +78,8 @@ extension Projection {
     }
 
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {}
+
+    mutating func reserve(forEvents count: Int) {}
 
     static func apply(_ events: DecodedEvents, after checkpoint: UInt64, txn: Transaction, databases: [Database],
                       ranks: MergeRanks, changes: inout [ReadModelChange]?) throws -> UInt64 {

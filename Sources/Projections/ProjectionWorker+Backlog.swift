@@ -39,7 +39,7 @@ extension ProjectionWorker {
     /// position read (nil at the log's head).
     private func foldChunks(after position: UInt64, from source: LogReadAhead, limit: Int,
                             forecast: MapGrowthForecast) throws -> UInt64? {
-        try foldIntoLiveModels(limit: limit, forecast: forecast, restart: { source.restart(after: position) }) {
+        try foldIntoLiveModels(limit: limit, expectedEvents: limit, forecast: forecast, restart: { source.restart(after: position) }) {
             try source.next().map { ($0.events, $0.last, $0.count) }
         }
     }

@@ -83,7 +83,7 @@ final class ProjectionWorker: Sendable {
     func apply(_ decoded: DecodedEvents) throws {
         guard let last = decoded.last else { return }
         var given = false
-        _ = try foldIntoLiveModels(limit: .max, restart: { given = false }) {
+        _ = try foldIntoLiveModels(limit: .max, expectedEvents: decoded.items.count, restart: { given = false }) {
             defer { given = true }
             return given ? nil : (decoded, last, decoded.items.count)
         }
@@ -92,13 +92,14 @@ final class ProjectionWorker: Sendable {
     /// Folds chunks of consecutive events from `next` (until it has given `limit` events, or
     /// nil) into every current projection's live model in one write transaction, together with
     /// the checkpoints; returns the last position folded (nil when `next` gave nothing). Runs
-    /// on `queue`. `restart` is called when the environment runs the transaction again (after
+    /// on `queue`. `expectedEvents` sizes the projections' batches (about how many events `next`
+    /// gives). `restart` is called when the environment runs the transaction again (after
     /// growing its map): `next` starts over then. A backlog passes its `forecast`, to make room
     /// in the map first.
     ///
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
-    func foldIntoLiveModels(limit: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
+    func foldIntoLiveModels(limit: Int, expectedEvents: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
                             next: () throws -> (events: DecodedEvents, last: UInt64, count: Int)?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
@@ -115,8 +116,9 @@ final class ProjectionWorker: Sendable {
                 if let known = before[name], known.generation != state.generation || known.checkpoint < state.checkpoint {
                     changes?.append(.invalidated(name, position: state.checkpoint))
                 }
-                let batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
+                var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
                                                  ranks: MergeRanks(log: log))
+                batch.reserve(forEvents: expectedEvents)
                 live.append((name, state, state.checkpoint, batch))
             }
             var events = 0

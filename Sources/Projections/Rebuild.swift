@@ -170,7 +170,9 @@ public enum Rebuild {
                     throw ProjectionError.superseded(name)
                 }
                 let databases = models.databases.databases(name, build.slot)
-                builds.append((name, build, name.projection.init(txn: txn, databases: databases, ranks: source.ranks)))
+                var batch = name.projection.init(txn: txn, databases: databases, ranks: source.ranks)
+                batch.reserve(forEvents: limit)
+                builds.append((name, build, batch))
             }
             guard !builds.isEmpty else { return step }
             while step.events < limit, let chunk = try source.next() {

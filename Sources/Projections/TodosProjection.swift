@@ -76,6 +76,10 @@ struct TodosProjection: Projection {
         stored = StoredIDCeiling(txn: txn, databases: [databases[0], databases[5]])
     }
 
+    mutating func reserve(forEvents count: Int) {
+        touched.reserve(count)
+    }
+
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         switch event.entityKind {
         case .todo: break

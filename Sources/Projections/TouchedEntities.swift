@@ -20,6 +20,14 @@ struct TouchedEntities<Entity> {
     private var entries: [Entry] = []
     private var indexes: [IDOrder: Int] = [:]
 
+    /// Makes room for `count` entities: a batch's overlay grown from empty rehashed every id
+    /// at each doubling of its table and copied its entries at each doubling of their array.
+    mutating func reserve(_ count: Int) {
+        ids.reserveCapacity(count)
+        entries.reserveCapacity(count)
+        indexes.reserveCapacity(count)
+    }
+
     /// Folds one event about `id` at `position`: `load` reads the stored entity the first
     /// time the batch touches it, `fold` maps the entity before the event to the one after.
     mutating func fold(_ id: UUID, at position: UInt64, load: () throws -> Entity?,
