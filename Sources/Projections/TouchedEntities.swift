@@ -20,9 +20,15 @@ struct TouchedEntities<Entity> {
     private var entries: [Entry] = []
     private var indexes: [IDOrder: Int] = [:]
 
-    /// Makes room for `count` entities: a batch's overlay grown from empty rehashed every id
-    /// at each doubling of its table and copied its entries at each doubling of their array.
+    /// The most entities ``reserve(_:)`` makes room for: more than a transaction of the default
+    /// sizes touches (a caller's batch size may be anything; beyond it the overlay grows).
+    static var largestReservation: Int { 1 << 17 }
+
+    /// Makes room for `count` entities (up to ``largestReservation``): a batch's overlay grown
+    /// from empty rehashed every id at each doubling of its table and copied its entries at each
+    /// doubling of their array.
     mutating func reserve(_ count: Int) {
+        let count = min(max(0, count), Self.largestReservation)
         ids.reserveCapacity(count)
         entries.reserveCapacity(count)
         indexes.reserveCapacity(count)

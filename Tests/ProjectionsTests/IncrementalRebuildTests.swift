@@ -100,6 +100,23 @@ struct IncrementalRebuildTests {
         }
     }
 
+    @Test("a rebuild and a catch-up with the largest batch size build the same bytes (the overlay's room is bounded)")
+    func largestBatchSize() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0x5EED_0012)
+            try await store.append(from: &workload, untilHead: 3_000)
+            try await store.runner.catchUp()
+            let incremental = try store.contents()
+            let summary = try await Rebuild.run(log: store.log, models: store.models, batchSize: .max)
+            #expect(summary.position == 3_000)
+            #expect(try store.contents() == incremental)
+            let models = try ReadModels(path: store.directory + "/models-one-batch", options: .init(noSync: true))
+            let runner = ProjectionRunner(log: store.log, models: models, batchSize: .max)
+            #expect(try await runner.catchUp() == 3_000)
+            #expect(try models.contents() == incremental)
+        }
+    }
+
     @Test("a backlog caught up in transactions of several chunks gives the same bytes as batch by batch")
     func backlogCaughtUpInChunks() async throws {
         try await withStore { store in
