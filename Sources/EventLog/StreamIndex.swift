@@ -97,15 +97,18 @@ final class StreamIndex: Sendable {
         var entries = try withTail(snapshot, txn) { tail in tail }
         entries.append(pending)
         var key = [UInt8](), value = [UInt8]()
-        // Streams in key order: neighbouring puts land on the same pages.
-        try entries.forEachStream(inOrderOf: Keys.streamPrefix, through: entries.covered) { prefix, streamEntries in
-            for entry in streamEntries {
-                key.removeAll(keepingCapacity: true)
-                key += prefix
-                key.appendBigEndian(entry.position)
-                value.removeAll(keepingCapacity: true)
-                value.appendBigEndian(entry.version)
-                try txn.put(databases.streams, key: key, value: value)
+        // Streams in key order, through one cursor: neighbouring puts land on the page the
+        // cursor stands on, which LMDB searches alone.
+        try txn.withCursor(databases.streams) { cursor in
+            try entries.forEachStream(inOrderOf: Keys.streamPrefix, through: entries.covered) { prefix, streamEntries in
+                for entry in streamEntries {
+                    key.removeAll(keepingCapacity: true)
+                    key += prefix
+                    key.appendBigEndian(entry.position)
+                    value.removeAll(keepingCapacity: true)
+                    value.appendBigEndian(entry.version)
+                    try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try cursor.put(key: k, value: v) } }
+                }
             }
         }
         try txn.put(databases.meta, key: LogDatabases.streamsIndexedKey, value: Keys.position(pending.covered))
