@@ -162,7 +162,8 @@ final class AppendWriter: @unchecked Sendable {
                 outcomes = []   // the closure reruns from scratch after the map grows
                 let snapshot = try streamIndex.beginWrite(txn)
                 let link = try databases.headLink(txn)
-                var state = GroupState(snapshot: snapshot, link: link, written: StreamTail(base: link.position),
+                var state = GroupState(snapshot: snapshot, link: link,
+                                       written: StreamTail(base: link.position, expected: group.reduce(0) { $0 + $1.eventCount }),
                                        firstOwn: try databases.firstOwnPosition(txn))
                 for job in group {
                     do {

@@ -134,7 +134,7 @@ final class StreamIndex: Sendable {
     func committed(_ written: StreamTail, checkpointed: Bool) {
         cache.withLock { tail in
             if checkpointed {
-                tail = StreamTail(base: written.covered)
+                tail = StreamTail(base: written.covered, expected: min(checkpointEvents, 1 << 16))
             } else if tail.covered == written.base {
                 tail.append(written)
             }

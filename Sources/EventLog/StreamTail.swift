@@ -42,9 +42,15 @@ struct StreamTail: Sendable {
         }
     }
 
-    init(base: UInt64 = 0) {
+    /// An empty tail after `base`, with room for `expected` events (and as many streams)
+    /// made up front: grown from empty, its table of streams rehashed them all at each doubling.
+    init(base: UInt64 = 0, expected: Int = 0) {
         self.base = base
         self.covered = base
+        if expected > 0 {
+            slots.reserveCapacity(expected)
+            streams.reserveCapacity(expected)
+        }
     }
 
     /// How many streams have entries here.
