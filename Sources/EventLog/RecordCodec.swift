@@ -28,28 +28,62 @@ enum RecordCodec {
     static func encode(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        previousHash: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
-        let (streamBytes, typeBytes, originBytes) = (stream.utf8, type.utf8, origin.utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(headerSize + 10 + streamBytes.count + typeBytes.count + originBytes.count + data.count)
-        out.append(schemaVersion == 1 ? 1 : 2)
-        out.append(0)
-        out.append(contentsOf: [0, 0, 0, 0])
-        out.appendBigEndian(position)
-        out.appendBigEndian(version)
-        out.appendBigEndian(UInt64(bitPattern: timestampMilliseconds))
-        withUnsafeBytes(of: id.uuid) { out.append(contentsOf: $0) }
-        out.append(contentsOf: genesisHash)
-        out.appendBigEndian(UInt16(streamBytes.count)); out.append(contentsOf: streamBytes)
-        out.appendBigEndian(UInt16(typeBytes.count)); out.append(contentsOf: typeBytes)
-        if schemaVersion != 1 { out.appendBigEndian(schemaVersion) }
-        out.appendBigEndian(UInt16(originBytes.count)); out.append(contentsOf: originBytes)
-        out.appendBigEndian(UInt32(data.count)); out.append(contentsOf: data)
+        var (stream, type, origin) = (stream, type, origin)
+        let size = headerSize + 2 + stream.utf8.count + 2 + type.utf8.count + (schemaVersion == 1 ? 0 : 2)
+            + 2 + origin.utf8.count + 4 + data.count
+        // Written in place: appended piece by piece, the record cost an append call per field.
+        var out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var writer = RecordWriter(UnsafeMutableRawBufferPointer(buffer))
+            writer.byte(schemaVersion == 1 ? 1 : 2)
+            writer.byte(0)
+            writer.bigEndian(UInt32(0))   // the checksum, below
+            writer.bigEndian(position)
+            writer.bigEndian(version)
+            writer.bigEndian(UInt64(bitPattern: timestampMilliseconds))
+            withUnsafeBytes(of: id.uuid) { writer.bytes($0) }
+            genesisHash.withUnsafeBytes { writer.bytes($0) }   // the chain hash, below
+            stream.withUTF8 { writer.bigEndian(UInt16($0.count)); writer.bytes(UnsafeRawBufferPointer($0)) }
+            type.withUTF8 { writer.bigEndian(UInt16($0.count)); writer.bytes(UnsafeRawBufferPointer($0)) }
+            if schemaVersion != 1 { writer.bigEndian(schemaVersion) }
+            origin.withUTF8 { writer.bigEndian(UInt16($0.count)); writer.bytes(UnsafeRawBufferPointer($0)) }
+            writer.bigEndian(UInt32(data.count))
+            data.withUnsafeBytes { writer.bytes($0) }
+            count = writer.offset
+        }
         let hash = out.withUnsafeBytes { chainHash(of: $0, previousHash: previousHash) }
-        out.replaceSubrange(hashRange, with: hash)
-        let crc = out.withUnsafeBytes { CRC32C.update(0, UnsafeRawBufferPointer(rebasing: $0[6...])) }
+        let crc = out.withUnsafeMutableBytes { record in
+            UnsafeMutableRawBufferPointer(rebasing: record[hashRange]).copyBytes(from: hash)
+            return CRC32C.update(0, UnsafeRawBufferPointer(rebasing: record[6...]))
+        }
         out[2] = UInt8(truncatingIfNeeded: crc >> 24); out[3] = UInt8(truncatingIfNeeded: crc >> 16)
         out[4] = UInt8(truncatingIfNeeded: crc >> 8); out[5] = UInt8(truncatingIfNeeded: crc)
         return (out, hash)
+    }
+
+    /// Writes a record's fields one after another into memory sized for them.
+    private struct RecordWriter {
+        let buffer: UnsafeMutableRawBufferPointer
+        private(set) var offset = 0
+
+        init(_ buffer: UnsafeMutableRawBufferPointer) {
+            self.buffer = buffer
+        }
+
+        mutating func byte(_ value: UInt8) {
+            buffer[offset] = value
+            offset += 1
+        }
+
+        mutating func bigEndian<T: FixedWidthInteger>(_ value: T) {
+            buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
+            offset += MemoryLayout<T>.size
+        }
+
+        mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+            guard !bytes.isEmpty else { return }
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + bytes.count]).copyMemory(from: bytes)
+            offset += bytes.count
+        }
     }
 
     /// The chain hash a record should carry, given its predecessor's hash.
