@@ -215,12 +215,14 @@ final class AppendWriter: @unchecked Sendable {
         var positions: [UInt64?] = []
         positions.reserveCapacity(count)
         var firstIndexOfID: [UUID: Int] = Dictionary(minimumCapacity: count)
+        var repeats = false
         for append in appends {
             try EventValidation.check(stream: append.stream)
             for event in append.events {
                 try EventValidation.check(type: event.type, data: event.data)
                 try EventValidation.check(schemaVersion: event.schemaVersion)
                 if let index = firstIndexOfID[event.id] {
+                    repeats = true
                     positions.append(positions[index])   // same id twice in one batch: one event
                     firstIndexOfID[event.id] = positions.count - 1
                     continue
@@ -246,14 +248,15 @@ final class AppendWriter: @unchecked Sendable {
         }
         try KeyConditions.check(keys, state.touches, databases, txn)
         // 2. Write.
-        var written: [UUID: UInt64] = Dictionary(minimumCapacity: count)
+        // The positions of ids written in this batch, only needed when an id repeats in it.
+        var written: [UUID: UInt64] = Dictionary(minimumCapacity: repeats ? count : 0)
         var index = 0
         var appended = 0
         for (append, name) in zip(appends, names) {
             for event in append.events {
                 defer { index += 1 }
                 if positions[index] != nil { continue }
-                if let position = written[event.id] { positions[index] = position; continue }
+                if repeats, let position = written[event.id] { positions[index] = position; continue }
                 let version = versions[name]! + 1
                 versions[name] = version
                 let position = state.link.position + 1
@@ -261,7 +264,7 @@ final class AppendWriter: @unchecked Sendable {
                 try write(position: position, id: event.id, stream: name, version: version, type: event.type,
                           schemaVersion: event.schemaVersion, timestampMilliseconds: milliseconds, origin: deviceID,
                           data: event.data, txn, &state)
-                written[event.id] = position
+                if repeats { written[event.id] = position }
                 positions[index] = position
                 appended += 1
             }
