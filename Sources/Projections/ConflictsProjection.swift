@@ -19,6 +19,8 @@ struct ConflictsProjection: Projection {
         conflicts = databases[0]
     }
 
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { !item.conflicts.isEmpty }
+
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {}
 
     mutating func apply(_ item: DecodedEvents.Item) throws {

@@ -73,6 +73,12 @@ struct DailyStatsProjection: Projection {
         stored = StoredIDCeiling(txn: txn, databases: [databases[1], databases[4]])
     }
 
+    /// Todos, and users (a user's deletion hides its todos).
+    static func concerns(_ item: DecodedEvents.Item) -> Bool {
+        guard let kind = item.event?.entityKind else { return false }
+        return kind != .tag
+    }
+
     mutating func reserve(forEvents count: Int) {
         touched.reserve(count)
     }

@@ -28,6 +28,9 @@ protocol Projection {
     /// Sizes the batch for about `count` events, a bound on the entities they touch (a
     /// projection whose entities are few may ignore it).
     mutating func reserve(forEvents count: Int)
+    /// Whether folding `item` may change this model: false for events about entities it
+    /// keeps nothing of, which the fold then passes over without handing them in.
+    static func concerns(_ item: DecodedEvents.Item) -> Bool
     /// Folds one event in; events that are not about this model change nothing.
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws
     /// Forgets the entity `id` of `kind` as if none of its events had been folded (a model
@@ -81,6 +84,8 @@ extension Projection {
 
     mutating func reserve(forEvents count: Int) {}
 
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { true }
+
     static func apply(_ events: DecodedEvents, after checkpoint: UInt64, txn: Transaction, databases: [Database],
                       ranks: MergeRanks, changes: inout [ReadModelChange]?) throws -> UInt64 {
         guard let last = events.last, last > checkpoint else { return 0 }
@@ -99,9 +104,11 @@ extension Projection {
             throw ProjectionError.outOfOrder(projection: Self.name, checkpoint: checkpoint, next: first)
         }
         var skipped: UInt64 = 0
-        for item in events.items where item.position > checkpoint {
-            if item.event == nil { skipped += 1 }
-            try apply(item)
+        // By index: an item this model is not concerned with is looked at, not copied.
+        for index in events.items.indices where events.items[index].position > checkpoint {
+            if events.items[index].event == nil { skipped += 1 }
+            guard Self.concerns(events.items[index]) else { continue }
+            try apply(events.items[index])
         }
         return skipped
     }

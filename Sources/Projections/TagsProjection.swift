@@ -50,6 +50,8 @@ struct TagsProjection: Projection {
         self.ranks = ranks
     }
 
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.event?.entityKind == .tag }
+
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         guard event.entityKind == .tag else { return }
         let (txn, byID, hidden) = (txn, byID, hidden)

@@ -38,6 +38,8 @@ struct UsersProjection: Projection {
                                 encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeUser(id:_:), same: Self.same)
     }
 
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.event?.entityKind == .user }
+
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         guard event.entityKind == .user else { return }
         let (txn, byID, hidden) = (txn, byID, hidden)
