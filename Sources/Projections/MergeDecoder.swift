@@ -32,10 +32,14 @@ struct MergeDecoder {
         // whether there are any is known first, for every stream at once and without decoding
         // (a device that pulls what others wrote, the usual case, has none): from the log for
         // the events before these, from these records for the rest.
-        var firstOwn = try log.firstOwnPositions(inStreams: records.lazy
-            .filter { $0.origin != log.deviceID && upstream[$0.position] != nil }.map(\.stream), before: first)
-        for recorded in records where recorded.origin == log.deviceID && firstOwn[recorded.stream] == nil {
-            firstOwn[recorded.stream] = recorded.position
+        // No pulled event among these (a device's own log, the usual rebuild): nothing merges.
+        var firstOwn: [String: UInt64] = [:]
+        if !upstream.isEmpty {
+            firstOwn = try log.firstOwnPositions(inStreams: records.lazy
+                .filter { $0.origin != log.deviceID && upstream[$0.position] != nil }.map(\.stream), before: first)
+            for recorded in records where recorded.origin == log.deviceID && firstOwn[recorded.stream] == nil {
+                firstOwn[recorded.stream] = recorded.position
+            }
         }
         var items: [DecodedEvents.Item] = []
         items.reserveCapacity(records.count)
