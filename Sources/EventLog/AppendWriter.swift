@@ -33,7 +33,7 @@ final class AppendWriter: @unchecked Sendable {
 
         var eventCount: Int {
             switch self {
-            case .append(let appends, _, _, _): appends.reduce(0) { $0 + $1.events.count }
+            case .append(let appends, _, _, _): appends.eventCount
             case .ingest(let events, _, _): events.count
             }
         }
@@ -211,7 +211,7 @@ final class AppendWriter: @unchecked Sendable {
                         _ state: inout GroupState) throws -> AppendResult {
         // 1. Validate and find duplicates; nothing is written until every check passed.
         // Sized for the batch up front: grown from empty, the tables rehashed every id at each doubling.
-        let count = appends.reduce(0) { $0 + $1.events.count }
+        let count = appends.eventCount
         var positions: [UInt64?] = []
         positions.reserveCapacity(count)
         var firstIndexOfID: [UUID: Int] = Dictionary(minimumCapacity: count)

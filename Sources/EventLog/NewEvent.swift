@@ -40,6 +40,11 @@ public struct StreamAppend: Sendable, Hashable {
     }
 }
 
+extension [StreamAppend] {
+    /// How many events the appends hold together.
+    var eventCount: Int { reduce(0) { $0 + $1.events.count } }
+}
+
 /// What an append did.
 public struct AppendResult: Sendable, Hashable {
     /// The position of each event, in the order given; the original position for an id already stored.
