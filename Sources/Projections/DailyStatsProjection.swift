@@ -139,10 +139,10 @@ struct DailyStatsProjection: Projection {
         value.reserveCapacity(16)
         // Counts are sums over the live todos, so each todo's net change is all that matters.
         var days: [UInt32: TouchedDay] = [:]
-        for (id, entry) in touched.sorted {
+        try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let (original, current) = (entry.original?.shown, entry.current?.shown)
-            guard original != current else { continue }
+            guard original != current else { return }
             if original?.userId != current?.userId {
                 if let owner = original?.userId { try txn.delete(byUser, key: Self.userKey(owner, id)) }
                 if let owner = current?.userId { try txn.putIndexEntry(byUser, key: Self.userKey(owner, id)) }

@@ -70,10 +70,10 @@ struct TagsProjection: Projection {
         try showGroups()
         var key = [UInt8](), value = [UInt8]()
         var membershipChanged: UInt64?
-        for (id, entry) in touched.sorted {
+        try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
-            if old == new { continue }
+            if old == new { return }
             let regrouped = !(old?.name).sameBytes(as: new?.name)
             let renamed = regrouped || old?.shownAs != new?.shownAs
             if let old, regrouped {
@@ -88,7 +88,7 @@ struct TagsProjection: Projection {
                 try txn.delete(byID, key: withUnsafeBytes(of: id.uuid) { Array($0) })
                 changes?.append(.tagRemoved(id, position: entry.position))
                 membershipChanged = max(membershipChanged ?? 0, entry.position)
-                continue
+                return
             }
             if old == nil { membershipChanged = max(membershipChanged ?? 0, entry.position) }
             if regrouped {
@@ -114,14 +114,15 @@ struct TagsProjection: Projection {
     /// tag's name left or joined, with their members as stored and as folded by the batch.
     private mutating func showGroups() throws {
         var names = Set<String>()
-        for (_, entry) in touched.sorted where !(entry.original?.shown?.name).sameBytes(as: entry.current?.shown?.name) {
+        touched.forEachSorted { _, entry in
+            guard !(entry.original?.shown?.name).sameBytes(as: entry.current?.shown?.name) else { return }
             if let old = entry.original?.shown { names.insert(Tag.foldedName(old.name)) }
             if let new = entry.current?.shown { names.insert(Tag.foldedName(new.name)) }
         }
         guard !names.isEmpty else { return }
         var current: [UUID: StoredTag?] = [:]
         var latest: UInt64 = 0
-        for (id, entry) in touched.sorted {
+        touched.forEachSorted { id, entry in
             current[id] = .some(entry.current?.shown)
             latest = max(latest, entry.position)
         }

@@ -133,10 +133,10 @@ struct TodosProjection: Projection {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(256)
-        for (id, entry) in touched.sorted {
+        try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
-            if Self.same(old, new) { continue }
+            if Self.same(old, new) { return }
             let moved = old?.deadline != new?.deadline
             let reowned = moved || old?.userId != new?.userId
             if let old, moved {
@@ -157,7 +157,7 @@ struct TodosProjection: Projection {
             guard let new else {
                 try txn.delete(byID, key: withUnsafeBytes(of: id.uuid) { Array($0) })
                 changes?.append(.todoRemoved(id, position: entry.position))
-                continue
+                return
             }
             if moved {
                 ModelCodec.deadlineKey(new, into: &key)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A projection batch's in-memory overlay: each entity the batch touched, as stored before
 /// the batch (read once) and as folded so far, with the position of the last event that
-/// touched it (the latest, when a refold folds earlier events again). ``sorted`` gives them
+/// touched it (the latest, when a refold folds earlier events again). ``forEachSorted(_:)`` gives them
 /// in id order, so `finish` writes keys in order.
 ///
 /// The entries live in one array, found by id through a table of their indexes, so folding
@@ -55,10 +55,14 @@ struct TouchedEntities<Entity> {
         entries[index].position = max(entries[index].position, position)
     }
 
-    /// Every touched entity, by id (the byte order of the models' keys).
-    var sorted: [(key: UUID, value: Entry)] {
+    /// Hands each touched entity to `body`, by id (the byte order of the models' keys). The
+    /// entries are lent from the overlay's storage, not copied: a todo's strings and tags were
+    /// retained and released twice per entity when this returned a sorted array of them.
+    func forEachSorted(_ body: (UUID, Entry) throws -> Void) rethrows {
         var order = ids.indices.map { (IDOrder(ids[$0]), $0) }
         order.sort { $0.0 < $1.0 }
-        return order.map { (ids[$0.1], entries[$0.1]) }
+        try entries.withUnsafeBufferPointer { entries in
+            for (_, index) in order { try body(ids[index], entries[index]) }
+        }
     }
 }

@@ -58,10 +58,10 @@ struct UsersProjection: Projection {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(64)
-        for (id, entry) in touched.sorted {
+        try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let (original, current) = (entry.original?.shown, entry.current?.shown)
-            if Self.same(original, current) { continue }
+            if Self.same(original, current) { return }
             let renamed = !(original?.name).sameBytes(as: current?.name)
             if let old = original, renamed {
                 ModelCodec.nameKey(old.name, id: id, into: &key)
