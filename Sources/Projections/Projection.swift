@@ -39,10 +39,6 @@ protocol Projection {
     /// Folds one decoded item in: by default its event, unless the merge overruled it, or,
     /// for an item to refold, its entity again from its stream's events in the merge's order.
     mutating func apply(_ item: DecodedEvents.Item) throws
-    /// Folds the events of a chunk after `checkpoint` into this batch; returns how many of them
-    /// were skipped (the extension's, a requirement so that each model's is compiled for it:
-    /// through `any Projection` a generic one copied every item it handed in).
-    mutating func fold(_ events: DecodedEvents, after checkpoint: UInt64) throws -> UInt64
     /// Writes the batch's net changes and, when `changes` is not nil, describes them there.
     mutating func finish(changes: inout [ReadModelChange]?) throws
 }
@@ -107,16 +103,14 @@ extension Projection {
         guard first <= checkpoint &+ 1 else {
             throw ProjectionError.outOfOrder(projection: Self.name, checkpoint: checkpoint, next: first)
         }
-        // Through the buffer's addresses: each item is lent to `concerns` and `apply`, not copied.
-        return try events.items.withUnsafeBufferPointer { items in
-            var skipped: UInt64 = 0
-            for index in items.indices where items[index].position > checkpoint {
-                if items[index].event == nil { skipped += 1 }
-                guard Self.concerns(items[index]) else { continue }
-                try apply(items[index])
-            }
-            return skipped
+        var skipped: UInt64 = 0
+        // By index: an item this model is not concerned with is looked at, not copied.
+        for index in events.items.indices where events.items[index].position > checkpoint {
+            if events.items[index].event == nil { skipped += 1 }
+            guard Self.concerns(events.items[index]) else { continue }
+            try apply(events.items[index])
         }
+        return skipped
     }
 }
 
