@@ -62,8 +62,6 @@ struct TouchedEntities<Entity> {
     func forEachSorted(_ body: (UUID, Entry) throws -> Void) rethrows {
         var order = ids.indices.map { (IDOrder(ids[$0]), $0) }
         order.sort { $0.0 < $1.0 }
-        try entries.withUnsafeBufferPointer { entries in
-            for (_, index) in order { try body(ids[index], entries[index]) }
-        }
+        for (_, index) in order { try body(ids[index], entries[index]) }
     }
 }
