@@ -73,6 +73,7 @@ struct HiddenEntities<Value> {
     func write(_ id: UUID, original: Kept<Value>?, current: Kept<Value>?) throws {
         let before = original.flatMap { $0.isShown ? nil : $0 }
         let after = current.flatMap { $0.isShown ? nil : $0 }
+        if before == nil && after == nil { return }   // shown (or absent) before and after: most entities
         if let before, let after, before.flags == after.flags, same(before.value, after.value) { return }
         let key = withUnsafeBytes(of: id.uuid) { Array($0) }
         if let before {

@@ -49,8 +49,9 @@ struct TouchedEntities<Entity> {
             ids.append(id)
             indexes[key] = index
         }
-        let before = entries[index].current
-        entries[index].current = nil
+        // Moved out of the entry, not copied, so the fold's change is made on the only reference.
+        var before: Entity? = nil
+        swap(&before, &entries[index].current)
         entries[index].current = fold(before)
         entries[index].position = max(entries[index].position, position)
     }
