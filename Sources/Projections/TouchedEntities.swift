@@ -49,10 +49,8 @@ struct TouchedEntities<Entity> {
             ids.append(id)
             indexes[key] = index
         }
-        // Moved out of the entry, not copied, so the fold's change is made on the only reference.
-        var before: Entity? = nil
-        swap(&before, &entries[index].current)
-        entries[index].current = fold(before)
+        // Taken out of the entry, not copied, so the fold's change is made on the only reference.
+        entries[index].current = fold(entries[index].current.take())
         entries[index].position = max(entries[index].position, position)
     }
 
