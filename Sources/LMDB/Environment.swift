@@ -275,7 +275,9 @@ public final class Environment: @unchecked Sendable {
 
     /// Grows the map (up to `maxMapSize`), waiting for this process's transactions to end: a
     /// map below 64 MiB goes straight to 64 MiB (a small store starts small, and one that
-    /// fills up pays one growth, not six), then it doubles, then grows by 1 GiB at a time.
+    /// fills up pays one growth, not six), then it grows by a quarter (at least 64 MiB, at most
+    /// 1 GiB a step). The file is reserved up to the map, so a step is disk taken before it is
+    /// used: doubling left a rebuilt 1,000,000-event models file at 1 GiB for 365 MiB in use.
     private func grow() throws(LMDBError) {
         pthread_rwlock_wrlock(mapLock)
         defer { pthread_rwlock_unlock(mapLock) }
@@ -287,7 +289,7 @@ public final class Environment: @unchecked Sendable {
     /// The size the map grows to from `size` (``grow()``'s steps).
     private func nextMapSize(after size: Int) -> Int {
         let floor = 64 << 20
-        let step = size < floor ? floor - size : min(size, 1 << 30)
+        let step = size < floor ? floor - size : max(floor, min(size / 4, 1 << 30))
         return min(size + step, options.maxMapSize)
     }
 

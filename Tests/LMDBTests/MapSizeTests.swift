@@ -45,10 +45,13 @@ struct MapSizeTests {
             #expect(environment.currentMapSize() == 64 << 20, "first step: straight to 64 MiB")
             #expect(try fileSize() == 64 << 20)
             try environment.ensureRoom(for: 150 << 20)
-            #expect(environment.currentMapSize() == 256 << 20, "then doubling, as often as it takes: 128, then 256 MiB")
-            #expect(try fileSize() == 256 << 20)
+            #expect(environment.currentMapSize() == 192 << 20, "then steps of 64 MiB while a quarter is less, as often as it takes: 128, then 192 MiB")
+            #expect(try fileSize() == 192 << 20)
+            try environment.ensureRoom(for: 330 << 20)
+            #expect(environment.currentMapSize() == 400 << 20, "then a quarter: 256, 320, then 400 MiB")
+            #expect(try fileSize() == 400 << 20)
             try environment.ensureRoom(for: 0)
-            #expect(environment.currentMapSize() == 256 << 20, "never shrinks")
+            #expect(environment.currentMapSize() == 400 << 20, "never shrinks")
         }
     }
 
