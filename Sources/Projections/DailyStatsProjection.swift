@@ -61,6 +61,8 @@ struct DailyStatsProjection: Projection {
     private let stored: StoredIDCeiling
     private var touched = TouchedEntities<Kept<TodoMark>>()
 
+    var heldEntities: Int { touched.count }
+
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         stats = databases[0]

@@ -14,7 +14,8 @@ final class LogReadAhead: @unchecked Sendable {
     private let log: EventLog
     /// Rank lookups in the log read.
     var ranks: MergeRanks { MergeRanks(log: log) }
-    private let chunkSize: Int
+    /// The most events a chunk holds.
+    let chunkSize: Int
     private let depth: Int
     private let queue = DispatchQueue(label: "chronicle.rebuild.read")
     private let condition = NSCondition()

@@ -28,6 +28,8 @@ protocol Projection {
     /// Sizes the batch for about `count` events, a bound on the entities they touch (a
     /// projection whose entities are few may ignore it).
     mutating func reserve(forEvents count: Int)
+    /// How many entities the batch holds in memory so far (its overlay of touched entities).
+    var heldEntities: Int { get }
     /// Whether folding `item` may change this model: false for events about entities it
     /// keeps nothing of, which the fold then passes over without handing them in.
     static func concerns(_ item: DecodedEvents.Item) -> Bool
@@ -83,6 +85,8 @@ extension Projection {
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {}
 
     mutating func reserve(forEvents count: Int) {}
+
+    var heldEntities: Int { 0 }
 
     static func concerns(_ item: DecodedEvents.Item) -> Bool { true }
 

@@ -30,14 +30,23 @@ public final class ProjectionRunner: Sendable {
     let worker: ProjectionWorker
     private let background = Mutex<Task<Void, Never>?>(nil)
 
-    /// A runner applying `log` to `models`, `batchSize` events per write transaction at most.
-    /// `upgradeProgress` is told how far a rebuild of models built by another version of their
-    /// projection is (the first catch-up runs it: a CLI shows it on stderr).
-    public init(log: EventLog, models: ReadModels, batchSize: Int = 20_000,
-                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) {
+    /// A runner applying `log` to `models`, `batchSize` events per write transaction at most as
+    /// it follows the log; a large backlog, and a rebuild of models built by another version of
+    /// their projection, go in a ``Rebuild``'s larger transactions. `upgradeProgress` is told
+    /// how far such a rebuild is (the first catch-up runs it: a CLI shows it on stderr).
+    public convenience init(log: EventLog, models: ReadModels, batchSize: Int = 20_000,
+                            upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) {
+        self.init(log: log, models: models, batchSize: batchSize, largeTransactions: .build, upgradeProgress: upgradeProgress)
+    }
+
+    /// A runner whose backlogs and upgrades end their transactions at `largeTransactions`
+    /// (tests make it small, to commit several).
+    init(log: EventLog, models: ReadModels, batchSize: Int, largeTransactions: TransactionBound,
+         upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) {
         self.log = log
         self.models = models
-        self.worker = ProjectionWorker(log: log, models: models, batchSize: max(1, batchSize), upgradeProgress: upgradeProgress)
+        self.worker = ProjectionWorker(log: log, models: models, batchSize: max(1, batchSize), largeTransactions: largeTransactions,
+                                       upgradeProgress: upgradeProgress)
     }
 
     deinit {

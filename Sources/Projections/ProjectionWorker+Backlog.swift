@@ -4,14 +4,13 @@ import Foundation
 /// A large backlog (a log copied in, a big import, a device's first pull) caught up the way a
 /// rebuild builds, so that the first read after it waits no longer than a rebuild would take:
 /// transactions of several chunks, each folded into the live models as ``LogReadAhead``
-/// decodes the next ones on the other core. Applying it batch by batch decoded each batch
-/// whole before folding it and committed a third as many events per transaction (every commit
-/// rewrites the pages it touched), and ran 1.5× as long as a rebuild of the same log.
+/// decodes the next ones on the other core, each transaction as large as a rebuild's
+/// (``TransactionBound``). Applying it batch by batch decoded each batch whole before folding
+/// it and committed a third as many events per transaction (every commit rewrites the pages it
+/// touched), and ran 1.5× as long as a rebuild of the same log.
 extension ProjectionWorker {
     /// How many events per chunk a backlog is read and folded in.
     var backlogChunkSize: Int { min(batchSize, Rebuild.chunkSize) }
-    /// How many events a backlog's transaction folds: four batches, like a rebuild's.
-    var backlogTransactionSize: Int { 4 * batchSize }
 
     /// Whether `from → head` is a backlog for ``catchUpBacklog(after:through:)`` (two batches or more).
     func isBacklog(from: UInt64, head: UInt64) -> Bool {
@@ -26,20 +25,19 @@ extension ProjectionWorker {
         var position = from
         while position < head {
             let start = position
-            let limit = backlogTransactionSize
-            guard let last = try await queue.perform({ [self] in try foldChunks(after: start, from: source, limit: limit, forecast: forecast) }) else {
+            guard let last = try await queue.perform({ [self] in try foldChunks(after: start, from: source, forecast: forecast) }) else {
                 return
             }
             position = last
         }
     }
 
-    /// Folds `limit` events after `position` (rounded up to whole chunks) into the live models
-    /// in one write transaction, after making the room `forecast` foresees; returns the last
-    /// position read (nil at the log's head).
-    private func foldChunks(after position: UInt64, from source: LogReadAhead, limit: Int,
-                            forecast: MapGrowthForecast) throws -> UInt64? {
-        try foldIntoLiveModels(limit: limit, expectedEvents: limit, forecast: forecast, restart: { source.restart(after: position) }) {
+    /// Folds the events after `position` into the live models in one write transaction of
+    /// ``largeTransactions`` (whole chunks), after making the room `forecast` foresees; returns
+    /// the last position read (nil at the log's head).
+    private func foldChunks(after position: UInt64, from source: LogReadAhead, forecast: MapGrowthForecast) throws -> UInt64? {
+        try foldIntoLiveModels(bound: largeTransactions, expectedEntities: largeTransactions.entitiesToReserve(chunkSize: source.chunkSize),
+                               forecast: forecast, restart: { source.restart(after: position) }) {
             try source.next().map { ($0.events, $0.last, $0.count) }
         }
     }

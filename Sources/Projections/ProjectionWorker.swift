@@ -12,6 +12,8 @@ final class ProjectionWorker: Sendable {
     let log: EventLog
     let models: ReadModels
     let batchSize: Int
+    /// When a transaction of a backlog or of a version upgrade's rebuild ends.
+    let largeTransactions: TransactionBound
     let observers = ChangeObservers()
     let queue = DispatchQueue(label: "chronicle.projections")
     /// The generation and checkpoint of each projection after this worker last applied to it.
@@ -29,11 +31,13 @@ final class ProjectionWorker: Sendable {
         var checkpoint: UInt64
     }
 
-    init(log: EventLog, models: ReadModels, batchSize: Int, upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void) {
+    init(log: EventLog, models: ReadModels, batchSize: Int, largeTransactions: TransactionBound,
+         upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void) {
         self.upgradeProgress = upgradeProgress
         self.log = log
         self.models = models
         self.batchSize = batchSize
+        self.largeTransactions = largeTransactions
         let initial = (try? models.read { txn in
             try ProjectionName.allCases.map { name -> (ProjectionName, Seen) in
                 let state = try models.databases.state(name, txn)
@@ -83,23 +87,23 @@ final class ProjectionWorker: Sendable {
     func apply(_ decoded: DecodedEvents) throws {
         guard let last = decoded.last else { return }
         var given = false
-        _ = try foldIntoLiveModels(limit: .max, expectedEvents: decoded.items.count, restart: { given = false }) {
+        _ = try foldIntoLiveModels(bound: .events(.max), expectedEntities: decoded.items.count, restart: { given = false }) {
             defer { given = true }
             return given ? nil : (decoded, last, decoded.items.count)
         }
     }
 
-    /// Folds chunks of consecutive events from `next` (until it has given `limit` events, or
-    /// nil) into every current projection's live model in one write transaction, together with
-    /// the checkpoints; returns the last position folded (nil when `next` gave nothing). Runs
-    /// on `queue`. `expectedEvents` sizes the projections' batches (about how many events `next`
-    /// gives). `restart` is called when the environment runs the transaction again (after
+    /// Folds chunks of consecutive events from `next` (until `bound` is reached, or nil) into
+    /// every current projection's live model in one write transaction, together with the
+    /// checkpoints; returns the last position folded (nil when `next` gave nothing). Runs on
+    /// `queue`. `expectedEntities` sizes the projections' batches (about how many entities
+    /// they will hold). `restart` is called when the environment runs the transaction again (after
     /// growing its map): `next` starts over then. A backlog passes its `forecast`, to make room
     /// in the map first.
     ///
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
-    func foldIntoLiveModels(limit: Int, expectedEvents: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
+    func foldIntoLiveModels(bound: TransactionBound, expectedEntities: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
                             next: () throws -> (events: DecodedEvents, last: UInt64, count: Int)?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
@@ -118,12 +122,12 @@ final class ProjectionWorker: Sendable {
                 }
                 var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
                                                  ranks: MergeRanks(log: log))
-                batch.reserve(forEvents: expectedEvents)
+                batch.reserve(forEvents: expectedEntities)
                 live.append((name, state, state.checkpoint, batch))
             }
             var events = 0
             var last: UInt64?
-            while events < limit, let chunk = try next() {
+            while bound.allowsMore(afterEvents: events, held: live.lazy.map(\.batch.heldEntities)), let chunk = try next() {
                 for index in live.indices {
                     let checkpoint = live[index].state.checkpoint
                     live[index].state.skipped += try live[index].batch.fold(chunk.events, after: checkpoint)
@@ -159,7 +163,7 @@ final class ProjectionWorker: Sendable {
                 if let running { return running }
                 let id = upgradeCount.withLock { count -> Int in count += 1; return count }
                 let task = Task { [self] in
-                    _ = try await Rebuild.run(log: log, models: models, projections: stale, batchSize: batchSize,
+                    _ = try await Rebuild.run(log: log, models: models, projections: stale, bound: largeTransactions,
                                               mode: .join, progress: upgradeProgress)
                     try await queue.perform { [self] in try announceRebuilt(stale) }
                 }

@@ -14,9 +14,10 @@ import LMDB
 ///
 /// Each projection has two sets of databases (slots). The rebuild empties the slot
 /// readers are not using, replays the whole log into it in large batches (one write
-/// transaction each, recording how far it got), and then, in one write transaction,
-/// brings it level with the live model, makes it the active slot and empties the old
-/// one. Readers and the incremental runner keep using the old model until that
+/// transaction each, recording how far it got; a batch ends when one model holds
+/// ``heldEntitiesPerTransaction`` entities in memory, or after `batchSize` events), and
+/// then, in one write transaction, brings it level with the live model, makes it the
+/// active slot and empties the old one. Readers and the incremental runner keep using the old model until that
 /// transaction commits, and appends never wait for any of it.
 ///
 /// A rebuild that dies halfway (even by SIGKILL) leaves the old model active and a
@@ -24,11 +25,14 @@ import LMDB
 /// A rebuild started while another one runs replaces it: the older one stops with
 /// ``ProjectionError/superseded(_:)``.
 public enum Rebuild {
-    /// Events per write transaction unless a caller says otherwise. Large, because each
-    /// commit rewrites every page it touched: at 20,000 a rebuild wrote about one page per
-    /// event. The models are mapped with `MDB_WRITEMAP`, so the size costs page cache,
-    /// not anonymous memory.
-    public static let defaultBatchSize = 75_000
+    /// The most events per write transaction unless a caller says otherwise. Large, because
+    /// each commit rewrites every page it touched (at 20,000 a rebuild wrote about one page per
+    /// event); a transaction usually ends earlier, at ``heldEntitiesPerTransaction``. The models
+    /// are mapped with `MDB_WRITEMAP`, so the pages written cost page cache, not anonymous memory.
+    public static let defaultBatchSize = TransactionBound.build.events
+    /// The most entities one model holds in memory before a transaction of the rebuild ends:
+    /// what bounds the rebuild's memory (about 1 KiB for a todo, which two models hold).
+    public static let heldEntitiesPerTransaction = TransactionBound.build.heldEntities
     /// Events read and decoded at a time: what a build holds in memory besides its overlay.
     static let chunkSize = 10_000
 
@@ -36,14 +40,14 @@ public enum Rebuild {
     ///
     /// - parameters:
     ///   - projections: which models to rebuild (all by default); they share one pass over the log.
-    ///   - batchSize: events per write transaction.
+    ///   - batchSize: the most events per write transaction.
     ///   - progress: called after every batch, for a progress bar.
     /// - returns: what was rebuilt, from how many events, how fast.
     /// - throws: ``ProjectionError``, ``EventLogError``, or `CancellationError` (the old models stay active).
     public static func run(log: EventLog, models: ReadModels, projections: [ProjectionName] = ProjectionName.allCases,
                            batchSize: Int = defaultBatchSize,
                            progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
-        try await run(log: log, models: models, projections: projections, batchSize: batchSize, mode: .fresh,
+        try await run(log: log, models: models, projections: projections, bound: .events(batchSize), mode: .fresh,
                       progress: progress)
     }
 
@@ -57,8 +61,9 @@ public enum Rebuild {
         case join
     }
 
-    /// `readAhead`: events read and decoded at a time (tests make it small, to fold several in a transaction).
-    static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], batchSize: Int, mode: Mode,
+    /// `bound`: when each write transaction ends. `readAhead`: events read and decoded at a
+    /// time (tests make it small, to fold several in a transaction).
+    static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], bound: TransactionBound, mode: Mode,
                     readAhead: Int = chunkSize,
                     progress: @Sendable (RebuildProgress) -> Void) async throws -> RebuildSummary {
         let names = ProjectionName.allCases.filter(projections.contains)
@@ -70,7 +75,7 @@ public enum Rebuild {
         try models.prepareForBatch(of: try log.head() - min(startPosition, try log.head()))
         var position = startPosition
         var eventsRead: UInt64 = 0
-        let source = LogReadAhead(log: log, chunkSize: min(batchSize, readAhead), after: position)
+        let source = LogReadAhead(log: log, chunkSize: min(bound.events, readAhead), after: position)
         defer { source.stop() }
         let forecast = MapGrowthForecast()
         var runAgain = 0
@@ -78,7 +83,7 @@ public enum Rebuild {
             try Task.checkCancellation()
             let current = plan, from = position
             let step = try await queue.perform {
-                try applyBuild(models, current, after: from, source: source, limit: batchSize, forecast: forecast)
+                try applyBuild(models, current, after: from, source: source, bound: bound, forecast: forecast)
             }
             runAgain += step.runAgain
             for name in step.finished { plan[name] = nil }
@@ -91,7 +96,7 @@ public enum Rebuild {
                                      eventsPerSecond: rate(done, elapsed), elapsed: elapsed))
         }
         let final = plan
-        let outcome = try await queue.perform { try swap(log, models, final, batchSize: batchSize) }
+        let outcome = try await queue.perform { try swap(log, models, final, batchSize: bound.events) }
         let elapsed = clock.now - started
         var summary = RebuildSummary(projections: names, position: max(position, outcome.position), eventsRead: eventsRead,
                                      skippedEvents: outcome.skipped, elapsed: elapsed,
@@ -149,11 +154,11 @@ public enum Rebuild {
         var runAgain = 0
     }
 
-    /// Folds `limit` events after `position` (rounded up to whole chunks) into every planned
-    /// build, chunk by chunk as `source` decodes them, in one write transaction, after making
+    /// Folds the events after `position`, chunk by chunk as `source` decodes them, into every
+    /// planned build until `bound` is reached (whole chunks), in one write transaction, after making
     /// the room in the map that `forecast` foresees.
     static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState], after position: UInt64,
-                           source: LogReadAhead, limit: Int, forecast: MapGrowthForecast) throws -> Step {
+                           source: LogReadAhead, bound: TransactionBound, forecast: MapGrowthForecast) throws -> Step {
         var attempts = 0
         return try models.write(foreseeing: forecast) { txn in
             // The environment runs this again after growing the map; the chunks are read again too.
@@ -171,11 +176,12 @@ public enum Rebuild {
                 }
                 let databases = models.databases.databases(name, build.slot)
                 var batch = name.projection.init(txn: txn, databases: databases, ranks: source.ranks)
-                batch.reserve(forEvents: limit)
+                batch.reserve(forEvents: bound.entitiesToReserve(chunkSize: source.chunkSize))
                 builds.append((name, build, batch))
             }
             guard !builds.isEmpty else { return step }
-            while step.events < limit, let chunk = try source.next() {
+            while bound.allowsMore(afterEvents: step.events, held: builds.lazy.map(\.batch.heldEntities)),
+                  let chunk = try source.next() {
                 for index in builds.indices {
                     let checkpoint = builds[index].state.checkpoint
                     builds[index].state.skipped += try builds[index].batch.fold(chunk.events, after: checkpoint)

@@ -40,6 +40,8 @@ struct TagsProjection: Projection {
     private let ranks: MergeRanks
     private var touched = TouchedEntities<Kept<StoredTag>>()
 
+    var heldEntities: Int { touched.count }
+
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]

@@ -64,6 +64,8 @@ struct TodosProjection: Projection {
     private let stored: StoredIDCeiling
     private var touched = TouchedEntities<Kept<Todo>>()
 
+    var heldEntities: Int { touched.count }
+
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]

@@ -17,6 +17,9 @@ struct TouchedEntities<Entity> {
     }
 
     private var ids: [UUID] = []
+
+    /// How many entities the overlay holds.
+    var count: Int { ids.count }
     private var entries: [Entry] = []
     private var indexes: [IDOrder: Int] = [:]
 

@@ -30,6 +30,8 @@ struct UsersProjection: Projection {
     private let hidden: HiddenEntities<User>
     private var touched = TouchedEntities<Kept<User>>()
 
+    var heldEntities: Int { touched.count }
+
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn
         byID = databases[0]

@@ -69,7 +69,7 @@ struct IncrementalRebuildTests {
             let small = try ReadModels(path: store.directory + "/models-small",
                                        options: .init(noSync: true, initialMapSize: 64 << 10))
             let summary = try await Rebuild.run(log: store.log, models: small, projections: ProjectionName.allCases,
-                                                batchSize: 4 * 500 + 123, mode: .fresh, readAhead: 500) { _ in }
+                                                bound: .events(4 * 500 + 123), mode: .fresh, readAhead: 500) { _ in }
             #expect(small.environment.currentMapSize() >= 2 << 20)
             #expect(summary.transactionsRunAgain >= 1)
             #expect(summary.position == head)
@@ -123,7 +123,7 @@ struct IncrementalRebuildTests {
             var workload = Workload(seed: 0x5EED_0010)
             // Models of their own that apply a first, small backlog batch by batch.
             let chunked = try ReadModels(path: store.directory + "/models-chunked", options: .init(noSync: true, initialMapSize: 64 << 10))
-            let runner = ProjectionRunner(log: store.log, models: chunked, batchSize: 1_000)
+            let runner = ProjectionRunner(log: store.log, models: chunked, batchSize: 1_000, largeTransactions: .events(4_000))
             try await store.append(from: &workload, untilHead: 600)
             #expect(try await runner.catchUp() == store.log.head())
             // Then a backlog of many batches: transactions of 4,000 events in chunks of 1,000.
@@ -307,6 +307,6 @@ private extension TestStore {
     func applyBuild(_ plan: [ProjectionName: BuildState], limit: Int) throws -> Rebuild.Step {
         let source = LogReadAhead(log: log, chunkSize: 50, after: 0)
         defer { source.stop() }
-        return try Rebuild.applyBuild(models, plan, after: 0, source: source, limit: limit, forecast: MapGrowthForecast())
+        return try Rebuild.applyBuild(models, plan, after: 0, source: source, bound: .events(limit), forecast: MapGrowthForecast())
     }
 }
