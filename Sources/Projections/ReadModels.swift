@@ -26,7 +26,7 @@ public final class ReadModels: Sendable {
         /// which are then applied again from the log). For tests and scratch stores.
         public var noSync: Bool
         /// The initial LMDB map size; it grows by itself (to 64 MiB at the first growth, then
-        /// doubling). Small, because the models' file is reserved up to the map (`writeMap`):
+        /// by quarters). Small, because the models' file is reserved up to the map (`writeMap`):
         /// a store holding a few events takes about 1 MiB of models on disk, not 64.
         public var initialMapSize: Int
 
