@@ -61,7 +61,7 @@ extension ChronicleStore {
 
     private func revert(steps count: Int, redo: Bool) async throws -> [RecordedEvent] {
         guard count >= 1 else { throw ChronicleError.rejected(.invalidStepCount(count)) }
-        let result = try await execute {
+        let (result, _) = try await execute { () async throws -> (decision: Decision?, outcome: Void) in
             let read = try log.head()
             let history = try history()
             var stack = redo ? history.redoStack : history.undoStack
@@ -71,7 +71,7 @@ extension ChronicleStore {
             while parts.count < count, let id = stack.popLast(), let step = history.steps[id] {
                 parts.append(HistoryNote.Part(step: id, count: UInt32(try await plan.revert(step))))
             }
-            return try await plan.decision(note: redo ? .redo(parts) : .undo(parts))
+            return (try await plan.decision(note: redo ? .redo(parts) : .undo(parts)), ())
         }
         guard let first = result?.positions.min(), let count = result?.positions.count else { return [] }
         return try log.read(after: first - 1, limit: count)

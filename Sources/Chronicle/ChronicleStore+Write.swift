@@ -33,14 +33,13 @@ extension ChronicleStore {
     ///   throws otherwise, as a ``ChronicleError``.
     nonisolated(nonsending) public func write<Value>(_ body: (WriteStep) async throws -> Value) async throws(ChronicleError) -> Written<Value> {
         try await ChronicleError.mapping {
-            var value: Value?
-            let result = try await execute { () async throws -> Decision? in
+            let (appended, value) = try await execute { () async throws -> (decision: Decision?, outcome: Value) in
                 let step = WriteStep(store: self)
-                value = try await body(step)
-                return step.isEmpty ? nil : step.decision
+                let value = try await body(step)
+                return (step.isEmpty ? nil : step.decision, value)
             }
-            let position = try result.flatMap { $0.positions.max() } ?? log.head()
-            return Written(value: value!, position: position)
+            let position = try appended.flatMap { $0.positions.max() } ?? log.head()
+            return Written(value: value, position: position)
         }
     }
 }

@@ -101,25 +101,32 @@ public final class ChronicleStore: Sendable {
 
     /// Decides and appends; after a conflict (another writer changed what the decision
     /// read, in this process or another), waits a moment and decides again on fresh state.
-    /// A decision of nothing (nil) appends nothing and returns nil.
-    @discardableResult
-    nonisolated(nonsending) func execute(_ decide: () async throws -> Decision?) async throws -> AppendResult? {
+    /// A decision of nothing (nil) appends nothing. Returns what was appended (nil for
+    /// nothing) and the `outcome` of the decision that counted.
+    ///
+    /// The outcome comes back as a result, not through a variable the closure captures and
+    /// sets: with Swift 6.3, a `nonisolated(nonsending)` caller whose async closure assigned
+    /// a captured generic value crashed in `swift_task_dealloc` for some sizes of the value
+    /// (a `Todo` of 88 bytes did, of 112 did not), the task's stack freed out of order.
+    nonisolated(nonsending) func execute<Outcome>(
+        _ decide: () async throws -> (decision: Decision?, outcome: Outcome)
+    ) async throws -> (appended: AppendResult?, outcome: Outcome) {
         try requireOpen()
         var attempt = 0
         while true {
             attempt += 1
-            let decided: Decision?
+            let decided: (decision: Decision?, outcome: Outcome)
             do {
                 decided = try await decide()
             } catch let error as DomainError {
                 throw ChronicleError.rejected(error)
             }
-            guard let decision = decided else { return nil }
+            guard let decision = decided.decision else { return (nil, decided.outcome) }
             do {
                 let note = decision.note ?? .command(group: Self.undoGroupID)
                 let result = try await log.append(decision.streams, keys: decision.keys, note: note.bytes)
                 lastAppended.withLock { $0 = max($0, result.head) }
-                return result
+                return (result, decided.outcome)
             } catch let error as EventLogError {
                 switch error {
                 case .conflict, .keyConflict:
