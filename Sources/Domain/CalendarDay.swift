@@ -15,11 +15,17 @@ import Foundation
 /// It encodes as that plain string in JSON.
 public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The year, 1...9999.
-    public let year: Int
+    public var year: Int { Int(storedYear) }
     /// The month, 1 (January) to 12.
-    public let month: Int
+    public var month: Int { Int(storedMonth) }
     /// The day of the month, from 1.
-    public let day: Int
+    public var day: Int { Int(storedDay) }
+
+    // Four bytes, not three `Int`s: a todo holds a day, and a rebuild holds a hundred
+    // thousand todos or more in memory at once, each twice (as stored and as folded).
+    private let storedYear: UInt16
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
 
     /// The years the four-digit text form can express.
     static let yearRange = 1...9999
@@ -32,9 +38,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         guard Self.isValid(year: year, month: month, day: day) else {
             throw .invalidDate(Self.format(year: year, month: month, day: day))
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(validYear: year, month: month, day: day)
     }
 
     /// Parses exactly `YYYY-MM-DD`.
@@ -51,16 +55,15 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         else {
             throw .invalidDate(text)
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(validYear: year, month: month, day: day)
     }
 
-    /// Trusted initializer for parts already known to be valid.
-    private init(uncheckedYear year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+    /// Trusted initializer for parts already known to be valid (``isValid(year:month:day:)``):
+    /// they fit the stored widths.
+    private init(validYear year: Int, month: Int, day: Int) {
+        storedYear = UInt16(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// `YYYY-MM-DD`, zero-padded.
@@ -80,7 +83,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         precondition(!overflow, "CalendarDay.adding(days:) overflowed")
         let (year, month, day) = Self.civil(fromDayNumber: target)
         precondition(Self.yearRange.contains(year), "CalendarDay.adding(days:) left years 1...9999")
-        return CalendarDay(uncheckedYear: year, month: month, day: day)
+        return CalendarDay(validYear: year, month: month, day: day)
     }
 
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
