@@ -81,7 +81,7 @@ struct DailyStatsProjection: Projection {
         return kind != .tag
     }
 
-    mutating func reserve(forEvents count: Int) {
+    mutating func reserve(entities count: Int) {
         touched.reserve(count)
     }
 

@@ -25,9 +25,9 @@ protocol Projection {
     /// Starts a batch writing to `databases` (one per ``databaseNames`` entry, same order);
     /// `ranks` looks up where the merge ranks events already applied.
     init(txn: Transaction, databases: [Database], ranks: MergeRanks)
-    /// Sizes the batch for about `count` events, a bound on the entities they touch (a
-    /// projection whose entities are few may ignore it).
-    mutating func reserve(forEvents count: Int)
+    /// Sizes the batch for about `count` touched entities (a projection whose entities are
+    /// few may ignore it).
+    mutating func reserve(entities count: Int)
     /// How many entities the batch holds in memory so far (its overlay of touched entities).
     var heldEntities: Int { get }
     /// Whether folding `item` may change this model: false for events about entities it
@@ -84,7 +84,7 @@ extension Projection {
 
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {}
 
-    mutating func reserve(forEvents count: Int) {}
+    mutating func reserve(entities count: Int) {}
 
     var heldEntities: Int { 0 }
 

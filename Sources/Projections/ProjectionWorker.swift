@@ -97,9 +97,9 @@ final class ProjectionWorker: Sendable {
     /// every current projection's live model in one write transaction, together with the
     /// checkpoints; returns the last position folded (nil when `next` gave nothing). Runs on
     /// `queue`. `expectedEntities` sizes the projections' batches (about how many entities
-    /// they will hold). `restart` is called when the environment runs the transaction again (after
-    /// growing its map): `next` starts over then. A backlog passes its `forecast`, to make room
-    /// in the map first.
+    /// they will hold). `restart` is called when the environment runs the transaction again
+    /// (after growing its map): `next` starts over then. A backlog passes its `forecast`, to
+    /// make room in the map first.
     ///
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
@@ -122,7 +122,7 @@ final class ProjectionWorker: Sendable {
                 }
                 var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
                                                  ranks: MergeRanks(log: log))
-                batch.reserve(forEvents: expectedEntities)
+                batch.reserve(entities: expectedEntities)
                 live.append((name, state, state.checkpoint, batch))
             }
             var events = 0

@@ -31,7 +31,7 @@ public enum Rebuild {
     /// are mapped with `MDB_WRITEMAP`, so the pages written cost page cache, not anonymous memory.
     public static let defaultBatchSize = TransactionBound.build.events
     /// The most entities one model holds in memory before a transaction of the rebuild ends:
-    /// what bounds the rebuild's memory (about 1 KiB for a todo, which two models hold).
+    /// what bounds the rebuild's memory (about 0.6 KiB for a todo, which two models hold).
     public static let heldEntitiesPerTransaction = TransactionBound.build.heldEntities
     /// Events read and decoded at a time: what a build holds in memory besides its overlay.
     static let chunkSize = 10_000
@@ -176,7 +176,7 @@ public enum Rebuild {
                 }
                 let databases = models.databases.databases(name, build.slot)
                 var batch = name.projection.init(txn: txn, databases: databases, ranks: source.ranks)
-                batch.reserve(forEvents: bound.entitiesToReserve(chunkSize: source.chunkSize))
+                batch.reserve(entities: bound.entitiesToReserve(chunkSize: source.chunkSize))
                 builds.append((name, build, batch))
             }
             guard !builds.isEmpty else { return step }

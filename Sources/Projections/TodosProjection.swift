@@ -84,7 +84,7 @@ struct TodosProjection: Projection {
         return kind != .tag
     }
 
-    mutating func reserve(forEvents count: Int) {
+    mutating func reserve(entities count: Int) {
         touched.reserve(count)
     }
 
