@@ -14,7 +14,8 @@ final class MapGrowthForecast: Sendable {
     /// The room to make before the next transaction: twice the largest growth so far. A
     /// transaction of a growing model rewrites more pages than the one before it: the second
     /// of a build from empty copies nearly every page the first wrote and adds its own (with
-    /// transactions of 128,000 entities, about 1.8 times the first's growth; half again ran it twice).
+    /// transactions of 128,000 entities, about 1.8 times the first's growth; with room for
+    /// half again, it filled the map and ran twice).
     var room: Int {
         largestGrowth.withLock { 2 * $0 }
     }

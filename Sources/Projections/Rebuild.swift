@@ -17,8 +17,8 @@ import LMDB
 /// transaction each, recording how far it got; a batch ends when one model holds
 /// ``heldEntitiesPerTransaction`` entities in memory, or after `batchSize` events), and
 /// then, in one write transaction, brings it level with the live model, makes it the
-/// active slot and empties the old one. Readers and the incremental runner keep using the old model until that
-/// transaction commits, and appends never wait for any of it.
+/// active slot and empties the old one. Readers and the incremental runner keep using the
+/// old model until that transaction commits, and appends never wait for any of it.
 ///
 /// A rebuild that dies halfway (even by SIGKILL) leaves the old model active and a
 /// half-filled slot behind; the next rebuild empties that slot and starts over.

@@ -14,7 +14,7 @@ struct RebuildCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "users, todos, daily-stats, tags, conflicts or all.") var projection = "all"
     @Flag(help: "Print the summary as JSON.") var json = false
-    @Option(help: ArgumentHelp("Events per write transaction.", visibility: .hidden)) var batchSize = Rebuild.defaultBatchSize
+    @Option(help: ArgumentHelp("The most events per write transaction.", visibility: .hidden)) var batchSize = Rebuild.defaultBatchSize
 
     func validate() throws {
         _ = try projections()
