@@ -51,7 +51,11 @@ final class URLSessionTransport: HTTPTransport {
         let data: Data, response: URLResponse
         do {
             (data, response) = try await withDeadline(timeout) { [session, urlRequest] in
+                #if canImport(FoundationNetworking)
+                try await Self.data(session, for: urlRequest)
+                #else
                 try await session.data(for: urlRequest)
+                #endif
             }
         } catch let error as URLError {
             throw Self.transportError(error)
@@ -67,6 +71,35 @@ final class URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
         #endif
     }
+
+    #if canImport(FoundationNetworking)
+    /// `session.data(for:)` without FoundationNetworking's cancellation deadlock: its handler
+    /// cancels the request synchronously on the session's queue while the Swift runtime holds
+    /// the cancelled task's status lock, and the session's queue, finishing the same request at
+    /// that moment, waits for that lock to resume the caller. Both wait for ever (a test run hung
+    /// so when a deadline fell as a request failed). Here the cancellation is handed to another
+    /// queue and returns at once; the request then ends with `cancelled` (or its own outcome).
+    static func data(_ session: URLSession, for request: URLRequest) async throws -> (Data, URLResponse) {
+        let cancellation = RequestCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let data, let response {
+                        continuation.resume(returning: (data, response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                cancellation.started(task)
+                task.resume()
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+    #endif
 
     /// URLSession's own timeouts: whole seconds, a second past the deadline.
     static func backstop(_ timeout: Duration) -> TimeInterval {

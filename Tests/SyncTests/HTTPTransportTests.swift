@@ -83,6 +83,26 @@ struct HTTPTransportTests {
         #expect(error.isRetryable)
     }
 
+    @Test("deadlines that fall as refused requests fail: every request ends, none hangs (URLSession's cancellation raced its failure)",
+          arguments: Transport.allCases)
+    func deadlineRacingFailure(transport: Transport) async throws {
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let url = URL(string: "http://127.0.0.1:\(closed.port)")!
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let deadline = Duration.microseconds(Int.random(in: 0...3_000, using: &generator))
+            let client = try SyncClient(remote: url, token: "token-a", requestTimeout: deadline,
+                                        transport: transport.make(timeout: deadline))
+            defer { client.invalidate() }
+            guard case .failed(let error, _) = await client.pull(after: 0, limit: 1) else {
+                Issue.record("a closed port answered")
+                return
+            }
+            #expect(error.isRetryable, "\(error)")
+        }
+    }
+
     @Test("a server that takes the request and never answers: timed out at the client's deadline, retryable", arguments: Transport.allCases)
     func silentServer(transport: Transport) async throws {
         let listener = try SilentListener()
