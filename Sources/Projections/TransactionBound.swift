@@ -32,6 +32,7 @@ struct TransactionBound: Sendable, Equatable {
     /// The entities a model's overlay should make room for when a chunk holds up to
     /// `chunkSize` events: the bound, overshot by at most one chunk.
     func entitiesToReserve(chunkSize: Int) -> Int {
-        min(events, heldEntities.addingReportingOverflow(chunkSize).overflow ? .max : heldEntities + chunkSize)
+        let (withChunk, overflow) = heldEntities.addingReportingOverflow(chunkSize)
+        return min(events, overflow ? .max : withChunk)
     }
 }
