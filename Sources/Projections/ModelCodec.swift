@@ -15,7 +15,6 @@ import Foundation
 /// tag          color (7 bytes, `#rrggbb`) ‖ u64 position of the name's write ‖ u16 shown as (1: the name, n: ` (n)`)
 ///              ‖ name (UTF-8, rest)
 /// stat         i64 total ‖ i64 completed
-/// todo mark    day ‖ u8 completed ‖ [user id] (the daily-stats projection's own view of a todo)
 /// name key     escaped NFC name ‖ 00 00 ‖ id   (00 inside the name is written 00 FF; tags: the folded name)
 /// tag key      tag id ‖ day ‖ todo id          (`todos.by-tag`)
 /// hidden       u8 flags (1 deleted, 2 its user deleted) ‖ the entity's own encoding (`<model>.hidden`)
@@ -189,20 +188,6 @@ enum ModelCodec {
     static func decodeStat(_ bytes: UnsafeRawBufferPointer) throws(ProjectionError) -> (total: Int, completed: Int) {
         var reader = ModelReader(bytes)
         return (Int(try reader.integer(Int64.self)), Int(try reader.integer(Int64.self)))
-    }
-
-    static func encode(_ mark: TodoMark, into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
-        out.appendBigEndian(dayKey(mark.deadline))
-        out.append(mark.isCompleted ? 1 : 0)
-        if let user = mark.userId { out.appendID(user) }
-    }
-
-    static func decodeMark(_ bytes: UnsafeRawBufferPointer) throws(ProjectionError) -> TodoMark {
-        var reader = ModelReader(bytes)
-        let deadline = try day(fromKey: try reader.integer(UInt32.self))
-        let isCompleted = try reader.integer(UInt8.self) != 0
-        return TodoMark(deadline: deadline, isCompleted: isCompleted, userId: reader.isAtEnd ? nil : try reader.id())
     }
 
     // MARK: - Ids

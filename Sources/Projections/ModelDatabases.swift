@@ -105,6 +105,7 @@ struct BuildState: Equatable, Sendable {
 /// The named databases of the models environment.
 ///
 /// - `meta`: `state/<projection>` → ``ProjectionState``, `build/<projection>` → ``BuildState``
+///   (for the projections that build their models: ``ProjectionName/builders``)
 /// - per projection and slot, e.g. `users.blue`, `users.by-name.blue` (see each projection's `databaseNames`)
 ///
 /// Every handle is opened once, when the environment opens, so no transaction ever
@@ -113,40 +114,68 @@ struct ModelDatabases: Sendable {
     let meta: Database
     private let handles: [ProjectionName: [[Database]]]
 
-    /// The databases of `name` in `slot`, in the order of the projection's `databaseNames`.
+    /// The databases of model `name` in `slot`, in the order of its ``ProjectionName/databaseNames``
+    /// (a derived model's are among its builder's).
     func databases(_ name: ProjectionName, _ slot: Slot) -> [Database] {
-        handles[name]![Int(slot.rawValue)]
+        let all = handles[name.builder]![Int(slot.rawValue)]
+        guard name.builder != name else { return all }
+        let names = name.builder.projection.databaseNames
+        return name.databaseNames.map { all[names.firstIndex(of: $0)!] }
     }
 
-    static func stateKey(_ name: ProjectionName) -> [UInt8] { Array("state/\(name.rawValue)".utf8) }
-    static func buildKey(_ name: ProjectionName) -> [UInt8] { Array("build/\(name.rawValue)".utf8) }
+    static func stateKey(_ name: ProjectionName) -> [UInt8] { Array("state/\(name.builder.rawValue)".utf8) }
+    static func buildKey(_ name: ProjectionName) -> [UInt8] { Array("build/\(name.builder.rawValue)".utf8) }
+
+    /// The daily-stats projection of stores written before version 5 of the todos one, which
+    /// now counts the days: its state key and its databases (emptied when such a store opens).
+    static let legacyStateKeys = [Array("state/daily-stats".utf8), Array("build/daily-stats".utf8)]
+    static let legacyDatabaseNames = ["daily-stats", "daily-stats.todos", "daily-stats.by-user", "daily-stats.deleted-users",
+                                      "daily-stats.hidden", "daily-stats.hidden-by-user"]
 
     /// Opens every database (creating what is missing) and gives each projection a state.
     static func open(in environment: Environment, versions: [ProjectionName: UInt32]) throws -> ModelDatabases {
         // An initialized environment opens without a write transaction.
         let existing = try? environment.read { txn -> ModelDatabases? in
             let databases = try open(txn, create: false)
-            for name in ProjectionName.allCases where try txn.get(databases.meta, key: stateKey(name)) == nil {
+            for name in ProjectionName.builders where try txn.get(databases.meta, key: stateKey(name)) == nil {
                 return nil
             }
+            if try txn.get(databases.meta, key: legacyStateKeys[0]) != nil { return nil }
             return databases
         }
         if let existing = existing.flatMap({ $0 }) { return existing }
         return try environment.write { txn in
             let databases = try open(txn, create: true)
-            for name in ProjectionName.allCases where try txn.get(databases.meta, key: stateKey(name)) == nil {
+            for name in ProjectionName.builders where try txn.get(databases.meta, key: stateKey(name)) == nil {
                 let state = ProjectionState(slot: .blue, version: versions[name]!, generation: 1, checkpoint: 0,
                                             skipped: 0, buildID: 0)
                 try txn.put(databases.meta, key: stateKey(name), value: state.encoded())
             }
+            try emptyLegacyDatabases(txn, meta: databases.meta)
             return databases
         }
+    }
+
+    /// Empties the databases of the daily-stats projection of older stores and forgets its state
+    /// (their handles stay open for the process: dropping one could close it under a reader).
+    private static func emptyLegacyDatabases(_ txn: Transaction, meta: Database) throws {
+        guard try txn.get(meta, key: legacyStateKeys[0]) != nil else { return }
+        for base in legacyDatabaseNames {
+            for slot in Slot.allCases {
+                do {
+                    try txn.clear(try txn.openDatabase(named: "\(base).\(slot.suffix)", create: false))
+                } catch LMDBError.notFound {
+                    continue   // an older version had fewer databases
+                }
+            }
+        }
+        for key in legacyStateKeys { try txn.delete(meta, key: key) }
     }
 
     private static func open(_ txn: Transaction, create: Bool) throws -> ModelDatabases {
         let meta = try txn.openDatabase(named: "meta", create: create)
         var handles: [ProjectionName: [[Database]]] = [:]
-        for name in ProjectionName.allCases {
+        for name in ProjectionName.builders {
             handles[name] = try Slot.allCases.map { slot in
                 try name.projection.databaseNames.map { base in
                     try txn.openDatabase(named: "\(base).\(slot.suffix)", create: create)

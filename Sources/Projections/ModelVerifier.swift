@@ -153,19 +153,7 @@ public enum ModelVerifier {
             stored.append(DailyStat(date: try ModelCodec.day(fromKey: try reader.integer(UInt32.self)),
                                     total: counts.total, completed: counts.completed))
         }
-        if let difference = firstDifference(stored, snapshot.sortedStats, "stat") { return difference }
-        var marks = 0
-        var mismatch: String?
-        try scan(txn, dbs[1]) { key, value in
-            marks += 1
-            let id = try ModelCodec.id(in: key, at: 0)
-            let mark = try ModelCodec.decodeMark(value)
-            if mismatch == nil, snapshot.todos[id].map({ TodoMark(deadline: $0.deadline, isCompleted: $0.isCompleted, userId: $0.userId) }) != mark {
-                mismatch = "the day of todo \(id.lowercasedString) does not match the todos"
-            }
-        }
-        if let mismatch { return mismatch }
-        return marks == snapshot.todos.count ? nil : "\(marks) todos counted but \(snapshot.todos.count) live"
+        return firstDifference(stored, snapshot.sortedStats, "stat")
     }
 
     private struct Found: Error, CustomStringConvertible {

@@ -39,7 +39,7 @@ final class ProjectionWorker: Sendable {
         self.batchSize = batchSize
         self.largeTransactions = largeTransactions
         let initial = (try? models.read { txn in
-            try ProjectionName.allCases.map { name -> (ProjectionName, Seen) in
+            try ProjectionName.builders.map { name -> (ProjectionName, Seen) in
                 let state = try models.databases.state(name, txn)
                 return (name, Seen(generation: state.generation, checkpoint: state.checkpoint))
             }
@@ -75,7 +75,7 @@ final class ProjectionWorker: Sendable {
     /// The lowest checkpoint of the projections this code applies (`UInt64.max` when none).
     private func pendingFrom() throws -> UInt64 {
         try models.read { txn in
-            try ProjectionName.allCases.compactMap { name -> UInt64? in
+            try ProjectionName.builders.compactMap { name -> UInt64? in
                 let state = try models.databases.state(name, txn)
                 return models.isCurrent(name, state) ? state.checkpoint : nil
             }.min() ?? .max
@@ -113,12 +113,12 @@ final class ProjectionWorker: Sendable {
             attempts += 1
             var changes: [ReadModelChange]? = describe ? [] : nil
             var live: [(name: ProjectionName, state: ProjectionState, from: UInt64, batch: any Projection)] = []
-            for name in ProjectionName.allCases {
+            for name in ProjectionName.builders {
                 let state = try models.databases.state(name, txn)
                 // A model built by an older version waits for its rebuild; a newer one is not ours to touch.
                 guard models.isCurrent(name, state) else { continue }
                 if let known = before[name], known.generation != state.generation || known.checkpoint < state.checkpoint {
-                    changes?.append(.invalidated(name, position: state.checkpoint))
+                    for model in ProjectionName.built(by: name) { changes?.append(.invalidated(model, position: state.checkpoint)) }
                 }
                 var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
                                                  ranks: MergeRanks(log: log))
@@ -185,7 +185,9 @@ final class ProjectionWorker: Sendable {
         seen.withLock { seen in
             for (name, state) in states { seen[name] = Seen(generation: state.generation, checkpoint: state.checkpoint) }
         }
-        observers.yield(states.map { .invalidated($0.0, position: $0.1.checkpoint) })
+        observers.yield(states.flatMap { name, state in
+            ProjectionName.built(by: name).map { .invalidated($0, position: state.checkpoint) }
+        })
     }
 
     // MARK: - Background

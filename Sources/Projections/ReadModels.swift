@@ -3,8 +3,9 @@ import Foundation
 import LMDB
 import UUIDText
 
-/// The read models' LMDB environment: users, todos and daily stats, each a projection
-/// of the log with its own checkpoint.
+/// The read models' LMDB environment: users, todos, daily stats, tags and conflicts, each a
+/// projection of the log with its own checkpoint (daily stats share the todos' one: they are
+/// counted from the todos, see ``ProjectionName``).
 ///
 /// It is a separate environment from the log, so projection writes never contend with
 /// appends. Every query is a point lookup or a range scan over an index, and returns
@@ -55,8 +56,13 @@ public final class ReadModels: Sendable {
         try environment.copy(to: path)
     }
     let databases: ModelDatabases
-    /// The version of each projection's code (tests may pretend another).
-    let codeVersions: [ProjectionName: UInt32]
+    /// The version of each projection's code (tests may pretend another); see ``codeVersion(of:)``.
+    private let codeVersions: [ProjectionName: UInt32]
+
+    /// The version of the code that builds model `name` (its builder's).
+    func codeVersion(of name: ProjectionName) -> UInt32 {
+        codeVersions[name.builder]!
+    }
 
     /// Opens (creating when missing) the read models in the folder `path`.
     ///
@@ -288,7 +294,7 @@ public final class ReadModels: Sendable {
     /// The last log position every model includes (the minimum over the projections).
     public func checkpoint() throws -> UInt64 {
         try read { txn in
-            try ProjectionName.allCases.map { name in try databases.state(name, txn).checkpoint }.min() ?? 0
+            try ProjectionName.builders.map { name in try databases.state(name, txn).checkpoint }.min() ?? 0
         }
     }
 
@@ -299,7 +305,7 @@ public final class ReadModels: Sendable {
                 let state = try databases.state(name, txn)
                 let build = try databases.build(name, txn)
                 return ProjectionStatus(name: name, checkpoint: state.checkpoint, builtByVersion: state.version,
-                                        codeVersion: codeVersions[name]!, generation: state.generation,
+                                        codeVersion: codeVersion(of: name), generation: state.generation,
                                         skippedEvents: state.skipped, rebuildCheckpoint: build?.checkpoint,
                                         entries: try txn.count(databases.databases(name, state.slot)[0]))
             }
@@ -312,7 +318,7 @@ public final class ReadModels: Sendable {
     /// version of their code, or ahead of the log (a checkpoint past its head: models copied
     /// from a later state than the log beside them). See ``needsRebuild(_:logHead:)``.
     func staleProjections(logHead: () throws -> UInt64) throws -> [ProjectionName] {
-        let states = try read { txn in try ProjectionName.allCases.map { ($0, try databases.state($0, txn)) } }
+        let states = try read { txn in try ProjectionName.builders.map { ($0, try databases.state($0, txn)) } }
         let head = try logHead()
         return states.filter { needsRebuild($0.1, of: $0.0, head: head) }.map(\.0)
     }
@@ -328,12 +334,12 @@ public final class ReadModels: Sendable {
     /// apply only events that exist, so a checkpoint read first is never past a head read
     /// later unless the models really are ahead of this log.
     func needsRebuild(_ state: ProjectionState, of name: ProjectionName, head: UInt64) -> Bool {
-        state.version < codeVersions[name]! || state.checkpoint > head
+        state.version < codeVersion(of: name) || state.checkpoint > head
     }
 
     /// Whether `state` was built by this code (an older model is rebuilt; a newer one is left alone).
     func isCurrent(_ name: ProjectionName, _ state: ProjectionState) -> Bool {
-        state.version == codeVersions[name]!
+        state.version == codeVersion(of: name)
     }
 
     /// The databases readers use for `name`.

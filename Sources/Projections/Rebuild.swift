@@ -40,6 +40,7 @@ public enum Rebuild {
     ///
     /// - parameters:
     ///   - projections: which models to rebuild (all by default); they share one pass over the log.
+    ///     Daily stats are rebuilt with the todos they are counted from, and the other way round.
     ///   - batchSize: the most events per write transaction.
     ///   - progress: called after every batch, for a progress bar.
     /// - returns: what was rebuilt, from how many events, how fast.
@@ -66,7 +67,8 @@ public enum Rebuild {
     static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], bound: TransactionBound, mode: Mode,
                     readAhead: Int = chunkSize,
                     progress: @Sendable (RebuildProgress) -> Void) async throws -> RebuildSummary {
-        let names = ProjectionName.allCases.filter(projections.contains)
+        // A derived model is rebuilt by its builder, with the builder's other models.
+        let names = ProjectionName.builders(of: projections)
         let queue = DispatchQueue(label: "chronicle.rebuild")
         let clock = ContinuousClock()
         let started = clock.now
@@ -98,7 +100,8 @@ public enum Rebuild {
         let final = plan
         let outcome = try await queue.perform { try swap(log, models, final, batchSize: bound.events) }
         let elapsed = clock.now - started
-        var summary = RebuildSummary(projections: names, position: max(position, outcome.position), eventsRead: eventsRead,
+        var summary = RebuildSummary(projections: ProjectionName.allCases.filter { names.contains($0.builder) },
+                                     position: max(position, outcome.position), eventsRead: eventsRead,
                                      skippedEvents: outcome.skipped, elapsed: elapsed,
                                      eventsPerSecond: rate(position - startPosition, elapsed), entries: outcome.entries)
         summary.transactionsRunAgain = runAgain
@@ -117,10 +120,10 @@ public enum Rebuild {
                       logHead: () throws -> UInt64 = { 0 }) throws -> [ProjectionName: BuildState] {
         try models.write { txn in
             var plan: [ProjectionName: BuildState] = [:]
-            let states = try names.map { ($0, try models.databases.state($0, txn)) }
+            let states = try ProjectionName.builders(of: names).map { ($0, try models.databases.state($0, txn)) }
             let head = mode == .join ? try logHead() : 0   // read after the states (see ReadModels.needsRebuild)
             for (name, state) in states {
-                let version = models.codeVersions[name]!
+                let version = models.codeVersion(of: name)
                 if mode == .join {
                     guard models.needsRebuild(state, of: name, head: head) else { continue }
                     if let running = try models.databases.build(name, txn), running.version == version,
@@ -206,7 +209,7 @@ public enum Rebuild {
         try models.write { txn in
             var position: UInt64 = 0, skipped: UInt64 = 0
             var entries: [ProjectionName: Int] = [:]
-            for name in ProjectionName.allCases {
+            for name in ProjectionName.builders {
                 var state = try models.databases.state(name, txn)
                 if let planned = plan[name] {
                     if var build = try models.databases.build(name, txn), build.id == planned.id {
@@ -240,7 +243,9 @@ public enum Rebuild {
                 }
                 position = max(position, state.checkpoint)
                 if plan[name] != nil {
-                    entries[name] = try txn.count(models.databases.databases(name, state.slot)[0])
+                    for model in ProjectionName.built(by: name) {
+                        entries[model] = try txn.count(models.databases.databases(model, state.slot)[0])
+                    }
                 }
             }
             return (position, skipped, entries)

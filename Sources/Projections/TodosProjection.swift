@@ -5,7 +5,8 @@ import UUIDText
 
 /// Todos by id (`todos`), with the indexes the lists are read from:
 /// `todos.by-deadline` (day ‖ id), `todos.by-user` (user ‖ day ‖ id) and
-/// `todos.by-tag` (tag ‖ day ‖ id).
+/// `todos.by-tag` (tag ‖ day ‖ id), and the per-day counts of the live todos that the
+/// daily-stats model serves (`todos.daily-stats`: ``DayCounts``), written from the same changes.
 ///
 /// A stored todo keeps every tag it was tagged with and not untagged, deleted tags
 /// included; reads keep the live ones (``ReadModels``), so deleting a tag touches no todo.
@@ -17,9 +18,13 @@ struct TodosProjection: Projection {
     /// this store's unsent ones, see ``MergeDecoder``), and a deleted user's todos go.
     /// 4: todos not shown kept (`todos.hidden`, `todos.hidden-by-user`), so a restoration of
     /// the todo or of its user brings them back; an empty memo is none.
-    static let version: UInt32 = 4
+    /// 5: the daily stats counted here (`todos.daily-stats`), instead of by a projection that kept
+    /// its own copy of every todo.
+    static let version: UInt32 = 5
+    /// The database of per-day counts: the daily-stats model (``ProjectionName/dailyStats``).
+    static let dailyStatsDatabase = "todos.daily-stats"
     static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag", "todos.deleted-users",
-                                "todos.hidden", "todos.hidden-by-user"]
+                                "todos.hidden", "todos.hidden-by-user", dailyStatsDatabase]
 
     /// The fold: the todo after `event`, given the todo before it (nil: none), by the rules
     /// of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``). A todo created for a
@@ -63,6 +68,7 @@ struct TodosProjection: Projection {
     /// Whether a todo may be in `todos` or `todos.hidden` (one created in this batch is not).
     private let stored: StoredIDCeiling
     private var touched = TouchedEntities<Kept<Todo>>()
+    private var days: DayCounts
 
     var heldEntities: Int { touched.count }
 
@@ -76,6 +82,7 @@ struct TodosProjection: Projection {
         hidden = HiddenEntities(txn: txn, database: databases[5], byOwner: databases[6], owner: \.userId,
                                 encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeTodo(id:_:), same: Self.same)
         stored = StoredIDCeiling(txn: txn, databases: [databases[0], databases[5]])
+        days = DayCounts(txn: txn, database: databases[7])
     }
 
     /// Todos, and users (a user's deletion hides its todos).
@@ -135,10 +142,12 @@ struct TodosProjection: Projection {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(256)
+        var days = days
         try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
             if Self.same(old, new) { return }
+            try days.add(before: old, after: new, position: entry.position)
             let moved = old?.deadline != new?.deadline
             let reowned = moved || old?.userId != new?.userId
             if let old, moved {
@@ -181,6 +190,7 @@ struct TodosProjection: Projection {
             }
             changes?.append(.todo(new, position: entry.position))
         }
+        try days.write(changes: &changes)
     }
 
     static func load(_ id: UUID, txn: Transaction, byID: Database) throws -> Todo? {

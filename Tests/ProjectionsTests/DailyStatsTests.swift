@@ -1,6 +1,8 @@
+import ChronicleTestSupport
 import Domain
 import EventLog
 import Foundation
+import LMDB
 @testable import Projections
 import Testing
 
@@ -89,5 +91,67 @@ struct DailyStatsTests {
             #expect(try store.models.users().map(\.name) == ["Bob"])
             #expect(try ModelVerifier.problems(log: store.log, models: store.models, deep: true).isEmpty)
         }
+    }
+
+    @Test("rebuilding daily stats alone rebuilds them with the todos they are counted from, and restores lost counts")
+    func rebuildDailyStatsAlone() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 5)
+            var reference = ReferenceModels()
+            for _ in 0..<300 {
+                let events = workload.next()
+                if events.isEmpty { continue }
+                try await store.append(events)
+                for event in events { reference.apply(event) }
+            }
+            try await store.runner.catchUp()
+            let before = try store.contents()
+            let first = try #require(reference.stats.first)
+            // Lose a day's counts, as a damaged or hand-edited model would.
+            var key: [UInt8] = []
+            key.appendBigEndian(ModelCodec.dayKey(first.date))
+            let deleted = try store.models.write { txn in try txn.delete(try store.models.active(.dailyStats, txn)[0], key: key) }
+            #expect(deleted)
+            #expect(try store.models.stats().first != first)
+
+            let summary = try await Rebuild.run(log: store.log, models: store.models, projections: [.dailyStats])
+            #expect(summary.projections == [.todos, .dailyStats])
+            #expect(summary.entries[.dailyStats] == reference.stats.count)
+            #expect(summary.entries[.todos] == reference.todos.count)
+            #expect(try store.models.stats() == reference.stats)
+            #expect(try store.contents() == before)
+            #expect(try store.models.status().map(\.generation) == [1, 2, 2, 1, 1])
+        }
+    }
+
+    @Test("a store of an earlier version, whose daily stats kept a copy of every todo: opening it empties those databases and forgets their state")
+    func olderDailyStatsDatabasesEmptied() async throws {
+        let directory = try TemporaryFolder("legacy-daily-stats").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let models = directory + "/models"
+        // What version 3 of the daily-stats projection left in the models: its state and its databases.
+        do {
+            let environment = try Environment(path: models, options: .init(mapSize: 1 << 20, maxDatabases: 64, noSync: true))
+            try environment.write { txn in
+                let meta = try txn.openDatabase(named: "meta")
+                try txn.put(meta, key: Array("state/daily-stats".utf8), value: [UInt8](repeating: 0, count: ProjectionState.size))
+                try txn.put(meta, key: Array("build/daily-stats".utf8), value: [1])
+                for base in ["daily-stats", "daily-stats.todos", "daily-stats.by-user"] {
+                    let db = try txn.openDatabase(named: base + ".blue")
+                    try txn.put(db, key: Array(UUID().uuidString.utf8), value: [1, 2, 3])
+                }
+            }
+        }
+        let opened = try ReadModels(path: models, options: .init(noSync: true))
+        try opened.read { txn in
+            let meta = try txn.openDatabase(named: "meta", create: false)
+            #expect(try txn.get(meta, key: Array("state/daily-stats".utf8)) == nil)
+            #expect(try txn.get(meta, key: Array("build/daily-stats".utf8)) == nil)
+            for base in ["daily-stats", "daily-stats.todos", "daily-stats.by-user"] {
+                #expect(try txn.count(try txn.openDatabase(named: base + ".blue", create: false)) == 0, "\(base)")
+            }
+        }
+        #expect(try opened.stats().isEmpty)
+        #expect(try opened.status().map(\.name) == ProjectionName.allCases)
     }
 }
