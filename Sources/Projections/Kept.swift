@@ -18,22 +18,19 @@ struct Kept<Value> {
     /// The stored flags of a hidden entity: 1 deleted, 2 its owner deleted.
     var flags: UInt8 { (isDeleted ? 1 : 0) | (ownerDeleted ? 2 : 0) }
 
-    /// The fold every model shares for one event about its entity: a creation makes it (once
-    /// per id), a deletion and a restoration mark it, and a change (`change`) applies only
-    /// while it is not deleted (its owner's deletion hides it but does not freeze it).
-    static func fold(_ event: DomainEvent, _ kept: Kept?, create: () -> Value?,
-                     change: (inout Value) -> Void) -> Kept? {
+    /// The fold every model shares for one event about its entity, in place (nil: none): a
+    /// creation makes it (once per id), a deletion and a restoration mark it, and a change
+    /// (`change`) applies only while it is not deleted (its owner's deletion hides it but does
+    /// not freeze it). In place, so a change to one field copies none of the others.
+    static func fold(_ event: DomainEvent, _ kept: inout Kept?, create: () -> Value?, change: (inout Value) -> Void) {
         switch event.lifecycle {
         case .created:
-            return kept ?? create().map { Kept(value: $0) }
+            if kept == nil { kept = create().map { Kept(value: $0) } }
         case .deleted, .restored:
-            guard var kept else { return nil }
-            kept.isDeleted = event.lifecycle == .deleted
-            return kept
+            kept?.isDeleted = event.lifecycle == .deleted
         case .changed:
-            guard var kept, !kept.isDeleted else { return kept }
-            change(&kept.value)
-            return kept
+            guard kept?.isDeleted == false else { return }
+            change(&kept!.value)
         }
     }
 }

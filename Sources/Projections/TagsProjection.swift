@@ -16,10 +16,10 @@ struct TagsProjection: Projection {
     static let version: UInt32 = 3
     static let databaseNames = ["tags", "tags.by-name", "tags.groups", "tags.hidden"]
 
-    /// The fold: the tag after `event` at `position`, given the tag before it (nil: none), by
+    /// The fold: the tag before `event` at `position` (nil: none) made the tag after it, by
     /// the rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
-    static func fold(_ event: DomainEvent, at position: UInt64, _ tag: Kept<StoredTag>?) -> Kept<StoredTag>? {
-        Kept.fold(event, tag, create: {
+    static func fold(_ event: DomainEvent, at position: UInt64, _ tag: inout Kept<StoredTag>?) {
+        Kept.fold(event, &tag, create: {
             guard case .tagCreated(let id, let name, let color) = event else { return nil }
             return StoredTag(id: id, name: name, color: color, nameWrittenAt: position, shownAs: 1)
         }, change: { tag in
@@ -58,14 +58,14 @@ struct TagsProjection: Projection {
         guard event.entityKind == .tag else { return }
         let (txn, byID, hidden) = (txn, byID, hidden)
         try touched.fold(event.entityID, at: position, load: { try Self.loadKept(event.entityID, txn: txn, byID: byID, hidden: hidden) }) {
-            Self.fold(event, at: position, $0)
+            Self.fold(event, at: position, &$0)
         }
     }
 
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
         guard kind == .tag else { return }
         let (txn, byID, hidden) = (txn, byID, hidden)
-        try touched.fold(id, at: position, load: { try Self.loadKept(id, txn: txn, byID: byID, hidden: hidden) }) { _ in nil }
+        try touched.fold(id, at: position, load: { try Self.loadKept(id, txn: txn, byID: byID, hidden: hidden) }) { $0 = nil }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {
@@ -141,7 +141,7 @@ struct TagsProjection: Projection {
             for (id, order) in shown where members[id]?.shownAs != order {
                 let (txn, byID, hidden) = (txn, byID, hidden)
                 try touched.fold(id, at: latest, load: { try Self.loadKept(id, txn: txn, byID: byID, hidden: hidden) }) { tag in
-                    tag.map { var tag = $0; tag.value.shownAs = order; return tag }
+                    tag?.value.shownAs = order
                 }
                 current[id] = .some(members[id].map { var tag = $0; tag.shownAs = order; return tag })
             }

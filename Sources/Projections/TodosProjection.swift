@@ -26,11 +26,12 @@ struct TodosProjection: Projection {
     static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag", "todos.deleted-users",
                                 "todos.hidden", "todos.hidden-by-user", dailyStatsDatabase]
 
-    /// The fold: the todo after `event`, given the todo before it (nil: none), by the rules
+    /// The fold: the todo before `event` (nil: none) made the todo after it, by the rules
     /// of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``). A todo created for a
     /// deleted user (`ownerDeleted`) is kept hidden.
-    static func fold(_ event: DomainEvent, _ todo: Kept<Todo>?, ownerDeleted: Bool = false) -> Kept<Todo>? {
-        Kept.fold(event, todo, create: {
+    static func fold(_ event: DomainEvent, _ todo: inout Kept<Todo>?, ownerDeleted: Bool = false) {
+        let wasAbsent = todo == nil
+        Kept.fold(event, &todo, create: {
             guard case .todoCreated(let id, let title, let deadline, let userId, let memo) = event else { return nil }
             return Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo.flatMap(Todo.memo(written:)))
         }, change: { todo in
@@ -50,12 +51,8 @@ struct TodosProjection: Projection {
             default:
                 break
             }
-        }).map { kept in
-            guard todo == nil, case .todoCreated = event else { return kept }
-            var created = kept
-            created.ownerDeleted = ownerDeleted
-            return created
-        }
+        })
+        if wasAbsent, case .todoCreated = event { todo?.ownerDeleted = ownerDeleted }
     }
 
     private let txn: Transaction
@@ -107,7 +104,7 @@ struct TodosProjection: Projection {
         let ownerDeleted = try deletedUsers.noteCreation(event)
         let (txn, byID, hidden, stored) = (txn, byID, hidden, stored)
         try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID, hidden: hidden, stored: stored) }) {
-            Self.fold(event, $0, ownerDeleted: ownerDeleted)
+            Self.fold(event, &$0, ownerDeleted: ownerDeleted)
         }
     }
 
@@ -115,7 +112,7 @@ struct TodosProjection: Projection {
         switch kind {
         case .todo:
             let (txn, byID, hidden, stored) = (txn, byID, hidden, stored)
-            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden, stored: stored) }) { _ in nil }
+            try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden, stored: stored) }) { $0 = nil }
         case .user:
             try deletedUsers.remove(id)
             try setOwnerDeleted(false, ofTodosOf: id, at: position)
@@ -131,9 +128,7 @@ struct TodosProjection: Projection {
         let ids = try deletedUsers.entities(of: userId, in: byUser, idAt: 20) + hidden.ids(ownedBy: userId)
         for id in Set(ids) {
             try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden, stored: stored) }) { todo in
-                guard var todo, todo.value.userId == userId else { return todo }
-                todo.ownerDeleted = deleted
-                return todo
+                if todo?.value.userId == userId { todo?.ownerDeleted = deleted }
             }
         }
     }

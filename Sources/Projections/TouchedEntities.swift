@@ -38,9 +38,9 @@ struct TouchedEntities<Entity> {
     }
 
     /// Folds one event about `id` at `position`: `load` reads the stored entity the first
-    /// time the batch touches it, `fold` maps the entity before the event to the one after.
+    /// time the batch touches it, `fold` changes the entity (nil: absent) where it lies.
     mutating func fold(_ id: UUID, at position: UInt64, load: () throws -> Entity?,
-                       _ fold: (Entity?) -> Entity?) rethrows {
+                       _ fold: (inout Entity?) -> Void) rethrows {
         let key = IDOrder(id)
         let index: Int
         if let known = indexes[key] {
@@ -52,8 +52,8 @@ struct TouchedEntities<Entity> {
             ids.append(id)
             indexes[key] = index
         }
-        // Taken out of the entry, not copied, so the fold's change is made on the only reference.
-        entries[index].current = fold(entries[index].current.take())
+        // In place: the fold's change is made on the only reference, nothing is copied.
+        fold(&entries[index].current)
         entries[index].position = max(entries[index].position, position)
     }
 
@@ -64,6 +64,9 @@ struct TouchedEntities<Entity> {
     func forEachSorted(_ body: (UUID, Entry) throws -> Void) rethrows {
         var order = ids.indices.map { (IDOrder(ids[$0]), $0) }
         order.sort { $0.0 < $1.0 }
-        for (_, index) in order { try body(ids[index], entries[index]) }
+        // Through the buffer: an entry is handed over where it lies, where the array's subscript copied it.
+        try entries.withUnsafeBufferPointer { entries in
+            for (_, index) in order { try body(ids[index], entries[index]) }
+        }
     }
 }

@@ -11,10 +11,10 @@ struct UsersProjection: Projection {
     static let version: UInt32 = 3
     static let databaseNames = ["users", "users.by-name", "users.hidden"]
 
-    /// The fold: the user after `event`, given the user before it (nil: none), by the
+    /// The fold: the user before `event` (nil: none) made the user after it, by the
     /// rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
-    static func fold(_ event: DomainEvent, _ user: Kept<User>?) -> Kept<User>? {
-        Kept.fold(event, user, create: {
+    static func fold(_ event: DomainEvent, _ user: inout Kept<User>?) {
+        Kept.fold(event, &user, create: {
             if case .userCreated(let id, let name, let age) = event { User(id: id, name: name, age: age) } else { nil }
         }, change: { user in
             if case .userUpdated(_, let name, let age) = event {
@@ -46,14 +46,14 @@ struct UsersProjection: Projection {
         guard event.entityKind == .user else { return }
         let (txn, byID, hidden) = (txn, byID, hidden)
         try touched.fold(event.entityID, at: position, load: { try Self.load(event.entityID, txn: txn, byID: byID, hidden: hidden) }) {
-            Self.fold(event, $0)
+            Self.fold(event, &$0)
         }
     }
 
     mutating func forget(_ kind: EntityKind, _ id: UUID, at position: UInt64) throws {
         guard kind == .user else { return }
         let (txn, byID, hidden) = (txn, byID, hidden)
-        try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { _ in nil }
+        try touched.fold(id, at: position, load: { try Self.load(id, txn: txn, byID: byID, hidden: hidden) }) { $0 = nil }
     }
 
     mutating func finish(changes: inout [ReadModelChange]?) throws {

@@ -15,9 +15,9 @@ struct TouchedEntitiesTests {
         var overlay = TouchedEntities<Int>()
         overlay.reserve(8)
         // Touched out of key order, some twice, one removed by its last event.
-        for (id, position, fold) in [(d, 3, { (n: Int?) in n.map { $0 + 1 } }), (b, 4, { _ in 7 }),
-                                     (a, 5, { $0.map { $0 * 2 } }), (d, 6, { _ in nil }),
-                                     (c, 7, { _ in 1 }), (a, 8, { $0.map { $0 + 3 } })] as [(UUID, UInt64, (Int?) -> Int?)] {
+        for (id, position, fold) in [(d, 3, { (n: inout Int?) in n = n.map { $0 + 1 } }), (b, 4, { $0 = 7 }),
+                                     (a, 5, { $0 = $0.map { $0 * 2 } }), (d, 6, { $0 = nil }),
+                                     (c, 7, { $0 = 1 }), (a, 8, { $0 = $0.map { $0 + 3 } })] as [(UUID, UInt64, (inout Int?) -> Void)] {
             overlay.fold(id, at: position, load: { loads.append(id); return stored[id] }, fold)
         }
         #expect(loads == [d, b, a, c])
@@ -33,7 +33,7 @@ struct TouchedEntitiesTests {
     @Test func aThrowingVisitStopsTheWalk() {
         struct Stop: Error {}
         var overlay = TouchedEntities<Int>()
-        for last in UInt8(1)...5 { overlay.fold(Self.id(0x01, last), at: UInt64(last), load: { nil }) { _ in Int(last) } }
+        for last in UInt8(1)...5 { overlay.fold(Self.id(0x01, last), at: UInt64(last), load: { nil }) { $0 = Int(last) } }
         var seen: [Int?] = []
         #expect(throws: Stop.self) {
             try overlay.forEachSorted { _, entry in
