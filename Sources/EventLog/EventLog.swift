@@ -117,16 +117,22 @@ public final class EventLog: Sendable {
         try withRead { txn in try databases.headPosition(txn) }
     }
 
-    /// Up to `limit` events after `position`, in order.
-    public func read(after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
+    /// Up to `limit` events after `position`, in order, and no more of them than fit in
+    /// `maxBytes` bytes of data (but always the first one there is), so that a reader of
+    /// large events holds a bounded amount of memory.
+    public func read(after position: UInt64 = 0, limit: Int = 1000, maxBytes: Int = .max) throws -> [RecordedEvent] {
         guard position < .max else { return [] }   // nothing follows the last possible position
         return try withRead { txn in
             var events: [RecordedEvent] = []
             events.reserveCapacity(min(limit, 4096))
+            var bytes = 0
             try txn.withCursor(databases.events) { cursor in
                 var entry = try cursor.seek(atLeast: Keys.position(position &+ 1))
                 while let current = entry, events.count < limit {
-                    events.append(try databases.decode(current))
+                    let event = try databases.decode(current)
+                    bytes += event.data.count
+                    if bytes > maxBytes && !events.isEmpty { break }
+                    events.append(event)
                     entry = try cursor.next()
                 }
             }
@@ -218,14 +224,20 @@ public final class EventLog: Sendable {
 
     // MARK: - Live
 
+    /// The most bytes of event data a subscription reads at a time unless told otherwise
+    /// (always one event at least): what bounds its memory whatever the events' sizes.
+    public static let defaultBatchBytes = 8 << 20
+
     /// Every event after `position`, then each new one as it lands. See ``LogTail``.
     public func subscribe(after position: UInt64 = 0, batchSize: Int = 512) -> LogTail {
         LogTail(log: self, start: position, batchSize: batchSize)
     }
 
-    /// Like ``subscribe(after:batchSize:)``, in batches of up to `batchSize` events.
-    public func subscribeBatches(after position: UInt64 = 0, batchSize: Int = 1000) -> LogBatchTail {
-        LogBatchTail(log: self, start: position, batchSize: batchSize)
+    /// Like ``subscribe(after:batchSize:)``, in batches of up to `batchSize` events and `maxBytes`
+    /// bytes of their data (one event at least).
+    public func subscribeBatches(after position: UInt64 = 0, batchSize: Int = 1000,
+                                 maxBytes: Int = defaultBatchBytes) -> LogBatchTail {
+        LogBatchTail(log: self, start: position, batchSize: batchSize, maxBytes: maxBytes)
     }
 
     /// Returns once the head is past `position` or `timeout` elapsed (whichever first); returns the head.

@@ -8,7 +8,8 @@ import Foundation
 /// }
 /// ```
 /// Events arrive in position order, each once. The sequence reads the log in small
-/// batches (it never loads the whole log) and ends only when its task is cancelled.
+/// batches (it never loads the whole log, nor more than ``EventLog/defaultBatchBytes`` of
+/// event data at once) and ends only when its task is cancelled.
 /// It also sees appends made by other processes, within ``EventLog/Options/pollInterval``.
 public struct LogTail: AsyncSequence, Sendable {
     public typealias Element = RecordedEvent
@@ -28,7 +29,7 @@ public struct LogTail: AsyncSequence, Sendable {
         var index = 0
 
         init(log: EventLog, position: UInt64, batchSize: Int) {
-            batches = LogBatchTail.Iterator(log: log, position: position, batchSize: batchSize)
+            batches = LogBatchTail.Iterator(log: log, position: position, batchSize: batchSize, maxBytes: EventLog.defaultBatchBytes)
         }
 
         public mutating func next() async throws -> RecordedEvent? {
@@ -49,9 +50,10 @@ public struct LogBatchTail: AsyncSequence, Sendable {
     let log: EventLog
     let start: UInt64
     let batchSize: Int
+    let maxBytes: Int
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(log: log, position: start, batchSize: batchSize)
+        Iterator(log: log, position: start, batchSize: batchSize, maxBytes: maxBytes)
     }
 
     /// Reads the log a batch at a time from the tail's start, waiting for appends once it has caught up;
@@ -60,12 +62,13 @@ public struct LogBatchTail: AsyncSequence, Sendable {
         let log: EventLog
         var position: UInt64
         let batchSize: Int
+        let maxBytes: Int
 
         public mutating func next() async throws -> [RecordedEvent]? {
             while true {
                 if Task.isCancelled { return nil }
                 let generation = log.headSignal.generation
-                let batch = try log.read(after: position, limit: batchSize)
+                let batch = try log.read(after: position, limit: batchSize, maxBytes: maxBytes)
                 if let last = batch.last {
                     position = last.position
                     return batch

@@ -30,6 +30,9 @@ protocol Projection {
     mutating func reserve(entities count: Int)
     /// How many entities the batch holds in memory so far (its overlay of touched entities).
     var heldEntities: Int { get }
+    /// The bytes of the stored entities the batch loaded into its overlay so far (their strings
+    /// and arrays): with the events folded, what its overlay holds.
+    var loadedBytes: Int { get }
     /// Whether folding `item` may change this model: false for events about entities it
     /// keeps nothing of, which the fold then passes over without handing them in.
     static func concerns(_ item: DecodedEvents.Item) -> Bool
@@ -87,6 +90,8 @@ extension Projection {
     mutating func reserve(entities count: Int) {}
 
     var heldEntities: Int { 0 }
+
+    var loadedBytes: Int { 0 }
 
     static func concerns(_ item: DecodedEvents.Item) -> Bool { true }
 

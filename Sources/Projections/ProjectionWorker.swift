@@ -89,7 +89,7 @@ final class ProjectionWorker: Sendable {
         var given = false
         _ = try foldIntoLiveModels(bound: .events(.max), expectedEntities: decoded.items.count, restart: { given = false }) {
             defer { given = true }
-            return given ? nil : (decoded, last, decoded.items.count)
+            return given ? nil : (decoded, last, decoded.items.count, 0)
         }
     }
 
@@ -104,7 +104,7 @@ final class ProjectionWorker: Sendable {
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
     func foldIntoLiveModels(bound: TransactionBound, expectedEntities: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
-                            next: () throws -> (events: DecodedEvents, last: UInt64, count: Int)?) throws -> UInt64? {
+                            next: () throws -> (events: DecodedEvents, last: UInt64, count: Int, bytes: Int)?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
         var attempts = 0
@@ -125,9 +125,11 @@ final class ProjectionWorker: Sendable {
                 batch.reserve(entities: expectedEntities)
                 live.append((name, state, state.checkpoint, batch))
             }
-            var events = 0
+            var events = 0, bytes = 0
             var last: UInt64?
-            while bound.allowsMore(afterEvents: events, held: live.lazy.map(\.batch.heldEntities)), let chunk = try next() {
+            while bound.allowsMore(afterEvents: events, bytes: bytes, held: live.lazy.map(\.batch.heldEntities),
+                                   loaded: live.lazy.map(\.batch.loadedBytes)),
+                  let chunk = try next() {
                 for index in live.indices {
                     let checkpoint = live[index].state.checkpoint
                     live[index].state.skipped += try live[index].batch.fold(chunk.events, after: checkpoint)
@@ -135,6 +137,7 @@ final class ProjectionWorker: Sendable {
                 }
                 last = chunk.last
                 events += chunk.count
+                bytes += chunk.bytes
             }
             var after = before
             for var projection in live {

@@ -63,9 +63,10 @@ public enum Rebuild {
     }
 
     /// `bound`: when each write transaction ends. `readAhead`: events read and decoded at a
-    /// time (tests make it small, to fold several in a transaction).
+    /// time, and `readAheadBytes` the most bytes of their data (tests make them small, to fold
+    /// several chunks in a transaction).
     static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], bound: TransactionBound, mode: Mode,
-                    readAhead: Int = chunkSize,
+                    readAhead: Int = chunkSize, readAheadBytes: Int = LogReadAhead.defaultChunkBytes,
                     progress: @Sendable (RebuildProgress) -> Void) async throws -> RebuildSummary {
         // A derived model is rebuilt by its builder, with the builder's other models.
         let names = ProjectionName.builders(of: projections)
@@ -77,7 +78,7 @@ public enum Rebuild {
         try models.prepareForBatch(of: try log.head() - min(startPosition, try log.head()))
         var position = startPosition
         var eventsRead: UInt64 = 0
-        let source = LogReadAhead(log: log, chunkSize: min(bound.events, readAhead), after: position)
+        let source = LogReadAhead(log: log, chunkSize: min(bound.events, readAhead), chunkBytes: readAheadBytes, after: position)
         defer { source.stop() }
         let forecast = MapGrowthForecast()
         var runAgain = 0
@@ -183,7 +184,9 @@ public enum Rebuild {
                 builds.append((name, build, batch))
             }
             guard !builds.isEmpty else { return step }
-            while bound.allowsMore(afterEvents: step.events, held: builds.lazy.map(\.batch.heldEntities)),
+            var bytes = 0
+            while bound.allowsMore(afterEvents: step.events, bytes: bytes, held: builds.lazy.map(\.batch.heldEntities),
+                                   loaded: builds.lazy.map(\.batch.loadedBytes)),
                   let chunk = try source.next() {
                 for index in builds.indices {
                     let checkpoint = builds[index].state.checkpoint
@@ -192,6 +195,7 @@ public enum Rebuild {
                 }
                 step.last = chunk.last
                 step.events += chunk.count
+                bytes += chunk.bytes
                 step.head = chunk.head
             }
             for var build in builds {

@@ -38,9 +38,10 @@ struct TagsProjection: Projection {
     private let groups: Database
     private let hidden: HiddenEntities<StoredTag>
     private let ranks: MergeRanks
-    private var touched = TouchedEntities<Kept<StoredTag>>()
+    private var touched = TouchedEntities<Kept<StoredTag>>(measure: { $0.value.name.utf8.count + $0.value.color.utf8.count })
 
     var heldEntities: Int { touched.count }
+    var loadedBytes: Int { touched.loadedBytes }
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn

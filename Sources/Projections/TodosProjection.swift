@@ -64,10 +64,13 @@ struct TodosProjection: Projection {
     private let hidden: HiddenEntities<Todo>
     /// Whether a todo may be in `todos` or `todos.hidden` (one created in this batch is not).
     private let stored: StoredIDCeiling
-    private var touched = TouchedEntities<Kept<Todo>>()
+    private var touched = TouchedEntities<Kept<Todo>>(measure: { todo in
+        todo.value.title.utf8.count + (todo.value.memo?.utf8.count ?? 0) + todo.value.tags.count * 16
+    })
     private var days: DayCounts
 
     var heldEntities: Int { touched.count }
+    var loadedBytes: Int { touched.loadedBytes }
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn

@@ -20,6 +20,15 @@ struct TouchedEntities<Entity> {
 
     /// How many entities the overlay holds.
     var count: Int { ids.count }
+    /// The bytes of the stored entities loaded into the overlay, by `measure` (what it holds
+    /// besides what the events folded into it brought).
+    private(set) var loadedBytes = 0
+    private let measure: (Entity) -> Int
+
+    /// An empty overlay; `measure` tells the bytes a loaded entity holds (its strings and arrays).
+    init(measure: @escaping (Entity) -> Int = { _ in 0 }) {
+        self.measure = measure
+    }
     private var entries: [Entry] = []
     private var indexes: [IDOrder: Int] = [:]
 
@@ -47,6 +56,7 @@ struct TouchedEntities<Entity> {
             index = known
         } else {
             let stored = try load()
+            if let stored { loadedBytes += measure(stored) }
             index = entries.count
             entries.append(Entry(original: stored, current: stored, position: position))
             ids.append(id)

@@ -9,24 +9,35 @@
 /// progress is reported). A rebuild of 1,000,000 events in transactions of 75,000 events
 /// committed 14 times, each holding about 50,000 todos; bounded by 128,000 entities it commits
 /// 4 times (peak memory 65 → 108 MiB: about 0.6 KiB per todo, which two models hold).
+///
+/// Counts alone do not bound the bytes: a todo's memo may be megabytes. So a transaction also
+/// ends once the data of the events it folded (their strings are what the entities they make
+/// hold) and the stored entities its models loaded reach ``heldBytes``.
 struct TransactionBound: Sendable, Equatable {
     /// The most events a transaction folds.
     var events: Int
     /// The most entities one model's overlay holds before the transaction ends.
     var heldEntities: Int
+    /// The most bytes of event data folded and of stored entities loaded before the transaction ends.
+    var heldBytes: Int = Self.defaultHeldBytes
+
+    /// The benchmark's rebuild of 1,000,000 events (about 84 bytes of data an event) folds 18–26 MB
+    /// of event data and loads under 4 MB of todos per transaction, so this bound leaves it alone;
+    /// a log of large memos makes transactions of fewer events.
+    static let defaultHeldBytes = 64 << 20
 
     /// A rebuild's, an upgrade's and a backlog's bound unless a caller says otherwise.
     static let build = TransactionBound(events: 500_000, heldEntities: 128_000)
 
-    /// `events` events at most, with the default bound on held entities.
+    /// `events` events at most, with the default bounds on what is held.
     static func events(_ events: Int) -> TransactionBound {
-        TransactionBound(events: max(1, events), heldEntities: build.heldEntities)
+        TransactionBound(events: max(1, events), heldEntities: build.heldEntities, heldBytes: build.heldBytes)
     }
 
-    /// Whether a transaction that folded `events` and whose models hold `held` entities
-    /// (each model's count) may fold another chunk.
-    func allowsMore(afterEvents events: Int, held: some Sequence<Int>) -> Bool {
-        events < self.events && held.allSatisfy { $0 < heldEntities }
+    /// Whether a transaction that folded `events` events with `bytes` of data, and whose models
+    /// hold `held` entities (each model's count), having loaded `loaded` bytes of them, may fold another chunk.
+    func allowsMore(afterEvents events: Int, bytes: Int, held: some Sequence<Int>, loaded: some Sequence<Int>) -> Bool {
+        events < self.events && held.allSatisfy { $0 < heldEntities } && loaded.reduce(bytes, +) < heldBytes
     }
 
     /// The entities a model's overlay should make room for when a chunk holds up to

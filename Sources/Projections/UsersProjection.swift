@@ -28,9 +28,10 @@ struct UsersProjection: Projection {
     private let byID: Database
     private let byName: Database
     private let hidden: HiddenEntities<User>
-    private var touched = TouchedEntities<Kept<User>>()
+    private var touched = TouchedEntities<Kept<User>>(measure: { $0.value.name.utf8.count })
 
     var heldEntities: Int { touched.count }
+    var loadedBytes: Int { touched.loadedBytes }
 
     init(txn: Transaction, databases: [Database], ranks: MergeRanks) {
         self.txn = txn

@@ -33,6 +33,21 @@ struct ReadTests {
         }
     }
 
+    @Test func readStopsBeforeTheEventThatWouldPassTheBytesButReturnsOneAtLeast() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                _ = try await fill(log)
+                // Data `{"n":0}` … `{"n":9}` is 7 bytes, from `{"n":10}` on 8.
+                #expect(try log.read(after: 0, limit: 100, maxBytes: 21).map(\.position) == [1, 2, 3])
+                #expect(try log.read(after: 0, limit: 100, maxBytes: 20).map(\.position) == [1, 2])
+                #expect(try log.read(after: 10, limit: 100, maxBytes: 16).map(\.position) == [11, 12])
+                #expect(try log.read(after: 10, limit: 1, maxBytes: 16).map(\.position) == [11])
+                #expect(try log.read(after: 0, limit: 100, maxBytes: 1).map(\.position) == [1], "one event even when it alone is larger")
+                #expect(try log.read(after: 0, limit: 100, maxBytes: 0).map(\.position) == [1])
+            }
+        }
+    }
+
     @Test func scanVisitsEverythingAfterAPositionInChunks() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in

@@ -113,6 +113,24 @@ struct SubscribeTests {
         }
     }
 
+    @Test func batchSubscriptionBatchesEndAtTheirBytes() async throws {
+        try await TestStore.with { store in
+            try await store.withLog(Self.noPolling) { log throws in
+                // 20 events of 7 bytes of data (`{"k":1}`): 3 fit in 21 bytes.
+                try await log.append(to: "s", events: (0..<20).map { _ in makeEvent() })
+                let sizes = try await withTimeout(.seconds(60), "byte-bounded batches") {
+                    var sizes: [Int] = []
+                    for try await batch in log.subscribeBatches(after: 0, batchSize: 10, maxBytes: 21) {
+                        sizes.append(batch.count)
+                        if sizes.reduce(0, +) == 20 { break }
+                    }
+                    return sizes
+                }
+                #expect(sizes == [3, 3, 3, 3, 3, 3, 2])
+            }
+        }
+    }
+
     @Test func aCancelledSubscriptionEnds() async throws {
         try await TestStore.with { store in
             try await store.withLog(Self.noPolling) { log throws in

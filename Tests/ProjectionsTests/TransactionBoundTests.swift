@@ -6,14 +6,17 @@ import Testing
 
 @Suite("a large build's transactions end at the entities its models hold", .timeLimit(.minutes(5)))
 struct TransactionBoundTests {
-    @Test("a transaction folds another chunk until its events or one model's held entities reach the bound")
+    @Test("a transaction folds another chunk until its events, one model's held entities, or the bytes folded and loaded reach the bound")
     func allowsMore() {
-        let bound = TransactionBound(events: 1_000, heldEntities: 50)
-        #expect(bound.allowsMore(afterEvents: 0, held: [0, 0]))
-        #expect(bound.allowsMore(afterEvents: 999, held: [49, 12]))
-        #expect(!bound.allowsMore(afterEvents: 1_000, held: [0, 0]))
-        #expect(!bound.allowsMore(afterEvents: 10, held: [3, 50]))
-        #expect(!bound.allowsMore(afterEvents: 10, held: [51, 0]))
+        let bound = TransactionBound(events: 1_000, heldEntities: 50, heldBytes: 4_096)
+        #expect(bound.allowsMore(afterEvents: 0, bytes: 0, held: [0, 0], loaded: [0, 0]))
+        #expect(bound.allowsMore(afterEvents: 999, bytes: 4_000, held: [49, 12], loaded: [90, 5]))
+        #expect(!bound.allowsMore(afterEvents: 1_000, bytes: 0, held: [0, 0], loaded: [0, 0]))
+        #expect(!bound.allowsMore(afterEvents: 10, bytes: 0, held: [3, 50], loaded: [0, 0]))
+        #expect(!bound.allowsMore(afterEvents: 10, bytes: 0, held: [51, 0], loaded: [0, 0]))
+        #expect(!bound.allowsMore(afterEvents: 10, bytes: 4_096, held: [3, 0], loaded: [0, 0]))
+        #expect(!bound.allowsMore(afterEvents: 10, bytes: 4_000, held: [3, 0], loaded: [90, 6]), "loaded bytes count with the folded")
+        #expect(TransactionBound.events(10).heldBytes == TransactionBound.build.heldBytes)
     }
 
     @Test("a model makes room for the held bound and one chunk more, never more than the events")
@@ -38,6 +41,38 @@ struct TransactionBoundTests {
                                                 readAhead: 100) { _ in steps.increment() }
             #expect(summary.position == 3_000)
             #expect(steps.value >= 4, "\(steps.value) transactions")
+            #expect(try store.contents() == incremental)
+        }
+    }
+
+    @Test("todos with large memos: the read-ahead's chunks end at their bytes, and so do the transactions; the same bytes as the incremental models")
+    func largeEventsBoundChunksAndTransactionsByBytes() async throws {
+        try await withStore { store in
+            let memo = String(repeating: "m", count: 48 << 10)
+            for n in 0..<160 {
+                try await store.append([.todoCreated(id: UUID(), title: "Todo \(n)", deadline: day("2026-06-01"), userId: nil,
+                                                     memo: memo)])
+            }
+            try await store.runner.catchUp()
+            let incremental = try store.contents()
+            // The live models' batches end at their bytes too: 21 events of 48 KiB in 1 MiB.
+            let batch = try await LogPrefetcher(log: store.log, batchSize: 1_000, batchBytes: 1 << 20).batch(after: 0).value
+            #expect(batch?.count == 21)
+            #expect(batch.map { $0.bytes > 1_000_000 && $0.bytes <= 1 << 20 } == true)
+            // 7.5 MiB of memos in chunks of 10,000 events but 4 MiB at most: two chunks, each a transaction.
+            let chunks = Counter()
+            _ = try await Rebuild.run(log: store.log, models: store.models, projections: ProjectionName.allCases,
+                                      bound: TransactionBound(events: .max, heldEntities: .max, heldBytes: 1), mode: .fresh) { _ in
+                chunks.increment()
+            }
+            #expect(chunks.value == 2, "\(chunks.value) chunks")
+            #expect(try store.contents() == incremental)
+            // Chunks of 64 KiB (one event each), transactions ending at 1 MiB of them: 21 or 22 events each.
+            let steps = Counter()
+            _ = try await Rebuild.run(log: store.log, models: store.models, projections: ProjectionName.allCases,
+                                      bound: TransactionBound(events: .max, heldEntities: .max, heldBytes: 1 << 20), mode: .fresh,
+                                      readAheadBytes: 64 << 10) { _ in steps.increment() }
+            #expect(steps.value == 8, "\(steps.value) transactions")
             #expect(try store.contents() == incremental)
         }
     }
