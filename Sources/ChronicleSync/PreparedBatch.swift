@@ -17,11 +17,12 @@ struct PreparedBatch: Sendable {
     let body: Data
 
     /// This store's events among the `limit` after `position`, stopping short of `maxBytes`
-    /// of payload, encoded.
+    /// of payload, encoded. The log itself is read up to `maxBytes` of event data, pulled events
+    /// included, so a batch never holds more than it may send whatever the events' sizes.
     static func read(from log: EventLog, after position: UInt64, limit: Int, maxBytes: Int) throws(SyncError) -> PreparedBatch {
         let read: [RecordedEvent]
         do {
-            read = try log.read(after: position, limit: limit)
+            read = try log.read(after: position, limit: limit, maxBytes: maxBytes)
         } catch {
             throw .storage("cannot read the log: \(error)")
         }
