@@ -37,8 +37,6 @@ extension ProjectionWorker {
     /// the last position read (nil at the log's head).
     private func foldChunks(after position: UInt64, from source: LogReadAhead, forecast: MapGrowthForecast) throws -> UInt64? {
         try foldIntoLiveModels(bound: largeTransactions, expectedEntities: largeTransactions.entitiesToReserve(chunkSize: source.chunkSize),
-                               forecast: forecast, restart: { source.restart(after: position) }) {
-            try source.next().map { ($0.events, $0.last, $0.count, $0.bytes) }
-        }
+                               forecast: forecast, restart: { source.restart(after: position) }, next: source.next)
     }
 }

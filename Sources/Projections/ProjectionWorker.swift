@@ -89,7 +89,7 @@ final class ProjectionWorker: Sendable {
         var given = false
         _ = try foldIntoLiveModels(bound: .events(.max), expectedEntities: decoded.items.count, restart: { given = false }) {
             defer { given = true }
-            return given ? nil : (decoded, last, decoded.items.count, 0)
+            return given ? nil : LogPrefetcher.Batch(events: decoded, last: last, count: decoded.items.count, bytes: 0, head: last)
         }
     }
 
@@ -104,7 +104,7 @@ final class ProjectionWorker: Sendable {
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
     func foldIntoLiveModels(bound: TransactionBound, expectedEntities: Int, forecast: MapGrowthForecast? = nil, restart: () -> Void,
-                            next: () throws -> (events: DecodedEvents, last: UInt64, count: Int, bytes: Int)?) throws -> UInt64? {
+                            next: () throws -> LogPrefetcher.Batch?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
         var attempts = 0
@@ -112,7 +112,7 @@ final class ProjectionWorker: Sendable {
             if attempts > 0 { restart() }
             attempts += 1
             var changes: [ReadModelChange]? = describe ? [] : nil
-            var live: [(name: ProjectionName, state: ProjectionState, from: UInt64, batch: any Projection)] = []
+            var live: [ModelFold<ProjectionState>] = []
             for name in ProjectionName.builders {
                 let state = try models.databases.state(name, txn)
                 // A model built by an older version waits for its rebuild; a newer one is not ours to touch.
@@ -123,31 +123,19 @@ final class ProjectionWorker: Sendable {
                 var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
                                                  ranks: MergeRanks(log: log))
                 batch.reserve(entities: expectedEntities)
-                live.append((name, state, state.checkpoint, batch))
+                live.append(ModelFold(name: name, position: state, batch: batch))
             }
-            var events = 0, bytes = 0
-            var last: UInt64?
-            while bound.allowsMore(afterEvents: events, bytes: bytes, held: live.lazy.map(\.batch.heldEntities),
-                                   loaded: live.lazy.map(\.batch.loadedBytes)),
-                  let chunk = try next() {
-                for index in live.indices {
-                    let checkpoint = live[index].state.checkpoint
-                    live[index].state.skipped += try live[index].batch.fold(chunk.events, after: checkpoint)
-                    live[index].state.checkpoint = max(checkpoint, chunk.last)
-                }
-                last = chunk.last
-                events += chunk.count
-                bytes += chunk.bytes
-            }
+            let from = live.map(\.position.checkpoint)
+            let folded = try bound.fold(&live, from: next)
             var after = before
-            for var projection in live {
-                if projection.state.checkpoint > projection.from {
+            for (var projection, from) in zip(live, from) {
+                if projection.position.checkpoint > from {
                     try projection.batch.finish(changes: &changes)
-                    try models.databases.putState(projection.state, of: projection.name, txn)
+                    try models.databases.putState(projection.position, of: projection.name, txn)
                 }
-                after[projection.name] = Seen(generation: projection.state.generation, checkpoint: projection.state.checkpoint)
+                after[projection.name] = Seen(generation: projection.position.generation, checkpoint: projection.position.checkpoint)
             }
-            return (last, changes ?? [], after)
+            return (folded.last, changes ?? [], after)
         }
         seen.withLock { $0 = after }
         observers.yield(changes)

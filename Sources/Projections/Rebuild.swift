@@ -169,7 +169,7 @@ public enum Rebuild {
             if attempts > 0 { source.restart(after: position) }
             attempts += 1
             var step = Step(finished: [], last: nil, events: 0, head: position, runAgain: attempts - 1)
-            var builds: [(name: ProjectionName, state: BuildState, batch: any Projection)] = []
+            var builds: [ModelFold<BuildState>] = []
             for (name, planned) in plan.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 guard let build = try models.databases.build(name, txn), build.id == planned.id else {
                     if try models.databases.state(name, txn).buildID == planned.id {
@@ -181,27 +181,17 @@ public enum Rebuild {
                 let databases = models.databases.databases(name, build.slot)
                 var batch = name.projection.init(txn: txn, databases: databases, ranks: source.ranks)
                 batch.reserve(entities: bound.entitiesToReserve(chunkSize: source.chunkSize))
-                builds.append((name, build, batch))
+                builds.append(ModelFold(name: name, position: build, batch: batch))
             }
             guard !builds.isEmpty else { return step }
-            var bytes = 0
-            while bound.allowsMore(afterEvents: step.events, bytes: bytes, held: builds.lazy.map(\.batch.heldEntities),
-                                   loaded: builds.lazy.map(\.batch.loadedBytes)),
-                  let chunk = try source.next() {
-                for index in builds.indices {
-                    let checkpoint = builds[index].state.checkpoint
-                    builds[index].state.skipped += try builds[index].batch.fold(chunk.events, after: checkpoint)
-                    builds[index].state.checkpoint = max(checkpoint, chunk.last)
-                }
-                step.last = chunk.last
-                step.events += chunk.count
-                bytes += chunk.bytes
-                step.head = chunk.head
-            }
+            let folded = try bound.fold(&builds, from: source.next)
+            step.last = folded.last
+            step.events = folded.events
+            step.head = folded.head ?? step.head
             for var build in builds {
                 var none: [ReadModelChange]? = nil
                 try build.batch.finish(changes: &none)
-                try models.databases.putBuild(build.state, of: build.name, txn)
+                try models.databases.putBuild(build.position, of: build.name, txn)
             }
             return step
         }
