@@ -98,12 +98,7 @@ struct DailyStatsTests {
         try await withStore { store in
             var workload = Workload(seed: 5)
             var reference = ReferenceModels()
-            for _ in 0..<300 {
-                let events = workload.next()
-                if events.isEmpty { continue }
-                try await store.append(events)
-                for event in events { reference.apply(event) }
-            }
+            try await store.append(300, from: &workload, into: &reference)
             try await store.runner.catchUp()
             let before = try store.contents()
             let first = try #require(reference.stats.first)

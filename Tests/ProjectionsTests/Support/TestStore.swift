@@ -37,6 +37,16 @@ final class TestStore: Sendable {
         }
     }
 
+    /// Appends the events of `workload`'s next `commands` commands, one batch each, and folds them into `reference`.
+    func append(_ commands: Int, from workload: inout Workload, into reference: inout ReferenceModels) async throws {
+        for _ in 0..<commands {
+            let events = workload.next()
+            if events.isEmpty { continue }
+            try await append(events)
+            for event in events { reference.apply(event) }
+        }
+    }
+
     /// Appends a raw event (for types the domain does not know, or damaged data).
     @discardableResult
     func appendRaw(type: String, stream: String, json: String) async throws -> UInt64 {
