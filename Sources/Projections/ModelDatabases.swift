@@ -128,7 +128,7 @@ struct ModelDatabases: Sendable {
 
     /// The daily-stats projection of stores written before version 5 of the todos one, which
     /// now counts the days: its state key and its databases (emptied when such a store opens).
-    static let legacyStateKeys = [Array("state/daily-stats".utf8), Array("build/daily-stats".utf8)]
+    static let legacyStateKey = Array("state/daily-stats".utf8), legacyBuildKey = Array("build/daily-stats".utf8)
     static let legacyDatabaseNames = ["daily-stats", "daily-stats.todos", "daily-stats.by-user", "daily-stats.deleted-users",
                                       "daily-stats.hidden", "daily-stats.hidden-by-user"]
 
@@ -140,7 +140,7 @@ struct ModelDatabases: Sendable {
             for name in ProjectionName.builders where try txn.get(databases.meta, key: stateKey(name)) == nil {
                 return nil
             }
-            if try txn.get(databases.meta, key: legacyStateKeys[0]) != nil { return nil }
+            if try txn.get(databases.meta, key: legacyStateKey) != nil { return nil }
             return databases
         }
         if let existing = existing.flatMap({ $0 }) { return existing }
@@ -159,7 +159,7 @@ struct ModelDatabases: Sendable {
     /// Empties the databases of the daily-stats projection of older stores and forgets its state
     /// (their handles stay open for the process: dropping one could close it under a reader).
     private static func emptyLegacyDatabases(_ txn: Transaction, meta: Database) throws {
-        guard try txn.get(meta, key: legacyStateKeys[0]) != nil else { return }
+        guard try txn.get(meta, key: legacyStateKey) != nil else { return }
         for base in legacyDatabaseNames {
             for slot in Slot.allCases {
                 do {
@@ -169,7 +169,8 @@ struct ModelDatabases: Sendable {
                 }
             }
         }
-        for key in legacyStateKeys { try txn.delete(meta, key: key) }
+        try txn.delete(meta, key: legacyStateKey)
+        try txn.delete(meta, key: legacyBuildKey)
     }
 
     private static func open(_ txn: Transaction, create: Bool) throws -> ModelDatabases {

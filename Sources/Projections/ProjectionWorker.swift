@@ -89,6 +89,7 @@ final class ProjectionWorker: Sendable {
         var given = false
         _ = try foldIntoLiveModels(bound: .events(.max), expectedEntities: decoded.items.count, restart: { given = false }) {
             defer { given = true }
+            // One chunk, under no bound: its bytes and the head are not looked at.
             return given ? nil : LogPrefetcher.Batch(events: decoded, last: last, count: decoded.items.count, bytes: 0, head: last)
         }
     }

@@ -388,7 +388,7 @@ public final class ReadModels: Sendable {
         try read { txn in
             let dbs = try active(name, txn)
             var result: [String: [[UInt8]]] = [:]
-            for (base, db) in zip(name.projection.databaseNames, dbs) {
+            for (base, db) in zip(name.databaseNames, dbs) {
                 var entries: [[UInt8]] = []
                 try txn.withCursor(db) { cursor in
                     var entry = try cursor.first()

@@ -115,6 +115,11 @@ struct DailyStatsTests {
             #expect(summary.entries[.todos] == reference.todos.count)
             #expect(try store.models.stats() == reference.stats)
             #expect(try store.contents() == before)
+            // The daily-stats model is the todos' counts database, named as such.
+            let counts = try store.models.contents(of: .dailyStats)
+            #expect(Array(counts.keys) == [TodosProjection.dailyStatsDatabase])
+            #expect(counts[TodosProjection.dailyStatsDatabase] == before[TodosProjection.dailyStatsDatabase])
+            #expect(counts[TodosProjection.dailyStatsDatabase]?.count == 2 * reference.stats.count)
             #expect(try store.models.status().map(\.generation) == [1, 2, 2, 1, 1])
         }
     }
