@@ -15,7 +15,8 @@ import LMDB
 /// Each projection has two sets of databases (slots). The rebuild empties the slot
 /// readers are not using, replays the whole log into it in large batches (one write
 /// transaction each, recording how far it got; a batch ends when one model holds
-/// ``heldEntitiesPerTransaction`` entities in memory, or after `batchSize` events), and
+/// ``heldEntitiesPerTransaction`` entities in memory, when the events' data and the entities
+/// loaded reach 64 MiB, or after `batchSize` events), and
 /// then, in one write transaction, brings it level with the live model, makes it the
 /// active slot and empties the old one. Readers and the incremental runner keep using the
 /// old model until that transaction commits, and appends never wait for any of it.
@@ -31,7 +32,7 @@ public enum Rebuild {
     /// are mapped with `MDB_WRITEMAP`, so the pages written cost page cache, not anonymous memory.
     public static let defaultBatchSize = TransactionBound.build.events
     /// The most entities one model holds in memory before a transaction of the rebuild ends:
-    /// what bounds the rebuild's memory (about 0.6 KiB for a todo, which two models hold).
+    /// with the bytes they hold, what bounds the rebuild's memory (about 0.6 KiB for a todo).
     public static let heldEntitiesPerTransaction = TransactionBound.build.heldEntities
     /// Events read and decoded at a time: what a build holds in memory besides its overlay.
     static let chunkSize = 10_000

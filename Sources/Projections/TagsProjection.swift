@@ -16,7 +16,7 @@ struct TagsProjection: Projection {
     static let version: UInt32 = 3
     static let databaseNames = ["tags", "tags.by-name", "tags.groups", "tags.hidden"]
 
-    /// The fold: the tag before `event` at `position` (nil: none) made the tag after it, by
+    /// The fold, in place: the tag before `event` at `position` (nil: none) becomes the tag after it, by
     /// the rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
     static func fold(_ event: DomainEvent, at position: UInt64, _ tag: inout Kept<StoredTag>?) {
         Kept.fold(event, &tag, create: {

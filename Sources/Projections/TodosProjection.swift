@@ -26,7 +26,7 @@ struct TodosProjection: Projection {
     static let databaseNames = ["todos", "todos.by-deadline", "todos.by-user", "todos.by-tag", "todos.deleted-users",
                                 "todos.hidden", "todos.hidden-by-user", dailyStatsDatabase]
 
-    /// The fold: the todo before `event` (nil: none) made the todo after it, by the rules
+    /// The fold, in place: the todo before `event` (nil: none) becomes the todo after it, by the rules
     /// of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``). A todo created for a
     /// deleted user (`ownerDeleted`) is kept hidden.
     static func fold(_ event: DomainEvent, _ todo: inout Kept<Todo>?, ownerDeleted: Bool = false) {

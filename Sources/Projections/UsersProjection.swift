@@ -11,7 +11,7 @@ struct UsersProjection: Projection {
     static let version: UInt32 = 3
     static let databaseNames = ["users", "users.by-name", "users.hidden"]
 
-    /// The fold: the user before `event` (nil: none) made the user after it, by the
+    /// The fold, in place: the user before `event` (nil: none) becomes the user after it, by the
     /// rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
     static func fold(_ event: DomainEvent, _ user: inout Kept<User>?) {
         Kept.fold(event, &user, create: {
