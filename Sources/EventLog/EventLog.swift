@@ -140,19 +140,19 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Visits the events after `position` in chunks (one short read transaction each, so the
-    /// whole log is never in memory and no transaction stays open while `body` runs).
-    /// Returns the last position seen.
+    /// Visits the events after `position` in chunks of up to `chunk` events and
+    /// ``defaultBatchBytes`` of their data (one short read transaction each, so the whole log is
+    /// never in memory and no transaction stays open while `body` runs). Returns the last
+    /// position seen.
     @discardableResult
     public func scan(after position: UInt64, chunk: Int = 4096,
                      _ body: (RecordedEvent) throws -> Void) throws -> UInt64 {
         var last = position
         while true {
-            let batch = try read(after: last, limit: chunk)
+            let batch = try read(after: last, limit: chunk, maxBytes: Self.defaultBatchBytes)
             for event in batch { try body(event) }
             guard let tail = batch.last else { return last }
             last = tail.position
-            if batch.count < chunk { return last }
         }
     }
 

@@ -214,7 +214,7 @@ public enum Rebuild {
                         let target = min(state.checkpoint, try log.head())
                         while build.checkpoint < target {
                             let limit = Int(min(UInt64(min(batchSize, chunkSize)), target - build.checkpoint))
-                            let events = try log.read(after: build.checkpoint, limit: limit)
+                            let events = try log.read(after: build.checkpoint, limit: limit, maxBytes: LogReadAhead.defaultChunkBytes)
                             guard let last = events.last?.position else {
                                 throw ProjectionError.beyondHead(position: target, head: build.checkpoint)
                             }

@@ -28,7 +28,7 @@ public enum Replay {
         var result = ReplayResult(position: position, snapshot: DomainSnapshot(), events: 0, skippedEvents: 0)
         var last: UInt64 = 0
         while last < position {
-            let events = try log.read(after: last, limit: Int(min(position - last, 4096)))
+            let events = try log.read(after: last, limit: Int(min(position - last, 4096)), maxBytes: EventLog.defaultBatchBytes)
             guard let tail = events.last else { break }
             for item in try MergeDecoder(log: log).decode(events).items {
                 if item.event == nil { result.skippedEvents += 1 }

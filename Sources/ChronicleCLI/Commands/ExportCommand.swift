@@ -25,7 +25,7 @@ struct ExportCommand: AsyncParsableCommand {
         var written: UInt64 = 0
         let output = FileHandle.standardOutput
         while position < head {
-            let events = try log.read(after: position, limit: 1000)
+            let events = try log.read(after: position, limit: 1000, maxBytes: EventLog.defaultBatchBytes)
             guard let last = events.last else { break }
             var chunk = Data()
             for event in events {
