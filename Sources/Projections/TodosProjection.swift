@@ -67,7 +67,7 @@ struct TodosProjection: Projection {
     private var touched = TouchedEntities<Kept<Todo>>(measure: { todo in
         todo.value.title.utf8.count + (todo.value.memo?.utf8.count ?? 0) + todo.value.tags.count * 16
     })
-    private var days: DayCounts
+    private let dailyStats: Database
 
     var heldEntities: Int { touched.count }
     var loadedBytes: Int { touched.loadedBytes }
@@ -82,7 +82,7 @@ struct TodosProjection: Projection {
         hidden = HiddenEntities(txn: txn, database: databases[5], byOwner: databases[6], owner: \.userId,
                                 encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeTodo(id:_:), same: Self.same)
         stored = StoredIDCeiling(txn: txn, databases: [databases[0], databases[5]])
-        days = DayCounts(txn: txn, database: databases[7])
+        dailyStats = databases[7]
     }
 
     /// Todos, and users (a user's deletion hides its todos).
@@ -140,7 +140,7 @@ struct TodosProjection: Projection {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(256)
-        var days = days
+        var days = DayCounts(txn: txn, database: dailyStats)
         try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
