@@ -214,16 +214,16 @@ public enum Rebuild {
                         let target = min(state.checkpoint, try log.head())
                         while build.checkpoint < target {
                             let limit = Int(min(UInt64(min(batchSize, chunkSize)), target - build.checkpoint))
-                            let events = try log.read(after: build.checkpoint, limit: limit, maxBytes: LogReadAhead.defaultChunkBytes)
-                            guard let last = events.last?.position else {
+                            guard let chunk = try LogPrefetcher.read(log, after: build.checkpoint, limit: limit,
+                                                                     maxBytes: LogReadAhead.defaultChunkBytes) else {
                                 throw ProjectionError.beyondHead(position: target, head: build.checkpoint)
                             }
                             var none: [ReadModelChange]? = nil
                             build.skipped += try name.projection.apply(
-                                try MergeDecoder(log: log).decode(events), after: build.checkpoint, txn: txn,
+                                chunk.events, after: build.checkpoint, txn: txn,
                                 databases: models.databases.databases(name, build.slot), ranks: MergeRanks(log: log),
                                 changes: &none)
-                            build.checkpoint = last
+                            build.checkpoint = chunk.last
                         }
                         let old = state.slot
                         state = ProjectionState(slot: build.slot, version: build.version, generation: state.generation + 1,
