@@ -41,7 +41,11 @@ struct LogPrefetcher: Sendable {
     /// Reads and decodes up to `limit` events, and up to `maxBytes` bytes of their data (at least
     /// one event), after `position`; nil when there are none.
     static func read(_ log: EventLog, after position: UInt64, limit: Int, maxBytes: Int = .max) throws -> Batch? {
-        let records = try log.read(after: position, limit: limit, maxBytes: maxBytes)
+        try decode(try log.read(after: position, limit: limit, maxBytes: maxBytes), of: log)
+    }
+
+    /// Decodes `records` (consecutive events of `log`) as one batch; nil when there are none.
+    static func decode(_ records: [RecordedEvent], of log: EventLog) throws -> Batch? {
         guard let last = records.last?.position else { return nil }
         let bytes = records.reduce(0) { $0 + $1.data.count }
         return Batch(events: try MergeDecoder(log: log).decode(records), last: last, count: records.count, bytes: bytes,

@@ -7,9 +7,14 @@ import Foundation
 /// must stay on the thread that began it. Reading ahead while a large transaction commits
 /// keeps the second core busy.
 ///
+/// A consumer that finds its next chunk not decoded yet decodes one itself instead of waiting
+/// (when there is room ahead): while a transaction folds, the consumer outruns the reader
+/// (decoding an event costs about twice what folding it does), and so both cores decode then.
+/// Chunks are claimed in log order, one claim at a time (the log's records read and checked),
+/// decoded by whichever thread claimed them, and handed to the consumer in log order.
+///
 /// Thread rules: one consumer at a time (calls in sequence, as from one serial queue);
-/// the reader and the consumer share `buffer`, `position`, `reading` and `generation`
-/// only while holding `condition`.
+/// the reader and the consumer share the state below only while holding `condition`.
 final class LogReadAhead: @unchecked Sendable {
     private let log: EventLog
     /// Rank lookups in the log read.
@@ -20,15 +25,24 @@ final class LogReadAhead: @unchecked Sendable {
     /// bounds the memory read ahead whatever the events' sizes.
     let chunkBytes: Int
     private let depth: Int
+    /// Whether a reader of its own reads ahead (without one, the consumer decodes every chunk).
+    private let readsAhead: Bool
     private let queue = DispatchQueue(label: "chronicle.rebuild.read")
     private let condition = NSCondition()
-    /// Chunks read and not yet taken, oldest first; a nil batch marks the log's head.
-    private var buffer: [Result<LogPrefetcher.Batch?, any Error>] = []
-    /// Where the reader goes on from.
+    /// Chunks decoded and not yet taken, by their number in claim order; a nil batch marks the
+    /// log's head.
+    private var decoded: [Int: Result<LogPrefetcher.Batch?, any Error>] = [:]
+    /// The number the next claimed chunk gets.
+    private var nextClaim = 0
+    /// The number of the chunk ``next()`` returns next.
+    private var nextTaken = 0
+    /// Where the next claim reads from.
     private var position: UInt64
-    /// The reader is running (it stops at the head or at an error).
+    /// A claim is reading its records (claims read one at a time, in log order).
+    private var claiming = false
+    /// More chunks may be claimed (not after the head, an error, or ``stop()``).
     private var reading = false
-    /// Bumped by ``restart(after:)`` and ``stop()``: a reader of an older generation quits.
+    /// Bumped by ``restart(after:)`` and ``stop()``: a claim of an older generation is dropped.
     private var generation = 0
 
     /// How many chunks the reader reads ahead unless told otherwise. While a rebuild's
@@ -42,26 +56,39 @@ final class LogReadAhead: @unchecked Sendable {
     /// the benchmark's data take about 0.8 MB; a log of large memos makes chunks of fewer events.
     static let defaultChunkBytes = 4 << 20
 
-    /// Starts reading chunks of `chunkSize` events (and `chunkBytes` of their data) after `position`.
-    init(log: EventLog, chunkSize: Int, chunkBytes: Int = defaultChunkBytes, depth: Int = defaultDepth, after position: UInt64) {
+    /// Starts reading chunks of `chunkSize` events (and `chunkBytes` of their data) after
+    /// `position`. `readsAhead`: false leaves every chunk to the consumer (for tests).
+    init(log: EventLog, chunkSize: Int, chunkBytes: Int = defaultChunkBytes, depth: Int = defaultDepth,
+         after position: UInt64, readsAhead: Bool = true) {
         self.log = log
         self.chunkSize = chunkSize
         self.chunkBytes = max(1, chunkBytes)
-        self.depth = depth
+        self.depth = max(1, depth)
+        self.readsAhead = readsAhead
         self.position = position
         restart(after: position)
     }
 
-    /// The next chunk, waiting for it if needed; nil once the log's head is reached (and
-    /// from then on, until ``restart(after:)``).
+    /// The next chunk, decoding it (or a later one) here rather than waiting when the reader is
+    /// behind; nil once the log's head is reached (and from then on, until ``restart(after:)``).
     func next() throws -> LogPrefetcher.Batch? {
         condition.lock()
         defer { condition.unlock() }
-        while buffer.isEmpty && reading { condition.wait() }
-        guard !buffer.isEmpty else { return nil }
-        let result = buffer.removeFirst()
-        condition.broadcast()
-        return try result.get()
+        while true {
+            if let result = decoded.removeValue(forKey: nextTaken) {
+                nextTaken += 1
+                condition.broadcast()
+                return try result.get()
+            }
+            if !reading && nextClaim == nextTaken { return nil }
+            if canClaim {
+                condition.unlock()
+                claimAndDecode(generation: generation)   // `generation` is read before unlocking
+                condition.lock()
+            } else {
+                condition.wait()
+            }
+        }
     }
 
     /// Drops whatever was read ahead and starts again after `position`.
@@ -69,12 +96,15 @@ final class LogReadAhead: @unchecked Sendable {
         condition.lock()
         generation += 1
         let current = generation
-        buffer = []
+        decoded = [:]
+        nextClaim = 0
+        nextTaken = 0
+        claiming = false
         self.position = position
         reading = true
         condition.broadcast()
         condition.unlock()
-        queue.async { [self] in read(generation: current) }
+        if readsAhead { queue.async { [self] in read(generation: current) } }
     }
 
     /// Stops the reader after the chunk it is reading. Call it when done: a reader waiting
@@ -83,31 +113,70 @@ final class LogReadAhead: @unchecked Sendable {
         condition.lock()
         generation += 1
         reading = false
-        buffer = []
+        decoded = [:]
         condition.broadcast()
         condition.unlock()
+    }
+
+    // MARK: - Claims
+
+    /// Whether a chunk may be claimed now: more to read, no claim reading, and room ahead.
+    /// Call it holding `condition`.
+    private var canClaim: Bool {
+        reading && !claiming && nextClaim - nextTaken < depth
     }
 
     private func read(generation mine: Int) {
         while true {
             condition.lock()
-            while buffer.count >= depth && generation == mine { condition.wait() }
-            guard generation == mine else { return condition.unlock() }
-            let from = position
+            while !canClaim && generation == mine && reading { condition.wait() }
+            let stillMine = generation == mine && reading
             condition.unlock()
-
-            let result = Result { try LogPrefetcher.read(log, after: from, limit: chunkSize, maxBytes: chunkBytes) }
-
-            condition.lock()
-            defer { condition.unlock() }
-            guard generation == mine else { return }
-            buffer.append(result)
-            condition.broadcast()
-            guard case .success(let batch?) = result else {
-                reading = false
-                return
-            }
-            position = batch.last
+            guard stillMine, claimAndDecode(generation: mine) else { return }
         }
+    }
+
+    /// Claims the next chunk (reading its records), decodes it and hands it over, when one may
+    /// be claimed; false once `mine` is an older generation.
+    @discardableResult
+    private func claimAndDecode(generation mine: Int) -> Bool {
+        condition.lock()
+        guard generation == mine else {
+            condition.unlock()
+            return false
+        }
+        guard canClaim else {   // the other thread claimed first
+            condition.unlock()
+            return true
+        }
+        claiming = true
+        let number = nextClaim, from = position
+        nextClaim += 1
+        condition.unlock()
+
+        let records = Result { try log.read(after: from, limit: chunkSize, maxBytes: chunkBytes) }
+
+        condition.lock()
+        if generation == mine {
+            claiming = false
+            switch records {
+            case .success(let events) where !events.isEmpty: position = events[events.count - 1].position
+            default: reading = false   // the head, or an error: nothing after it is claimed
+            }
+            condition.broadcast()
+        }
+        condition.unlock()
+
+        let result = Result { () throws -> LogPrefetcher.Batch? in
+            try LogPrefetcher.decode(try records.get(), of: log)
+        }
+
+        condition.lock()
+        defer { condition.unlock() }
+        guard generation == mine else { return false }
+        if case .failure = result { reading = false }
+        decoded[number] = result
+        condition.broadcast()
+        return true
     }
 }
