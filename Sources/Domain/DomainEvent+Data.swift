@@ -90,13 +90,32 @@ extension DomainEvent {
     /// `schemaVersion` is the version of `data`'s shape (the event's record says it; 1 for an
     /// event written before versions existed): an older shape is upcast first (``EventSchema``).
     public init(type: String, stream: String, data: Data, schemaVersion: UInt16 = 1) throws(DomainError) {
+        var (type, stream) = (type, stream)
+        let decoded = type.withUTF8 { type in
+            stream.withUTF8 { stream in
+                data.withUnsafeBytes { data in
+                    Result { () throws(DomainError) in
+                        try DomainEvent(type: UnsafeRawBufferPointer(type), stream: UnsafeRawBufferPointer(stream), data: data,
+                                        schemaVersion: schemaVersion)
+                    }
+                }
+            }
+        }
+        self = try decoded.get()
+    }
+
+    /// Decodes a stored event from the UTF-8 bytes of its envelope's `type` and `stream` and
+    /// its `data`, as ``init(type:stream:data:schemaVersion:)`` does: for a reader of the log's
+    /// records in place, which then copies out only what the event holds.
+    public init(type: UnsafeRawBufferPointer, stream: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer,
+                schemaVersion: UInt16 = 1) throws(DomainError) {
         guard let knownType = Self.allTypes.first(where: { $0.sameBytes(as: type) }) else {
-            throw .invalidEvent("unknown event type \(Self.quoted(type))")
+            throw .invalidEvent("unknown event type \(Self.quoted(String(decoding: type, as: UTF8.self)))")
         }
         let prefix = EntityKind(knownType: knownType).streamPrefix
         guard let id = Self.entityID(inStream: stream, prefix: prefix) else {
             throw .invalidEvent(
-                "\(knownType) stream \(Self.quoted(stream)) is not '\(prefix)<lowercase uuid>'")
+                "\(knownType) stream \(Self.quoted(String(decoding: stream, as: UTF8.self))) is not '\(prefix)<lowercase uuid>'")
         }
 
         var fields: EventFields
@@ -149,10 +168,11 @@ extension DomainEvent {
     }
 
     /// The id in a canonical stream name, or nil if the name is not canonical.
-    private static func entityID(inStream stream: String, prefix: String) -> UUID? {
+    private static func entityID(inStream stream: UnsafeRawBufferPointer, prefix: String) -> UUID? {
         let prefixLength = prefix.utf8.count
-        guard stream.utf8.count == prefixLength + 36, stream.utf8.starts(with: prefix.utf8) else { return nil }
-        return UUID(canonical: Substring(stream.utf8.dropFirst(prefixLength)))
+        guard stream.count == prefixLength + 36,
+              prefix.sameBytes(as: UnsafeRawBufferPointer(rebasing: stream[..<prefixLength])) else { return nil }
+        return UUID(canonical: UnsafeRawBufferPointer(rebasing: stream[prefixLength...]))
     }
 
     /// Quotes untrusted text for a message: one line, bounded length.

@@ -63,21 +63,21 @@ struct JSONObjectReader {
 
     /// The top-level object's members.
     /// - throws: ``Failure`` when the bytes are not exactly one JSON object.
-    static func members(of data: Data) throws(Failure) -> Members {
-        let result: Result<Members, Failure> = data.withUnsafeBytes { bytes in
-            var scanner = JSONScanner(bytes)
-            do throws(JSONSyntaxError) {
-                guard scanner.nextValueKind() == .object else {
-                    let value = try value(&scanner)
-                    try scanner.end()
-                    return .failure(Failure(message: "must be a JSON object (got \(value.kind))"))
-                }
+    static func members(of bytes: UnsafeRawBufferPointer) throws(Failure) -> Members {
+        var scanner = JSONScanner(bytes)
+        let result: Result<Members, Failure>
+        do throws(JSONSyntaxError) {
+            if scanner.nextValueKind() == .object {
                 let members = try object(&scanner)
                 try scanner.end()
-                return .success(members)
-            } catch {
-                return .failure(Failure(message: "is not valid JSON: \(error)"))
+                result = .success(members)
+            } else {
+                let value = try value(&scanner)
+                try scanner.end()
+                result = .failure(Failure(message: "must be a JSON object (got \(value.kind))"))
             }
+        } catch {
+            throw Failure(message: "is not valid JSON: \(error)")
         }
         return try result.get()
     }

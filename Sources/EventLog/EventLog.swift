@@ -121,22 +121,37 @@ public final class EventLog: Sendable {
     /// `maxBytes` bytes of data (but always the first one there is), so that a reader of
     /// large events holds a bounded amount of memory.
     public func read(after position: UInt64 = 0, limit: Int = 1000, maxBytes: Int = .max) throws -> [RecordedEvent] {
-        guard position < .max else { return [] }   // nothing follows the last possible position
-        return try withRead { txn in
-            var events: [RecordedEvent] = []
-            events.reserveCapacity(min(limit, 4096))
-            var bytes = 0
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(min(limit, 4096))
+        try visit(after: position, limit: limit, maxBytes: maxBytes) { events.append($0.recorded()) }
+        return events
+    }
+
+    /// The events ``read(after:limit:maxBytes:)`` reads, checked the same way, but copied out as
+    /// they are stored, into one buffer: for a reader that decodes them later, elsewhere than in
+    /// the read transaction, and needs few of their fields (``StoredRecords``).
+    public func readStored(after position: UInt64, limit: Int, maxBytes: Int = .max) throws -> StoredRecords {
+        var stored = StoredRecords()
+        try visit(after: position, limit: limit, maxBytes: maxBytes) { stored.append($0) }
+        return stored
+    }
+
+    /// Hands `body` each event of ``read(after:limit:maxBytes:)`` in place, in one read transaction.
+    private func visit(after position: UInt64, limit: Int, maxBytes: Int, _ body: (RecordView) -> Void) throws {
+        guard position < .max else { return }   // nothing follows the last possible position
+        try withRead { txn in
+            var (count, bytes) = (0, 0)
             try txn.withCursor(databases.events) { cursor in
                 var entry = try cursor.seek(atLeast: Keys.position(position &+ 1))
-                while let current = entry, events.count < limit {
-                    let event = try databases.decode(current)
-                    bytes += event.data.count
-                    if bytes > maxBytes && !events.isEmpty { break }
-                    events.append(event)
+                while let current = entry, count < limit {
+                    let view = try databases.view(current)
+                    bytes += view.data.count
+                    if bytes > maxBytes && count > 0 { break }
+                    body(view)
+                    count += 1
                     entry = try cursor.next()
                 }
             }
-            return events
         }
     }
 

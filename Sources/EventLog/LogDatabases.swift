@@ -156,7 +156,7 @@ struct LogDatabases: Sendable {
 
     /// Decodes a record read under `entry.key`, mapping damage to a positioned error.
     func decode(_ entry: Entry) throws -> RecordedEvent {
-        try decode(entry.value, position: entry.key.count == 8 ? entry.key.readBigEndian(UInt64.self, at: 0) : 0)
+        try view(entry).recorded()
     }
 
     /// Whether the record stored at `position` was written by `origin` (its UTF-8 bytes),
@@ -170,10 +170,20 @@ struct LogDatabases: Sendable {
     /// The checksum is checked on every read (a CRC over a few hundred bytes, small beside
     /// the copy into a `RecordedEvent`), so a damaged record is an error, never a wrong event.
     func decode(_ value: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
+        try view(value, position: position).recorded()
+    }
+
+    /// Reads the record stored at `position` in place, checked as ``decode(_:position:)`` checks it.
+    func view(_ value: UnsafeRawBufferPointer, position: UInt64) throws -> RecordView {
         try read(at: position) { () throws(RecordError) in
-            let event = try RecordCodec.decode(value, verifyChecksum: true)
-            return (event.position, event)
+            let view = try RecordCodec.view(value, verifyChecksum: true)
+            return (view.position, view)
         }
+    }
+
+    /// Reads the record of an entry of `events` in place.
+    func view(_ entry: Entry) throws -> RecordView {
+        try view(entry.value, position: entry.key.count == 8 ? entry.key.readBigEndian(UInt64.self, at: 0) : 0)
     }
 
     /// Runs `read` on the record stored at `position`: a newer record format is

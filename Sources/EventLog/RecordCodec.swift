@@ -110,6 +110,13 @@ enum RecordCodec {
 
     /// Decodes a record. Every length is bounds-checked: damaged bytes give an error, never a crash.
     static func decode(_ record: UnsafeRawBufferPointer, verifyChecksum: Bool = false) throws(RecordError) -> RecordedEvent {
+        try view(record, verifyChecksum: verifyChecksum).recorded()
+    }
+
+    /// Reads a record's fields in place, checked as ``decode(_:verifyChecksum:)`` checks them:
+    /// the format, the flags, the checksum (with `verifyChecksum`), every length, UTF-8 texts,
+    /// and no trailing bytes.
+    static func view(_ record: UnsafeRawBufferPointer, verifyChecksum: Bool = false) throws(RecordError) -> RecordView {
         guard record.count >= headerSize else { throw .truncated }
         let format = record[0]
         guard format <= currentFormat, format > 0 else { throw .unsupportedFormat(format) }
@@ -120,18 +127,16 @@ enum RecordCodec {
         let position = try reader.u64()
         let version = try reader.u64()
         let timestamp = Int64(bitPattern: try reader.u64())
-        let id = try reader.uuid()
         reader.offset = headerSize
-        let stream = try reader.string(length: Int(try reader.u16()))
-        let type = try reader.string(length: Int(try reader.u16()))
+        let stream = try reader.text(length: Int(try reader.u16()))
+        let type = try reader.text(length: Int(try reader.u16()))
         let schemaVersion = format >= 2 ? try reader.u16() : 1
         guard schemaVersion >= 1 else { throw .schemaVersionZero }
-        let origin = try reader.string(length: Int(try reader.u16()))
+        let origin = try reader.text(length: Int(try reader.u16()))
         let data = try reader.bytes(length: Int(try reader.u32()))
         guard reader.offset == record.count else { throw .trailingBytes }
-        return RecordedEvent(position: position, id: id, stream: stream, version: version, type: type,
-                             schemaVersion: schemaVersion, timestampMilliseconds: timestamp, origin: origin, data: Data(data),
-                             hash: Array(record[hashRange]))
+        return RecordView(position: position, version: version, timestampMilliseconds: timestamp, schemaVersion: schemaVersion,
+                          stream: stream, type: type, origin: origin, data: data, record: record)
     }
 
     /// Reads only the stream and version of a record whose checksum matches (for indexing).
@@ -201,14 +206,14 @@ struct ByteReader {
     mutating func u16() throws(RecordError) -> UInt16 { try take(2).readBigEndian(UInt16.self, at: 0) }
     mutating func u32() throws(RecordError) -> UInt32 { try take(4).readBigEndian(UInt32.self, at: 0) }
     mutating func u64() throws(RecordError) -> UInt64 { try take(8).readBigEndian(UInt64.self, at: 0) }
-    mutating func uuid() throws(RecordError) -> UUID {
-        let b = try take(16)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-    }
     mutating func string(length: Int) throws(RecordError) -> String {
+        String(decoding: try text(length: length), as: UTF8.self)
+    }
+    /// The next `length` bytes, which must be valid UTF-8 (ASCII, the usual case, checked first).
+    mutating func text(length: Int) throws(RecordError) -> UnsafeRawBufferPointer {
         let bytes = try take(length)
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .badText }
-        return text
+        guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else { throw .badText }
+        return bytes
     }
     mutating func bytes(length: Int) throws(RecordError) -> UnsafeRawBufferPointer { try take(length) }
 }

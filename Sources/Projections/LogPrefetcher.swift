@@ -41,13 +41,14 @@ struct LogPrefetcher: Sendable {
     /// Reads and decodes up to `limit` events, and up to `maxBytes` bytes of their data (at least
     /// one event), after `position`; nil when there are none.
     static func read(_ log: EventLog, after position: UInt64, limit: Int, maxBytes: Int = .max) throws -> Batch? {
-        try decode(try log.read(after: position, limit: limit, maxBytes: maxBytes), of: log)
+        try decode(try log.readStored(after: position, limit: limit, maxBytes: maxBytes), of: log)
     }
 
-    /// Decodes `records` (consecutive events of `log`) as one batch; nil when there are none.
-    static func decode(_ records: [RecordedEvent], of log: EventLog) throws -> Batch? {
+    /// Decodes `stored` (consecutive events of `log`) as one batch; nil when there are none.
+    static func decode(_ stored: StoredRecords, of log: EventLog) throws -> Batch? {
+        let records = try ReadRecord.records(stored, of: log)
         guard let last = records.last?.position else { return nil }
-        let bytes = records.reduce(0) { $0 + $1.data.count }
+        let bytes = records.reduce(0) { $0 + $1.dataBytes }
         return Batch(events: try MergeDecoder(log: log).decode(records), last: last, count: records.count, bytes: bytes,
                      head: try log.head())
     }

@@ -154,14 +154,16 @@ final class LogReadAhead: @unchecked Sendable {
         nextClaim += 1
         condition.unlock()
 
-        let records = Result { try log.read(after: from, limit: chunkSize, maxBytes: chunkBytes) }
+        let records = Result { try log.readStored(after: from, limit: chunkSize, maxBytes: chunkBytes) }
 
         condition.lock()
         if generation == mine {
             claiming = false
             switch records {
-            case .success(let events) where !events.isEmpty: position = events[events.count - 1].position
-            default: reading = false   // the head, or an error: nothing after it is claimed
+            case .success(let stored):
+                if let last = stored.last { position = last } else { reading = false }   // the head
+            case .failure:
+                reading = false   // nothing after an error is claimed
             }
             condition.broadcast()
         }

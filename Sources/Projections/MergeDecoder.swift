@@ -23,6 +23,11 @@ struct MergeDecoder {
 
     /// Decodes `records` (consecutive events of the log).
     func decode(_ records: [RecordedEvent]) throws -> DecodedEvents {
+        try decode(records.map { ReadRecord($0, deviceID: log.deviceID) })
+    }
+
+    /// Decodes `records` (consecutive events of the log), as read by ``ReadRecord/records(_:of:)``.
+    func decode(_ records: [ReadRecord]) throws -> DecodedEvents {
         guard let first = records.first?.position, let last = records.last?.position, first <= last else {
             return DecodedEvents(items: [])
         }
@@ -36,19 +41,19 @@ struct MergeDecoder {
         var firstOwn: [String: UInt64] = [:]
         if !upstream.isEmpty {
             firstOwn = try log.firstOwnPositions(inStreams: records.lazy
-                .filter { $0.origin != log.deviceID && upstream[$0.position] != nil }.map(\.stream), before: first)
-            for recorded in records where recorded.origin == log.deviceID && firstOwn[recorded.stream] == nil {
-                firstOwn[recorded.stream] = recorded.position
+                .filter { !$0.isOwn && upstream[$0.position] != nil }.map(\.stream), before: first)
+            for record in records where record.isOwn && firstOwn[record.stream] == nil {
+                firstOwn[record.stream] = record.position
             }
         }
         var items: [DecodedEvents.Item] = []
         items.reserveCapacity(records.count)
-        for recorded in records {
-            let rank = MergeRank(upstream: upstream[recorded.position], position: recorded.position)
-            var item = DecodedEvents.Item(position: recorded.position, event: Self.domainEvent(recorded), rank: rank)
-            if let event = item.event, recorded.origin != log.deviceID, let server = rank.upstream,
-               let first = firstOwn[recorded.stream], first < recorded.position {
-                let before = try earlier(in: recorded.stream, than: recorded.position, &streams)
+        for record in records {
+            let rank = MergeRank(upstream: upstream[record.position], position: record.position)
+            var item = DecodedEvents.Item(position: record.position, event: record.event, rank: rank)
+            if let event = item.event, !record.isOwn, let recorded = record.recorded, let server = rank.upstream,
+               let first = firstOwn[recorded.stream], first < record.position {
+                let before = try earlier(in: recorded.stream, than: record.position, &streams)
                 try merge(event, recorded, server: server, before: before, into: &item)
             }
             items.append(item)
@@ -165,5 +170,10 @@ extension DomainEvent {
     /// Decodes a stored event, upcasting its data from the schema version its record says.
     public init(_ recorded: RecordedEvent) throws(DomainError) {
         try self.init(type: recorded.type, stream: recorded.stream, data: recorded.data, schemaVersion: recorded.schemaVersion)
+    }
+
+    /// Decodes a stored event read in place, as ``init(_:)-(RecordedEvent)`` does.
+    init(_ view: RecordView) throws(DomainError) {
+        try self.init(type: view.type, stream: view.stream, data: view.data, schemaVersion: view.schemaVersion)
     }
 }

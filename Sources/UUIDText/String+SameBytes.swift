@@ -17,6 +17,17 @@ public extension String {
     }
 }
 
+public extension String {
+    /// Equal to `bytes` as stored bytes (UTF-8 read in place, such as a log record's field).
+    func sameBytes(as bytes: UnsafeRawBufferPointer) -> Bool {
+        guard utf8.count == bytes.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            mine.isEmpty || memcmp(mine.baseAddress!, bytes.baseAddress!, mine.count) == 0
+        }
+        return compared ?? utf8.elementsEqual(bytes)
+    }
+}
+
 public extension Optional where Wrapped == String {
     /// Both absent, or both present and equal as stored bytes.
     func sameBytes(as other: String?) -> Bool {

@@ -42,6 +42,14 @@ public extension UUID {
         self.init(uuid: uuid)
     }
 
+    /// Parses the spelling Chronicle writes, as ``init(canonical:)`` does, from UTF-8 bytes
+    /// (a stream name's, read in place from the log).
+    init?(canonical bytes: UnsafeRawBufferPointer) {
+        let text = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard let uuid = Self.parseHyphenated(text, lowercaseOnly: true) else { return nil }
+        self.init(uuid: uuid)
+    }
+
     private static func parse(_ text: some StringProtocol, lowercaseOnly: Bool) -> uuid_t? {
         // Native strings (every string the wire parser or a record gives) are read in place;
         // a pull or a rebuild parses several ids per event, so no array, no iterator.

@@ -48,6 +48,45 @@ struct ReadTests {
         }
     }
 
+    @Test func storedRecordsReadInPlaceAreTheEventsReadCopiesOut() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                _ = try await fill(log)
+                let stored = try log.readStored(after: 3, limit: 20)
+                var viewed: [RecordedEvent] = []
+                var origins: [Bool] = []
+                try stored.forEach { view in
+                    viewed.append(view.recorded())
+                    origins.append(view.hasOrigin(Array(log.deviceID.utf8)) && !view.hasOrigin(Array("another-device".utf8)))
+                    #expect(view.data.elementsEqual(viewed.last!.data) && view.type.elementsEqual(viewed.last!.type.utf8))
+                }
+                #expect(viewed == (try log.read(after: 3, limit: 20)), "every field, the hash included")
+                #expect(stored.count == 20 && stored.last == 23)
+                #expect(origins.count == 20 && origins.allSatisfy { $0 })
+                // The same byte bound as `read`, one event at least.
+                #expect(try log.readStored(after: 0, limit: 100, maxBytes: 21).last == 3)
+                #expect(try log.readStored(after: 0, limit: 100, maxBytes: 0).count == 1)
+                let none = try log.readStored(after: 30, limit: 10)
+                #expect(none.count == 0 && none.last == nil)
+            }
+        }
+    }
+
+    @Test func storedRecordsRefuseADamagedRecordAsReadDoes() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "todo-1", events: [makeEvent(), makeEvent(), makeEvent()])
+            }
+            try RawLog.with(store.logPath) { raw throws in try raw.modifyRecord(at: 2) { $0[$0.count - 2] ^= 0x10 } }
+            try await store.withLog { log throws in
+                #expect(throws: EventLogError.corruptRecord(position: 2, reason: "checksum mismatch")) {
+                    try log.readStored(after: 0, limit: 10)
+                }
+                #expect(try log.readStored(after: 0, limit: 1).last == 1)
+            }
+        }
+    }
+
     @Test func scanVisitsEverythingAfterAPositionInChunks() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
