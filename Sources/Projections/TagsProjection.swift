@@ -73,6 +73,7 @@ struct TagsProjection: Projection {
         try showGroups()
         var key = [UInt8](), value = [UInt8]()
         var membershipChanged: UInt64?
+        var tags = try AscendingPuts(txn: txn, database: byID)
         try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
@@ -104,7 +105,7 @@ struct TagsProjection: Projection {
             }
             ModelCodec.encode(new, into: &value)
             try withUnsafeBytes(of: id.uuid) { k in
-                try value.withUnsafeBytes { v in try txn.put(byID, key: k, value: v) }
+                try value.withUnsafeBytes { v in try tags.put(key: k, value: v) }
             }
             changes?.append(.tag(new.shown, position: entry.position))
         }

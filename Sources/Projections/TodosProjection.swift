@@ -141,6 +141,7 @@ struct TodosProjection: Projection {
         key.reserveCapacity(64)
         value.reserveCapacity(256)
         var days = DayCounts(txn: txn, database: dailyStats)
+        var todos = try AscendingPuts(txn: txn, database: byID)
         try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
@@ -184,7 +185,7 @@ struct TodosProjection: Projection {
             }
             ModelCodec.encode(new, into: &value)
             try withUnsafeBytes(of: id.uuid) { k in
-                try value.withUnsafeBytes { v in try txn.put(byID, key: k, value: v) }
+                try value.withUnsafeBytes { v in try todos.put(key: k, value: v) }
             }
             changes?.append(.todo(new, position: entry.position))
         }

@@ -61,6 +61,7 @@ struct UsersProjection: Projection {
         var key = [UInt8](), value = [UInt8]()
         key.reserveCapacity(64)
         value.reserveCapacity(64)
+        var users = try AscendingPuts(txn: txn, database: byID)
         try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let (original, current) = (entry.original?.shown, entry.current?.shown)
@@ -77,7 +78,7 @@ struct UsersProjection: Projection {
                 }
                 ModelCodec.encode(new, into: &value)
                 try withUnsafeBytes(of: id.uuid) { k in
-                    try value.withUnsafeBytes { v in try txn.put(byID, key: k, value: v) }
+                    try value.withUnsafeBytes { v in try users.put(key: k, value: v) }
                 }
                 changes?.append(.user(new, position: entry.position))
             } else {

@@ -1,0 +1,58 @@
+import ChronicleTestSupport
+import LMDB
+@testable import Projections
+import Testing
+
+@Suite("puts in ascending order append only the keys beyond the stored ones", .timeLimit(.minutes(1)))
+struct AscendingPutsTests {
+    @Test("keys among and equal to the stored ones are put, those beyond them appended, and the database holds them all")
+    func amongThenBeyond() throws {
+        try Self.withDatabase { environment, database in
+            try environment.write { txn in
+                for key: UInt8 in [10, 20, 30] { try txn.put(database, key: [key], value: [0]) }
+            }
+            try environment.write { txn in
+                var puts = try AscendingPuts(txn: txn, database: database)
+                // 30 equals the last stored key: appending it would be refused (MDB_KEYEXIST).
+                for key: UInt8 in [15, 30, 31, 40] { try Self.put(&puts, key, value: key) }
+            }
+            #expect(try Self.entries(environment, database) == [[10, 0], [15, 15], [20, 0], [30, 30], [31, 31], [40, 40]])
+        }
+    }
+
+    @Test("into an empty database every key is appended")
+    func empty() throws {
+        try Self.withDatabase { environment, database in
+            try environment.write { txn in
+                var puts = try AscendingPuts(txn: txn, database: database)
+                for key: UInt8 in [1, 2, 200] { try Self.put(&puts, key, value: 7) }
+            }
+            #expect(try Self.entries(environment, database) == [[1, 7], [2, 7], [200, 7]])
+        }
+    }
+
+    private static func put(_ puts: inout AscendingPuts, _ key: UInt8, value: UInt8) throws {
+        try [key].withUnsafeBytes { k in try [value].withUnsafeBytes { v in try puts.put(key: k, value: v) } }
+    }
+
+    private static func entries(_ environment: Environment, _ database: Database) throws -> [[UInt8]] {
+        try environment.read { txn in
+            try txn.withCursor(database) { cursor in
+                var all: [[UInt8]] = []
+                var entry = try cursor.first()
+                while let current = entry {
+                    all.append(Array(current.key) + Array(current.value))
+                    entry = try cursor.next()
+                }
+                return all
+            }
+        }
+    }
+
+    private static func withDatabase(_ body: (Environment, Database) throws -> Void) throws {
+        let folder = try TemporaryFolder("ascending-puts")
+        defer { folder.remove() }
+        let environment = try Environment(path: folder.path, options: .init(noSync: true))
+        try body(environment, try environment.openDatabase(named: "keys"))
+    }
+}
