@@ -87,8 +87,10 @@ struct RetryTests {
         try await withFaultServerAndStore(faults: [.holdUntilNextRequest]) { server, log, _ in
             let ids = try await TestLog.appendEvents(log, count: 50)
             let waits = WaitRecorder()
+            // The first answer is held until it times out; the retry must be answered within the
+            // same timeout, which 2 s missed once in a full parallel run (two cores, every suite busy).
             let engine = try SyncEngine.quiet(
-                log: log, configuration: .testing(server.url, token: "token-f", requestTimeout: .seconds(2)),
+                log: log, configuration: .testing(server.url, token: "token-f", requestTimeout: .seconds(5)),
                 sleep: waits.sleep)
             let summary = try await engine.push()
 
