@@ -83,13 +83,17 @@ public struct Transaction {
     /// Removes `key`; returns `false` when it was not there.
     @discardableResult
     public func delete(_ db: Database, key: [UInt8]) throws -> Bool {
-        try key.withUnsafeBytes { (kb) -> Bool in
-            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-            let code = mdb_del(handle, db.dbi, &k, nil)
-            if code == MDB_NOTFOUND { return false }
-            try check(code)
-            return true
-        }
+        try key.withUnsafeBytes { (kb) -> Bool in try delete(db, key: kb) }
+    }
+
+    /// Removes `key`; returns `false` when it was not there.
+    @discardableResult
+    public func delete(_ db: Database, key: UnsafeRawBufferPointer) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let code = mdb_del(handle, db.dbi, &k, nil)
+        if code == MDB_NOTFOUND { return false }
+        try check(code)
+        return true
     }
 
     // MARK: - Cursors

@@ -142,6 +142,8 @@ struct TodosProjection: Projection {
         value.reserveCapacity(256)
         var days = DayCounts(txn: txn, database: dailyStats)
         var todos = try AscendingPuts(txn: txn, database: byID)
+        var deadlines = IndexChanges(txn: txn, database: byDeadline), owners = IndexChanges(txn: txn, database: byUser)
+        var tags = IndexChanges(txn: txn, database: byTag)
         try touched.forEachSorted { id, entry in
             try hidden.write(id, original: entry.original, current: entry.current)
             let old = entry.original?.shown, new = entry.current?.shown
@@ -151,17 +153,17 @@ struct TodosProjection: Projection {
             let reowned = moved || old?.userId != new?.userId
             if let old, moved {
                 ModelCodec.deadlineKey(old, into: &key)
-                try txn.delete(byDeadline, key: key)
+                deadlines.remove(key)
             }
             if let old, let owner = old.userId, reowned {
                 ModelCodec.userKey(old, owner: owner, into: &key)
-                try txn.delete(byUser, key: key)
+                owners.remove(key)
             }
             let retagged = moved || old?.tags != new?.tags
             if let old, retagged {
                 for tag in old.tags where moved || new?.tags.contains(tag) != true {
                     ModelCodec.tagKey(old, tag: tag, into: &key)
-                    try txn.delete(byTag, key: key)
+                    tags.remove(key)
                 }
             }
             guard let new else {
@@ -171,16 +173,16 @@ struct TodosProjection: Projection {
             }
             if moved {
                 ModelCodec.deadlineKey(new, into: &key)
-                try txn.putIndexEntry(byDeadline, key: key)
+                deadlines.add(key)
             }
             if let owner = new.userId, reowned {
                 ModelCodec.userKey(new, owner: owner, into: &key)
-                try txn.putIndexEntry(byUser, key: key)
+                owners.add(key)
             }
             if retagged {
                 for tag in new.tags where moved || old?.tags.contains(tag) != true {
                     ModelCodec.tagKey(new, tag: tag, into: &key)
-                    try txn.putIndexEntry(byTag, key: key)
+                    tags.add(key)
                 }
             }
             ModelCodec.encode(new, into: &value)
@@ -189,6 +191,7 @@ struct TodosProjection: Projection {
             }
             changes?.append(.todo(new, position: entry.position))
         }
+        for index in [deadlines, owners, tags] { try index.write() }
         try days.write(changes: &changes)
     }
 

@@ -1,0 +1,61 @@
+import Foundation
+import LMDB
+
+/// The entries a batch's `finish` removes from and adds to one index (a key and no value),
+/// written in key order when it ends.
+///
+/// `finish` visits entities by id, and an index is keyed otherwise (by day, by user): written
+/// as they came, its entries fell on pages all over the tree, each search through pages not in
+/// the processor's cache. Sorted, each lands near the one before. An entry is never both removed
+/// and added by one batch (its key holds the entity's id and what moved it), so the removals go
+/// first.
+struct IndexChanges {
+    private let txn: Transaction
+    private let database: Database
+    private var removed = Keys()
+    private var added = Keys()
+
+    init(txn: Transaction, database: Database) {
+        self.txn = txn
+        self.database = database
+    }
+
+    mutating func remove(_ key: [UInt8]) { removed.append(key) }
+
+    mutating func add(_ key: [UInt8]) { added.append(key) }
+
+    /// Writes the changes, in key order.
+    func write() throws {
+        try removed.forEachSorted { key in _ = try txn.delete(database, key: key) }
+        var puts = try AscendingPuts(txn: txn, database: database)
+        try withUnsafeBytes(of: UInt8(0)) { byte in
+            let empty = UnsafeRawBufferPointer(rebasing: byte[0..<0])
+            try added.forEachSorted { key in try puts.put(key: key, value: empty) }
+        }
+    }
+
+    /// Keys side by side in one buffer: an array each would be an allocation each.
+    private struct Keys {
+        private var bytes: [UInt8] = []
+        private var ranges: [Range<Int>] = []
+
+        mutating func append(_ key: [UInt8]) {
+            ranges.append(bytes.count..<bytes.count + key.count)
+            bytes += key
+        }
+
+        /// Hands `body` each key in byte order (LMDB's default order), from where it lies.
+        func forEachSorted(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+            try bytes.withUnsafeBytes { all in
+                let keys = ranges.map { UnsafeRawBufferPointer(rebasing: all[$0]) }
+                for key in keys.sorted(by: Self.precedes) { try body(key) }
+            }
+        }
+
+        private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+            let common = min(a.count, b.count)
+            let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+            return order != 0 ? order < 0 : a.count < b.count
+        }
+    }
+}
