@@ -51,8 +51,9 @@ struct MergeDecoder {
         for record in records {
             let rank = MergeRank(upstream: upstream[record.position], position: record.position)
             var item = DecodedEvents.Item(position: record.position, event: record.event, rank: rank)
-            if let event = item.event, !record.isOwn, let recorded = record.recorded, let server = rank.upstream,
-               let first = firstOwn[recorded.stream], first < record.position {
+            if let event = item.event, !record.isOwn, let server = rank.upstream,
+               let first = firstOwn[record.stream], first < record.position {
+                let recorded = try record.recorded(from: log)
                 let before = try earlier(in: recorded.stream, than: record.position, &streams)
                 try merge(event, recorded, server: server, before: before, into: &item)
             }

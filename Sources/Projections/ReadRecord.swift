@@ -1,11 +1,10 @@
 import Domain
 import EventLog
 
-/// An event of the log as the merge takes it (``MergeDecoder``): its domain event, whether this
-/// replica wrote it, and the stored event itself only where the merge may need its other fields.
-///
-/// Most events a rebuild reads are this replica's own and decode: those keep nothing else, so
-/// reading them copies out only what the domain event holds.
+/// An event of the log as the merge takes it (``MergeDecoder``): its domain event and whether
+/// this replica wrote it. Read in place, an event that decodes keeps nothing else, so reading it
+/// copies out only what the domain event holds; the few the merge needs whole (a pulled event
+/// about a stream this replica wrote to earlier) it reads again.
 struct ReadRecord {
     let position: UInt64
     /// Nil when the stored event does not decode (the models skip it).
@@ -14,8 +13,8 @@ struct ReadRecord {
     let isOwn: Bool
     /// The bytes of the event's data.
     let dataBytes: Int
-    /// The stored event: kept for an event from another replica (a pulled one merges with
-    /// this replica's writes) or one that does not decode.
+    /// The stored event, when it was at hand (read whole) or the event does not decode (its
+    /// stream is then known from it alone).
     let recorded: RecordedEvent?
 
     init(_ recorded: RecordedEvent, deviceID: String) {
@@ -32,13 +31,22 @@ struct ReadRecord {
         event = try? DomainEvent(view)
         isOwn = view.hasOrigin(deviceID)
         dataBytes = view.data.count
-        recorded = isOwn && event != nil ? nil : view.recorded()
+        recorded = event == nil ? view.recorded() : nil
     }
 
-    /// The event's stream: the stored one's, or the one its domain event names (which decoding
-    /// checked is the record's, spelt canonically).
+    /// The event's stream: the one its domain event names (which decoding checked is the
+    /// record's, spelt canonically), or the stored one's.
     var stream: String {
-        recorded?.stream ?? event?.stream ?? ""   // one of the two is always there
+        event?.stream ?? recorded?.stream ?? ""   // one of the two is always there
+    }
+
+    /// The stored event, read again from `log` unless it is at hand.
+    func recorded(from log: EventLog) throws -> RecordedEvent {
+        if let recorded { return recorded }
+        guard let stored = try log.event(at: position) else {
+            throw EventLogError.corruptRecord(position: position, reason: "position \(position) is missing")
+        }
+        return stored
     }
 
     /// The events of `stored`, read in place.
