@@ -45,16 +45,19 @@ final class LogReadAhead: @unchecked Sendable {
     /// Bumped by ``restart(after:)`` and ``stop()``: a claim of an older generation is dropped.
     private var generation = 0
 
-    /// How many chunks the reader reads ahead unless told otherwise. While a rebuild's
-    /// transaction writes its models and commits, the reader fills the buffer and waits; with
-    /// 4 chunks (40,000 events) the transaction then waited for the reader on the next chunks.
-    /// Eight: a rebuild of 1,000,000 events about 1.07× faster (8 of 8 runs), 8 MiB more; 12 and
-    /// 16 were no faster, and hold 3 MiB more each 10,000 events.
+    /// How many chunks may be claimed and not yet taken unless told otherwise. While a rebuild's
+    /// transaction writes its models and commits, the reader fills them and waits; with 4 chunks
+    /// (40,000 events) the transaction then waited for the reader on the next chunks. Eight: a
+    /// rebuild of 1,000,000 events about 1.07× faster than four; with the consumer decoding too,
+    /// 4, 6, 12, 16 and 24 were each slower than 8 (0.92×–0.98×), and each chunk more holds 3 MiB
+    /// of the benchmark's events.
     static let defaultDepth = 8
 
     /// The bytes of event data a chunk holds at most unless told otherwise: 10,000 events of
     /// the benchmark's data take about 0.8 MB; a log of large memos makes chunks of fewer events.
-    static let defaultChunkBytes = 4 << 20
+    /// Two threads decode now, each holding a chunk's records and its decoded events at once: at
+    /// 4 MiB, a rebuild of 400 todos with 1 MiB memos peaked at 130–163 MiB, at 2 MiB 121–122.
+    static let defaultChunkBytes = 2 << 20
 
     /// Starts reading chunks of `chunkSize` events (and `chunkBytes` of their data) after
     /// `position`. `readsAhead`: false leaves every chunk to the consumer (for tests).
