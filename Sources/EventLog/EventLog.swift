@@ -128,8 +128,8 @@ public final class EventLog: Sendable {
     }
 
     /// The events ``read(after:limit:maxBytes:)`` reads, checked the same way, but copied out as
-    /// they are stored, into one buffer: for a reader that decodes them later, elsewhere than in
-    /// the read transaction, and needs few of their fields (``StoredRecords``).
+    /// they are stored, side by side (``StoredRecords``): for a reader that decodes them later,
+    /// elsewhere than in the read transaction, and needs few of their fields.
     public func readStored(after position: UInt64, limit: Int, maxBytes: Int = .max) throws -> StoredRecords {
         var stored = StoredRecords()
         try visit(after: position, limit: limit, maxBytes: maxBytes) { stored.append($0) }

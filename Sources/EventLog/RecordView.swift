@@ -3,10 +3,10 @@ import Foundation
 /// A stored event read in place: the fields of its record over the log's memory, checked as
 /// ``EventLog/read(after:limit:maxBytes:)`` checks them (checksum, lengths, UTF-8 texts).
 ///
-/// Valid only during the call that hands it over (``EventLog/read(after:limit:maxBytes:_:)``):
-/// its buffers point into a read transaction. A reader that needs few of an event's fields
-/// (a rebuild decodes the domain event from `type`, `stream` and `data`) reads them here
-/// instead of copying every field into a ``RecordedEvent``: four allocations an event fewer.
+/// Valid only during the call that hands it over (``StoredRecords/forEach(_:)``): its buffers
+/// point into memory that call owns. A reader that needs few of an event's fields (a rebuild
+/// decodes the domain event from `type`, `stream` and `data`) reads them here instead of
+/// copying every field into a ``RecordedEvent``: four allocations an event fewer.
 public struct RecordView {
     /// Global, gap-free, starting at 1.
     public let position: UInt64

@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// One event of a stream, as the stream index knows it.
 struct StreamEntry: Sendable, Equatable {
@@ -131,7 +132,7 @@ struct StreamTail: Sendable {
             order.append((start..<keys.count, span.last))
         }
         keys.withUnsafeBytes { all in
-            order.sort { a, b in Self.precedes(UnsafeRawBufferPointer(rebasing: all[a.key]), UnsafeRawBufferPointer(rebasing: all[b.key])) }
+            order.sort { a, b in KeyOrder.precedes(UnsafeRawBufferPointer(rebasing: all[a.key]), UnsafeRawBufferPointer(rebasing: all[b.key])) }
         }
         var entries: [StreamEntry] = []
         for stream in order {
@@ -157,12 +158,6 @@ struct StreamTail: Sendable {
         }
     }
 
-    /// Byte order, as LMDB's default comparison orders keys.
-    private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        let common = min(a.count, b.count)
-        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-        return order != 0 ? order < 0 : a.count < b.count
-    }
 }
 
 /// A stream's name with its hash worked out once: the tail's table is asked about a stream

@@ -5,7 +5,7 @@ import LMDB
 ///
 /// Entity ids rise with time, so most of a build's new entities sort after every stored one:
 /// appended, they cost no search of the tree, and a full page is left full when the next one
-/// begins, where an insertion splits it in halves (a tree built so takes about half the pages).
+/// begins, where an insertion splits it in halves.
 struct AscendingPuts {
     private let txn: Transaction
     private let database: Database
@@ -23,7 +23,7 @@ struct AscendingPuts {
 
     /// Stores `value` under `key`, which must follow the key of the previous put.
     mutating func put(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
-        if !appending, let last = lastStored, last.lexicographicallyPrecedes(key) {
+        if !appending, let last = lastStored, last.withUnsafeBytes({ KeyOrder.precedes($0, key) }) {
             appending = true
             lastStored = nil
         }

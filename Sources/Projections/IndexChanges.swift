@@ -1,4 +1,3 @@
-import Foundation
 import LMDB
 
 /// The entries a batch's `finish` removes from and adds to one index (a key and no value),
@@ -44,18 +43,12 @@ struct IndexChanges {
             bytes += key
         }
 
-        /// Hands `body` each key in byte order (LMDB's default order), from where it lies.
+        /// Hands `body` each key in the order the index keeps them, from where it lies.
         func forEachSorted(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
             try bytes.withUnsafeBytes { all in
                 let keys = ranges.map { UnsafeRawBufferPointer(rebasing: all[$0]) }
-                for key in keys.sorted(by: Self.precedes) { try body(key) }
+                for key in keys.sorted(by: KeyOrder.precedes) { try body(key) }
             }
-        }
-
-        private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-            let common = min(a.count, b.count)
-            let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-            return order != 0 ? order < 0 : a.count < b.count
         }
     }
 }

@@ -85,8 +85,9 @@ final class LogReadAhead: @unchecked Sendable {
             }
             if !reading && nextClaim == nextTaken { return nil }
             if canClaim {
+                let current = generation
                 condition.unlock()
-                claimAndDecode(generation: generation)   // `generation` is read before unlocking
+                claimAndDecode(generation: current)
                 condition.lock()
             } else {
                 condition.wait()

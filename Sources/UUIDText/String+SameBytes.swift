@@ -7,17 +7,10 @@ public extension String {
     /// Native strings are compared with one `memcmp`; this runs for every event a rebuild
     /// or a pull decodes.
     func sameBytes(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        let compared = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs in
-                mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
-            }
-        }
-        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
+        other.utf8.withContiguousStorageIfAvailable { sameBytes(as: UnsafeRawBufferPointer($0)) }
+            ?? utf8.elementsEqual(other.utf8)
     }
-}
 
-public extension String {
     /// Equal to `bytes` as stored bytes (UTF-8 read in place, such as a log record's field).
     func sameBytes(as bytes: UnsafeRawBufferPointer) -> Bool {
         guard utf8.count == bytes.count else { return false }
