@@ -5,6 +5,7 @@ import Foundation
 /// land on the pages the one before touched).
 public enum KeyOrder {
     /// Whether key `a` comes before key `b` in a database of the default order.
+    @inlinable
     public static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         let common = min(a.count, b.count)
         let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
