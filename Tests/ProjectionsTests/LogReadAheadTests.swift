@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 @testable import Projections
 import Testing
@@ -6,11 +7,8 @@ import Testing
 struct LogReadAheadTests {
     @Test("with no reader of its own, the consumer decodes every chunk itself, up to the head and then nil")
     func consumerAlone() async throws {
-        try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0019)
-            try await store.append(from: &workload, untilHead: 137)
-            let head = try store.log.head()
-            let source = LogReadAhead(log: store.log, chunkSize: 10, depth: 2, after: 0, readsAhead: false)
+        try await Self.withLog(seed: 0x5EED_0019, events: 137) { log, head in
+            let source = LogReadAhead(log: log, chunkSize: 10, depth: 2, after: 0, readsAhead: false)
             defer { source.stop() }
             let chunks = try Self.drain(source)
             try Self.expectContiguous(chunks, after: 0, through: head, chunkSize: 10)
@@ -20,12 +18,9 @@ struct LogReadAheadTests {
 
     @Test("a reader and a consumer that decodes when the reader is behind hand over chunks in order, none twice", arguments: [1, 3, 8])
     func readerAndConsumer(depth: Int) async throws {
-        try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0020)
-            try await store.append(from: &workload, untilHead: 600)
-            let head = try store.log.head()
+        try await Self.withLog(seed: 0x5EED_0020, events: 600) { log, head in
             for _ in 0..<5 {
-                let source = LogReadAhead(log: store.log, chunkSize: 7, depth: depth, after: 0)
+                let source = LogReadAhead(log: log, chunkSize: 7, depth: depth, after: 0)
                 defer { source.stop() }
                 try Self.expectContiguous(try Self.drain(source), after: 0, through: head, chunkSize: 7)
             }
@@ -34,11 +29,8 @@ struct LogReadAheadTests {
 
     @Test("a restart drops what was read ahead and goes on from the position it names")
     func restart() async throws {
-        try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0021)
-            try await store.append(from: &workload, untilHead: 200)
-            let head = try store.log.head()
-            let source = LogReadAhead(log: store.log, chunkSize: 10, depth: 4, after: 0)
+        try await Self.withLog(seed: 0x5EED_0021, events: 200) { log, head in
+            let source = LogReadAhead(log: log, chunkSize: 10, depth: 4, after: 0)
             defer { source.stop() }
             for _ in 0..<3 { _ = try source.next() }
             source.restart(after: 15)
@@ -48,15 +40,21 @@ struct LogReadAheadTests {
 
     @Test("a chunk stops at its bytes of event data, and holds one event at least")
     func chunkBytes() async throws {
-        try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0022)
-            try await store.append(from: &workload, untilHead: 50)
-            let head = try store.log.head()
-            let source = LogReadAhead(log: store.log, chunkSize: 10, chunkBytes: 1, after: 0, readsAhead: false)
+        try await Self.withLog(seed: 0x5EED_0022, events: 50) { log, head in
+            let source = LogReadAhead(log: log, chunkSize: 10, chunkBytes: 1, after: 0, readsAhead: false)
             defer { source.stop() }
             let chunks = try Self.drain(source)
             #expect(chunks.allSatisfy { $0.count == 1 })
             try Self.expectContiguous(chunks, after: 0, through: head, chunkSize: 1)
+        }
+    }
+
+    /// Runs `body` with a log of at least `events` events (whole commands of a seeded workload) and its head.
+    private static func withLog(seed: UInt64, events: UInt64, _ body: (EventLog, UInt64) throws -> Void) async throws {
+        try await withStore { store in
+            var workload = Workload(seed: seed)
+            try await store.append(from: &workload, untilHead: events)
+            try body(store.log, try store.log.head())
         }
     }
 
