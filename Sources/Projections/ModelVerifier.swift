@@ -36,13 +36,10 @@ public enum ModelVerifier {
             var position: UInt64 = 0
             for (name, state) in compare {
                 while position < state.checkpoint {
-                    let events = try log.read(after: position, limit: Int(min(state.checkpoint - position, 4096)),
-                                              maxBytes: EventLog.defaultBatchBytes)
-                    guard let last = events.last?.position else { break }
-                    for item in try MergeDecoder(log: log).decode(events).items {
-                        snapshot.apply(item)
-                    }
-                    position = last
+                    guard let chunk = try LogPrefetcher.read(log, after: position, limit: Int(min(state.checkpoint - position, 4096)),
+                                                             maxBytes: EventLog.defaultBatchBytes) else { break }
+                    for item in chunk.events.items { snapshot.apply(item) }
+                    position = chunk.last
                 }
                 let dbs = models.databases.databases(name, state.slot)
                 let found: String?

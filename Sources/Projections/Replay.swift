@@ -28,14 +28,14 @@ public enum Replay {
         var result = ReplayResult(position: position, snapshot: DomainSnapshot(), events: 0, skippedEvents: 0)
         var last: UInt64 = 0
         while last < position {
-            let events = try log.read(after: last, limit: Int(min(position - last, 4096)), maxBytes: EventLog.defaultBatchBytes)
-            guard let tail = events.last else { break }
-            for item in try MergeDecoder(log: log).decode(events).items {
+            guard let chunk = try LogPrefetcher.read(log, after: last, limit: Int(min(position - last, 4096)),
+                                                     maxBytes: EventLog.defaultBatchBytes) else { break }
+            for item in chunk.events.items {
                 if item.event == nil { result.skippedEvents += 1 }
                 result.snapshot.apply(item)
             }
-            result.events += UInt64(events.count)
-            last = tail.position
+            result.events += UInt64(chunk.count)
+            last = chunk.last
         }
         return result
     }
