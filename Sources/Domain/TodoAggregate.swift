@@ -44,10 +44,15 @@ public struct TodoAggregate: Sendable, Equatable {
             if case .todoRestored(let id) = event, todo?.id == id { isDeleted = false }
             return
         }
-        if case .todoCreated(let id, let title, let deadline, let userId, let memo) = event {
+        // A switch, not `if case`: binding the payload with `if case` copied it whole through
+        // its runtime metadata.
+        switch event {
+        case .todoCreated(let id, let title, let deadline, let userId, let memo):
             guard todo == nil else { return }
             todo = Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo.flatMap(Todo.memo(written:)))
             return
+        default:
+            break
         }
         guard var current = todo, event.entityKind == .todo, current.id == event.entityID else { return }
         switch event {

@@ -51,9 +51,13 @@ struct DeletedUsers {
     /// Notes a todo's creation for its user; returns whether that user is deleted (the todo
     /// starts hidden then).
     mutating func noteCreation(_ event: DomainEvent) throws -> Bool {
-        guard case .todoCreated(let id, _, _, let userId?, _) = event else { return false }
-        noteCreated(id, of: userId)
-        return try contains(userId)
+        switch event {
+        case .todoCreated(let id, _, _, let userId?, _):
+            noteCreated(id, of: userId)
+            return try contains(userId)
+        default:
+            return false
+        }
     }
 
     /// Notes an entity of `user` created in this batch.

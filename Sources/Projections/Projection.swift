@@ -44,6 +44,12 @@ protocol Projection {
     /// Folds one decoded item in: by default its event, unless the merge overruled it, or,
     /// for an item to refold, its entity again from its stream's events in the merge's order.
     mutating func apply(_ item: DecodedEvents.Item) throws
+    /// Folds the events after `checkpoint` into this batch (the first of them must be the
+    /// one right after it); returns how many were skipped. Call ``finish(changes:)`` after
+    /// the last chunk of the batch. A requirement, so that each model's fold is compiled for
+    /// it: a build holds its models as `any Projection`, and the extension's fold called
+    /// through one ran generic, looking up `concerns` and `apply` for every event.
+    mutating func fold(_ events: DecodedEvents, after checkpoint: UInt64) throws -> UInt64
     /// Writes the batch's net changes and, when `changes` is not nil, describes them there.
     mutating func finish(changes: inout [ReadModelChange]?) throws
 }
@@ -54,7 +60,11 @@ struct DecodedEvents: Sendable {
     struct Item: Sendable {
         var position: UInt64
         /// `nil` for an event of an unknown type or with undecodable data.
-        var event: DomainEvent?
+        var event: DomainEvent? { didSet { kind = event?.entityKind } }
+        /// The kind of entity ``event`` is about (nil with it), beside it so that a model
+        /// passes over the events of other kinds without reading them: an event read out of
+        /// the items' array is copied (its strings retained, then released).
+        private(set) var kind: EntityKind?
         /// Where the merge ranks the event (the tags projection orders colliding names by it).
         var rank: MergeRank
         /// The event was decoded, but what it writes is held by later writes: it changes nothing.
@@ -66,6 +76,13 @@ struct DecodedEvents: Sendable {
         /// stream so far, this one included, in the merge's order. The entity is then forgotten
         /// and folded again from these, instead of folding ``event`` on top.
         var refold: [Item]?
+
+        init(position: UInt64, event: DomainEvent?, rank: MergeRank) {
+            self.position = position
+            self.event = event
+            kind = event?.entityKind
+            self.rank = rank
+        }
     }
 
     var items: [Item]
@@ -104,18 +121,16 @@ extension Projection {
         return skipped
     }
 
-    /// Folds the events after `checkpoint` into this batch (the first of them must be the
-    /// one right after it); returns how many were skipped. Call ``finish(changes:)`` after
-    /// the last chunk of the batch.
     mutating func fold(_ events: DecodedEvents, after checkpoint: UInt64) throws -> UInt64 {
         guard let first = events.first, let last = events.last, last > checkpoint else { return 0 }
         guard first <= checkpoint &+ 1 else {
             throw ProjectionError.outOfOrder(projection: Self.name, checkpoint: checkpoint, next: first)
         }
         var skipped: UInt64 = 0
-        // By index: an item this model is not concerned with is looked at, not copied.
+        // By index: an item this model is not concerned with is looked at, not copied (one
+        // handed to `apply` is: a call copies an array's element, strings and all).
         for index in events.items.indices where events.items[index].position > checkpoint {
-            if events.items[index].event == nil { skipped += 1 }
+            if events.items[index].kind == nil { skipped += 1 }
             guard Self.concerns(events.items[index]) else { continue }
             try apply(events.items[index])
         }

@@ -31,7 +31,7 @@ public enum Replay {
             guard let chunk = try LogPrefetcher.read(log, after: last, limit: Int(min(position - last, 4096)),
                                                      maxBytes: EventLog.defaultBatchBytes) else { break }
             for item in chunk.events.items {
-                if item.event == nil { result.skippedEvents += 1 }
+                if item.kind == nil { result.skippedEvents += 1 }
                 result.snapshot.apply(item)
             }
             result.events += UInt64(chunk.count)

@@ -20,15 +20,23 @@ struct TagsProjection: Projection {
     /// the rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
     static func fold(_ event: DomainEvent, at position: UInt64, _ tag: inout Kept<StoredTag>?) {
         Kept.fold(event, &tag, create: {
-            guard case .tagCreated(let id, let name, let color) = event else { return nil }
-            return StoredTag(id: id, name: name, color: color, nameWrittenAt: position, shownAs: 1)
-        }, change: { tag in
-            guard case .tagUpdated(_, let name, let color) = event else { return }
-            if let name {
-                tag.name = name
-                tag.nameWrittenAt = position
+            switch event {
+            case .tagCreated(let id, let name, let color):
+                StoredTag(id: id, name: name, color: color, nameWrittenAt: position, shownAs: 1)
+            default:
+                nil
             }
-            if let color { tag.color = color }
+        }, change: { tag in
+            switch event {
+            case .tagUpdated(_, let name, let color):
+                if let name {
+                    tag.name = name
+                    tag.nameWrittenAt = position
+                }
+                if let color { tag.color = color }
+            default:
+                break
+            }
         })
     }
 
@@ -53,7 +61,7 @@ struct TagsProjection: Projection {
         self.ranks = ranks
     }
 
-    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.event?.entityKind == .tag }
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.kind == .tag }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         guard event.entityKind == .tag else { return }

@@ -32,8 +32,14 @@ struct TodosProjection: Projection {
     static func fold(_ event: DomainEvent, _ todo: inout Kept<Todo>?, ownerDeleted: Bool = false) {
         let wasAbsent = todo == nil
         Kept.fold(event, &todo, create: {
-            guard case .todoCreated(let id, let title, let deadline, let userId, let memo) = event else { return nil }
-            return Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo.flatMap(Todo.memo(written:)))
+            // A switch, not `guard case`: binding an enum's payload with `guard case` copied it
+            // whole through its runtime metadata, field by field.
+            switch event {
+            case .todoCreated(let id, let title, let deadline, let userId, let memo):
+                Todo(id: id, title: title, deadline: deadline, userId: userId, memo: memo.flatMap(Todo.memo(written:)))
+            default:
+                nil
+            }
         }, change: { todo in
             switch event {
             case .todoUpdated(_, let title, let deadline, let memo):
@@ -86,10 +92,7 @@ struct TodosProjection: Projection {
     }
 
     /// Todos, and users (a user's deletion hides its todos).
-    static func concerns(_ item: DecodedEvents.Item) -> Bool {
-        guard let kind = item.event?.entityKind else { return false }
-        return kind != .tag
-    }
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.kind == .todo || item.kind == .user }
 
     mutating func reserve(entities count: Int) {
         touched.reserve(count)

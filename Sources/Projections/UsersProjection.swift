@@ -15,11 +15,17 @@ struct UsersProjection: Projection {
     /// rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
     static func fold(_ event: DomainEvent, _ user: inout Kept<User>?) {
         Kept.fold(event, &user, create: {
-            if case .userCreated(let id, let name, let age) = event { User(id: id, name: name, age: age) } else { nil }
+            switch event {
+            case .userCreated(let id, let name, let age): User(id: id, name: name, age: age)
+            default: nil
+            }
         }, change: { user in
-            if case .userUpdated(_, let name, let age) = event {
+            switch event {
+            case .userUpdated(_, let name, let age):
                 if let name { user.name = name }
                 if let age { user.age = age }
+            default:
+                break
             }
         })
     }
@@ -41,7 +47,7 @@ struct UsersProjection: Projection {
                                 encode: ModelCodec.encode(_:into:), decode: ModelCodec.decodeUser(id:_:), same: Self.same)
     }
 
-    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.event?.entityKind == .user }
+    static func concerns(_ item: DecodedEvents.Item) -> Bool { item.kind == .user }
 
     mutating func apply(_ event: DomainEvent, at position: UInt64) throws {
         guard event.entityKind == .user else { return }
