@@ -109,10 +109,11 @@ extension DomainEvent {
     /// records in place, which then copies out only what the event holds.
     public init(type: UnsafeRawBufferPointer, stream: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer,
                 schemaVersion: UInt16 = 1) throws(DomainError) {
-        guard let knownType = Self.allTypes.first(where: { $0.sameBytes(as: type) }) else {
+        guard let eventType = KnownType(type) else {
             throw .invalidEvent("unknown event type \(Self.quoted(String(decoding: type, as: UTF8.self)))")
         }
-        let prefix = EntityKind(knownType: knownType).streamPrefix
+        let knownType = eventType.name
+        let prefix = eventType.entityKind.streamPrefix
         guard let id = Self.entityID(inStream: stream, prefix: prefix) else {
             throw .invalidEvent(
                 "\(knownType) stream \(Self.quoted(String(decoding: stream, as: UTF8.self))) is not '\(prefix)<lowercase uuid>'")
@@ -126,43 +127,43 @@ extension DomainEvent {
         }
         fields.members = try EventSchema.upcast(fields.members, type: knownType, from: schemaVersion)
 
-        switch knownType {
-        case "UserCreated":
+        switch eventType {
+        case .userCreated:
             self = .userCreated(id: id, name: try fields.string("name"), age: try fields.integer("age"))
-        case "UserUpdated":
+        case .userUpdated:
             self = .userUpdated(id: id, name: try fields.optionalString("name"), age: try fields.optionalInteger("age"))
-        case "UserDeleted":
+        case .userDeleted:
             self = .userDeleted(id: id)
-        case "UserRestored":
+        case .userRestored:
             self = .userRestored(id: id)
-        case "TodoCreated":
+        case .todoCreated:
             self = .todoCreated(
                 id: id, title: try fields.string("title"), deadline: try fields.day("deadline"),
                 userId: try fields.optionalUUID("userId"), memo: try fields.optionalString("memo"))
-        case "TodoUpdated":
+        case .todoUpdated:
             self = .todoUpdated(
                 id: id, title: try fields.optionalString("title"), deadline: try fields.optionalDay("deadline"),
                 memo: try fields.optionalString("memo"))
-        case "TodoCompleted":
+        case .todoCompleted:
             self = .todoCompleted(id: id)
-        case "TodoReopened":
+        case .todoReopened:
             self = .todoReopened(id: id)
-        case "TodoDeleted":
+        case .todoDeleted:
             self = .todoDeleted(id: id)
-        case "TodoRestored":
+        case .todoRestored:
             self = .todoRestored(id: id)
-        case "TagCreated":
+        case .tagCreated:
             self = .tagCreated(id: id, name: try fields.string("name"), color: try fields.string("color"))
-        case "TagUpdated":
+        case .tagUpdated:
             self = .tagUpdated(
                 id: id, name: try fields.optionalString("name"), color: try fields.optionalString("color"))
-        case "TagDeleted":
+        case .tagDeleted:
             self = .tagDeleted(id: id)
-        case "TagRestored":
+        case .tagRestored:
             self = .tagRestored(id: id)
-        case "TodoTagged":
+        case .todoTagged:
             self = .todoTagged(id: id, tagId: try fields.lowercaseUUID("tagId"))
-        default:
+        case .todoUntagged:
             self = .todoUntagged(id: id, tagId: try fields.lowercaseUUID("tagId"))
         }
     }
@@ -185,6 +186,35 @@ extension DomainEvent {
         }))
         return "'\(oneLine)'"
     }
+}
+
+// MARK: - Types
+
+/// The event types as decoding tells them apart: found once per event by the bytes of their
+/// names, then switched on by case. A switch over the names compared strings again, up to
+/// sixteen of them; a search through ``DomainEvent/allTypes`` compared each small string
+/// byte by byte.
+private enum KnownType: Int, CaseIterable {
+    // In the order of `DomainEvent.allTypes`, whose names they are.
+    case userCreated, userUpdated, userDeleted, userRestored
+    case todoCreated, todoUpdated, todoCompleted, todoReopened, todoDeleted, todoRestored
+    case tagCreated, tagUpdated, tagDeleted, tagRestored, todoTagged, todoUntagged
+
+    private static let names: [[UInt8]] = DomainEvent.allTypes.map { Array($0.utf8) }
+    private static let kinds: [EntityKind] = DomainEvent.allTypes.map(EntityKind.init(knownType:))
+
+    /// The type named by `bytes` (UTF-8), nil for none.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        let index = Self.names.firstIndex { name in
+            name.count == bytes.count && name.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        }
+        guard let index else { return nil }
+        self.init(rawValue: index)
+    }
+
+    var name: String { DomainEvent.allTypes[rawValue] }
+
+    var entityKind: EntityKind { Self.kinds[rawValue] }
 }
 
 // MARK: - Fields

@@ -35,7 +35,8 @@ public enum EventSchema {
 
     /// The version of `type`'s shape this code writes (1 for a type whose shape never changed).
     public static func currentVersion(of type: String) -> UInt16 {
-        upcasters.filter { $0.type == type }.map { $0.from + 1 }.max() ?? 1
+        // Without arrays: every event decoded asks.
+        upcasters.reduce(1) { current, upcaster in upcaster.type == type ? max(current, upcaster.from + 1) : current }
     }
 
     /// `members` of a `type` event at `version`, upcast to the current version.
@@ -47,6 +48,7 @@ public enum EventSchema {
         guard version <= current else {
             throw .invalidEvent("\(type) data of schema version \(version) is newer than this chronicle reads (\(current)): upgrade chronicle")
         }
+        if version == current { return members }
         var members = members
         for step in version..<current {
             guard let upcaster = upcasters.first(where: { $0.type == type && $0.from == step }) else { continue }

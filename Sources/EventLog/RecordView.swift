@@ -29,7 +29,9 @@ public struct RecordView {
 
     /// Whether the event was created by the replica whose device id has these UTF-8 bytes.
     public func hasOrigin(_ deviceID: [UInt8]) -> Bool {
-        origin.elementsEqual(deviceID)
+        // One memcmp: `elementsEqual` compared byte by byte, for every event read.
+        origin.count == deviceID.count
+            && deviceID.withUnsafeBytes { origin.isEmpty || memcmp(origin.baseAddress!, $0.baseAddress!, origin.count) == 0 }
     }
 
     /// The event copied out of the log's memory.

@@ -4,20 +4,21 @@ public extension String {
     /// Equal as stored bytes. Swift's `==` also equates canonically equivalent spellings
     /// (a decomposed "é" and a composed one), which keys, hashes and event types must not.
     ///
-    /// Native strings are compared with one `memcmp`; this runs for every event a rebuild
-    /// or a pull decodes.
+    /// Compared with one `memcmp` (a small string from its own words); this runs for every
+    /// event a rebuild or a pull decodes.
     func sameBytes(as other: String) -> Bool {
-        other.utf8.withContiguousStorageIfAvailable { sameBytes(as: UnsafeRawBufferPointer($0)) }
-            ?? utf8.elementsEqual(other.utf8)
+        var other = other
+        return other.withUTF8 { sameBytes(as: UnsafeRawBufferPointer($0)) }
     }
 
     /// Equal to `bytes` as stored bytes (UTF-8 read in place, such as a log record's field).
     func sameBytes(as bytes: UnsafeRawBufferPointer) -> Bool {
         guard utf8.count == bytes.count else { return false }
-        let compared = utf8.withContiguousStorageIfAvailable { mine in
-            mine.isEmpty || memcmp(mine.baseAddress!, bytes.baseAddress!, mine.count) == 0
-        }
-        return compared ?? utf8.elementsEqual(bytes)
+        // `withUTF8` also gives a small string's bytes (held in the string's own two words, such
+        // as a stream prefix's), where `withContiguousStorageIfAvailable` gave none and the
+        // fallback compared them one by one through the UTF-8 view.
+        var text = self
+        return text.withUTF8 { mine in mine.isEmpty || memcmp(mine.baseAddress!, bytes.baseAddress!, mine.count) == 0 }
     }
 }
 

@@ -62,27 +62,34 @@ public extension UUID {
         let dash = UInt8(ascii: "-")
         guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let digits = lowercaseOnly ? lowercaseDigits : anyCaseDigits
         let valid = withUnsafeMutableBytes(of: &uuid) { bytes in
-            var position = 0
-            for index in 0..<16 {
-                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                let high = nibble(text[position], lowercaseOnly), low = nibble(text[position + 1], lowercaseOnly)
-                guard high | low < 16 else { return false }
-                bytes[index] = high << 4 | low
-                position += 2
+            digits.withUnsafeBufferPointer { digits in
+                // Every digit is looked up, and one test at the end says whether all were
+                // digits: a rebuild parses two or three ids an event.
+                var position = 0, invalid: UInt8 = 0
+                for index in 0..<16 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                    let high = digits[Int(text[position])], low = digits[Int(text[position + 1])]
+                    invalid |= high | low
+                    bytes[index] = high << 4 | low & 0x0F
+                    position += 2
+                }
+                return invalid & 0xF0 == 0
             }
-            return true
         }
         return valid ? uuid : nil
     }
 
-    /// A hex digit's value, or 0xFF.
-    private static func nibble(_ char: UInt8, _ lowercaseOnly: Bool) -> UInt8 {
-        switch char {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): char &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): char &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F") where !lowercaseOnly: char &- UInt8(ascii: "A") &+ 10
-        default: 0xFF
-        }
+    /// Each byte's value as a hex digit, 0xFF for a byte that is none: lowercase only, and
+    /// either case.
+    private static let lowercaseDigits = digitValues(upper: false)
+    private static let anyCaseDigits = digitValues(upper: true)
+
+    private static func digitValues(upper: Bool) -> [UInt8] {
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        for (offset, digit) in "0123456789abcdef".utf8.enumerated() { values[Int(digit)] = UInt8(offset) }
+        if upper { for (offset, digit) in "ABCDEF".utf8.enumerated() { values[Int(digit)] = UInt8(offset + 10) } }
+        return values
     }
 }
