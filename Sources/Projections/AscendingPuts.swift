@@ -29,4 +29,27 @@ struct AscendingPuts {
         }
         try txn.put(database, key: key, value: value, flags: appending ? .append : [])
     }
+
+    /// Stores `value` under each of `keys`, in ascending order and following the key of the
+    /// previous put: where the keys pass the stored ones is found by halving, not by comparing
+    /// each (an index's keys mostly fall among the stored ones, so nearly every put compared).
+    mutating func put(sorted keys: [UnsafeRawBufferPointer], value: UnsafeRawBufferPointer) throws {
+        var beyond = keys.startIndex
+        if !appending, let last = lastStored {
+            var (low, high) = (keys.startIndex, keys.endIndex)
+            last.withUnsafeBytes { last in
+                while low < high {
+                    let middle = low + (high - low) / 2
+                    if KeyOrder.precedes(last, keys[middle]) { high = middle } else { low = middle + 1 }
+                }
+            }
+            beyond = low
+            for key in keys[..<beyond] { try txn.put(database, key: key, value: value) }
+            if beyond < keys.endIndex {
+                appending = true
+                lastStored = nil
+            }
+        }
+        for key in keys[beyond...] { try txn.put(database, key: key, value: value, flags: .append) }
+    }
 }

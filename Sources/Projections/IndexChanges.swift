@@ -25,11 +25,11 @@ struct IndexChanges {
 
     /// Writes the changes, in key order.
     func write() throws {
-        try removed.forEachSorted { key in _ = try txn.delete(database, key: key) }
+        try removed.withSorted { keys in for key in keys { _ = try txn.delete(database, key: key) } }
         var puts = try AscendingPuts(txn: txn, database: database)
         try withUnsafeBytes(of: UInt8(0)) { byte in
             let empty = UnsafeRawBufferPointer(rebasing: byte[0..<0])
-            try added.forEachSorted { key in try puts.put(key: key, value: empty) }
+            try added.withSorted { keys in try puts.put(sorted: keys, value: empty) }
         }
     }
 
@@ -43,12 +43,30 @@ struct IndexChanges {
             bytes += key
         }
 
-        /// Hands `body` each key in the order the index keeps them, from where it lies.
-        func forEachSorted(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        /// Hands `body` the keys in the order the index keeps them, each where it lies.
+        func withSorted(_ body: ([UnsafeRawBufferPointer]) throws -> Void) rethrows {
             try bytes.withUnsafeBytes { all in
                 let keys = ranges.map { UnsafeRawBufferPointer(rebasing: all[$0]) }
-                for key in keys.sorted(by: KeyOrder.precedes) { try body(key) }
+                var order = keys.indices.map { SortKey(keys[$0], index: $0) }
+                order.sort { a, b in a.words != b.words ? a.words < b.words : KeyOrder.precedes(keys[a.index], keys[b.index]) }
+                try body(order.map { keys[$0.index] })
             }
+        }
+    }
+
+    /// A key's first 32 bytes as big-endian numbers (zeros past its end), which order keys as
+    /// their bytes do unless they are equal; the keys themselves decide then. An index key is
+    /// 20 to 36 bytes, what sorts it (a day, a user, a tag) first: compared with `memcmp`, its
+    /// sort took a quarter of a rebuild's `finish`.
+    private struct SortKey {
+        let words: (UInt64, UInt64, UInt64, UInt64)
+        let index: Int
+
+        init(_ key: UnsafeRawBufferPointer, index: Int) {
+            var padded: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &padded) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: key.prefix(32))) }
+            words = (UInt64(bigEndian: padded.0), UInt64(bigEndian: padded.1), UInt64(bigEndian: padded.2), UInt64(bigEndian: padded.3))
+            self.index = index
         }
     }
 }

@@ -31,6 +31,30 @@ struct AscendingPutsTests {
         }
     }
 
+    @Test("sorted keys: those below and equal to the stored ones are put, the rest appended, found by halving")
+    func sortedKeys() throws {
+        for (keys, stored) in [([5, 15, 30, 31, 40], [10, 20, 30]), ([1, 2], [10, 20, 30]), ([40, 50], [10, 20, 30]),
+                               ([30], [10, 20, 30]), ([3, 4], [])] as [([UInt8], [UInt8])] {
+            try Self.withDatabase { environment, database in
+                try environment.write { txn in
+                    for key in stored { try txn.put(database, key: [key], value: [0]) }
+                }
+                try environment.write { txn in
+                    var puts = try AscendingPuts(txn: txn, database: database)
+                    try keys.withUnsafeBytes { all in
+                        let views = all.indices.map { UnsafeRawBufferPointer(rebasing: all[$0..<$0 + 1]) }
+                        try withUnsafeBytes(of: UInt8(9)) { try puts.put(sorted: views, value: $0) }
+                    }
+                    // A key put after them follows them as before.
+                    try Self.put(&puts, 60, value: 6)
+                }
+                let values: [(UInt8, UInt8)] = stored.map { ($0, 0) } + keys.map { ($0, 9) } + [(60, 6)]
+                let expected = Dictionary(values) { _, put in put }
+                #expect(try Self.entries(environment, database) == expected.keys.sorted().map { [$0, expected[$0]!] })
+            }
+        }
+    }
+
     private static func put(_ puts: inout AscendingPuts, _ key: UInt8, value: UInt8) throws {
         try [key].withUnsafeBytes { k in try [value].withUnsafeBytes { v in try puts.put(key: k, value: v) } }
     }

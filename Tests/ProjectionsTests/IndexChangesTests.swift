@@ -1,0 +1,45 @@
+import ChronicleTestSupport
+import LMDB
+@testable import Projections
+import Testing
+
+@Suite("index changes are written in the database's key order", .timeLimit(.minutes(1)))
+struct IndexChangesTests {
+    @Test("keys alike in their first 32 bytes, and keys that begin others, are each appended in order")
+    func orderBeyondThePrefix() throws {
+        var generator = SeededGenerator(seed: 20)
+        let shared = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var keys = Set<[UInt8]>()
+        while keys.count < 300 {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: keys.insert(shared + (0..<Int.random(in: 0...6, using: &generator)).map { _ in UInt8.random(in: 0...3, using: &generator) })
+            case 1: keys.insert(Array(shared.prefix(Int.random(in: 1...32, using: &generator))))
+            default: keys.insert((0..<Int.random(in: 20...36, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            }
+        }
+        let folder = try TemporaryFolder("index-changes")
+        defer { folder.remove() }
+        let environment = try Environment(path: folder.path, options: .init(noSync: true))
+        let database = try environment.openDatabase(named: "index")
+        // Into an empty database every key is appended (MDB_APPEND), which LMDB refuses for a key
+        // that does not follow the one before in its order: the write fails unless the order is LMDB's.
+        try environment.write { txn in
+            var changes = IndexChanges(txn: txn, database: database)
+            for key in keys.shuffled(using: &generator) { changes.add(key) }
+            try changes.write()
+        }
+        let stored = try environment.read { txn in
+            try txn.withCursor(database) { cursor in
+                var all: [[UInt8]] = []
+                var entry = try cursor.first()
+                while let current = entry {
+                    all.append(Array(current.key))
+                    entry = try cursor.next()
+                }
+                return all
+            }
+        }
+        #expect(stored.count == keys.count)
+        #expect(stored == keys.sorted { a, b in a.withUnsafeBytes { a in b.withUnsafeBytes { b in KeyOrder.precedes(a, b) } } })
+    }
+}
