@@ -67,16 +67,14 @@ struct TouchedEntities<Entity> {
         entries[index].position = max(entries[index].position, position)
     }
 
-    /// Hands each touched entity to `body`, by id (the byte order of the models' keys), from
-    /// where it lies: only the order is sorted. A sorted array of the entries was a copy of the
-    /// whole overlay (about 13 MiB for a rebuild's transaction), each todo's strings and tags
-    /// retained into it and released after.
+    /// Hands each touched entity to `body`, by id (the byte order of the models' keys): only the
+    /// order is sorted. A sorted array of the entries was a copy of the whole overlay (about
+    /// 13 MiB for a rebuild's transaction). Each entry is still copied for its call (its strings
+    /// retained, then released), from the array as from a buffer pointer to it; moving them out
+    /// instead made a rebuild slower (BENCHMARKS, round 11).
     func forEachSorted(_ body: (UUID, Entry) throws -> Void) rethrows {
         var order = ids.indices.map { (IDOrder(ids[$0]), $0) }
         order.sort { $0.0 < $1.0 }
-        // Through the buffer: an entry is handed over where it lies, where the array's subscript copied it.
-        try entries.withUnsafeBufferPointer { entries in
-            for (_, index) in order { try body(ids[index], entries[index]) }
-        }
+        for (_, index) in order { try body(ids[index], entries[index]) }
     }
 }
