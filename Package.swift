@@ -130,7 +130,7 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/ChronicleTestSupport"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "ChronicleTestSupport"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),

@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import LMDB
 import Testing
 
@@ -15,17 +16,7 @@ struct KeyOrderTests {
             try environment.write { txn in
                 for key in keys { try txn.put(database, key: key, value: []) }
             }
-            let stored = try environment.read { txn in
-                try txn.withCursor(database) { cursor in
-                    var all: [[UInt8]] = []
-                    var entry = try cursor.first()
-                    while let current = entry {
-                        all.append(Array(current.key))
-                        entry = try cursor.next()
-                    }
-                    return all
-                }
-            }
+            let stored = try environment.entries(of: database).map(\.key)
             let sorted = keys.sorted { a, b in a.withUnsafeBytes { a in b.withUnsafeBytes { b in KeyOrder.precedes(a, b) } } }
             #expect(stored == sorted)
         }

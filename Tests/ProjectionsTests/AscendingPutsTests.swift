@@ -60,17 +60,7 @@ struct AscendingPutsTests {
     }
 
     private static func entries(_ environment: Environment, _ database: Database) throws -> [[UInt8]] {
-        try environment.read { txn in
-            try txn.withCursor(database) { cursor in
-                var all: [[UInt8]] = []
-                var entry = try cursor.first()
-                while let current = entry {
-                    all.append(Array(current.key) + Array(current.value))
-                    entry = try cursor.next()
-                }
-                return all
-            }
-        }
+        try environment.entries(of: database).map { $0.key + $0.value }
     }
 
     private static func withDatabase(_ body: (Environment, Database) throws -> Void) throws {

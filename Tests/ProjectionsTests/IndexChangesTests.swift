@@ -28,17 +28,7 @@ struct IndexChangesTests {
             for key in keys.shuffled(using: &generator) { changes.add(key) }
             try changes.write()
         }
-        let stored = try environment.read { txn in
-            try txn.withCursor(database) { cursor in
-                var all: [[UInt8]] = []
-                var entry = try cursor.first()
-                while let current = entry {
-                    all.append(Array(current.key))
-                    entry = try cursor.next()
-                }
-                return all
-            }
-        }
+        let stored = try environment.entries(of: database).map(\.key)
         #expect(stored.count == keys.count)
         #expect(stored == keys.sorted { a, b in a.withUnsafeBytes { a in b.withUnsafeBytes { b in KeyOrder.precedes(a, b) } } })
     }
