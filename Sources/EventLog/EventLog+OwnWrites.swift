@@ -12,8 +12,7 @@ extension EventLog {
     /// records a stream gained since (a catch-up asks about the same streams chunk after
     /// chunk, each time with `end` its chunk's first position, whose own records it holds).
     public func firstOwnPositions(inStreams streams: some Sequence<String>, before end: UInt64 = .max) throws -> [String: UInt64] {
-        let wanted = Array(deviceID.utf8)
-        return try withRead { txn in
+        try withRead { txn in
             let through = min(try databases.headPosition(txn), end == 0 ? 0 : end - 1)
             // A device that wrote nothing before `end` (one that pulls what others wrote) is
             // answered at once.
@@ -21,7 +20,7 @@ extension EventLog {
             return try ownWrites.withTable { table in
                 var found: [String: UInt64] = [:]
                 for stream in streams {
-                    try firstOwnPosition(of: stream, through: through, &table[stream, default: OwnWrites.Stream()], wanted, txn)
+                    try firstOwnPosition(of: stream, through: through, &table[stream, default: OwnWrites.Stream()], txn)
                         .map { found[stream] = $0 }
                 }
                 return found
@@ -31,14 +30,14 @@ extension EventLog {
 
     /// Brings what is known of `stream` up to `through` and returns its first own position, if at or before it.
     private func firstOwnPosition(of stream: String, through: UInt64, _ known: inout OwnWrites.Stream,
-                                  _ wanted: [UInt8], _ txn: Transaction) throws -> UInt64? {
+                                  _ txn: Transaction) throws -> UInt64? {
         if known.first == nil, known.checked < through {
             for position in try streamIndex.positions(of: stream, afterVersion: 0, limit: .max, txn)
             where position > known.checked && position <= through {
                 guard let value = try txn.get(databases.events, key: Keys.position(position)) else {
                     throw EventLogError.corruptRecord(position: position, reason: "stream index points to a missing event")
                 }
-                if try databases.hasOrigin(value, position: position, wanted) {
+                if try databases.hasOrigin(value, position: position, deviceID) {
                     known.first = position
                     break
                 }

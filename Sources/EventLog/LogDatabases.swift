@@ -159,9 +159,9 @@ struct LogDatabases: Sendable {
         try view(entry).recorded()
     }
 
-    /// Whether the record stored at `position` was written by `origin` (its UTF-8 bytes),
+    /// Whether the record stored at `position` was written by `origin` (compared as bytes),
     /// checked as ``decode(_:position:)`` checks a record, without decoding it.
-    func hasOrigin(_ value: UnsafeRawBufferPointer, position: UInt64, _ origin: [UInt8]) throws -> Bool {
+    func hasOrigin(_ value: UnsafeRawBufferPointer, position: UInt64, _ origin: String) throws -> Bool {
         try read(at: position) { () throws(RecordError) in try RecordCodec.position(value, ifOrigin: origin) }
     }
 

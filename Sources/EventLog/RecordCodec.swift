@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UUIDText
 
 /// The binary layout of one stored event (see `docs/FORMAT.md`).
 ///
@@ -148,9 +149,9 @@ enum RecordCodec {
         return (stream, record.readBigEndian(UInt64.self, at: 14))
     }
 
-    /// Whether a record whose checksum matches was written by `origin` (its UTF-8 bytes),
+    /// Whether a record whose checksum matches was written by `origin` (compared as bytes),
     /// read without decoding the rest; also returns the position the record says.
-    static func position(_ record: UnsafeRawBufferPointer, ifOrigin origin: [UInt8]) throws(RecordError) -> (position: UInt64, matches: Bool) {
+    static func position(_ record: UnsafeRawBufferPointer, ifOrigin origin: String) throws(RecordError) -> (position: UInt64, matches: Bool) {
         guard record.count >= headerSize else { throw .truncated }
         let format = record[0]
         guard format <= currentFormat, format > 0 else { throw .unsupportedFormat(format) }
@@ -161,7 +162,7 @@ enum RecordCodec {
         reader.offset += Int(try reader.u16())   // type
         if format >= 2 { _ = try reader.u16() }  // schema version
         let stored = try reader.take(Int(try reader.u16()))
-        return (record.readBigEndian(UInt64.self, at: 6), stored.elementsEqual(origin))
+        return (record.readBigEndian(UInt64.self, at: 6), origin.sameBytes(as: stored))
     }
 
     /// Reads only the type name (for filtered scans that skip most records).

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// A stored event read in place: the fields of its record over the log's memory, checked as
 /// ``EventLog/read(after:limit:maxBytes:)`` checks them (checksum, lengths, UTF-8 texts).
@@ -27,11 +28,9 @@ public struct RecordView {
     /// The whole record (for the fields not read here).
     let record: UnsafeRawBufferPointer
 
-    /// Whether the event was created by the replica whose device id has these UTF-8 bytes.
-    public func hasOrigin(_ deviceID: [UInt8]) -> Bool {
-        // One memcmp: `elementsEqual` compared byte by byte, for every event read.
-        origin.count == deviceID.count
-            && deviceID.withUnsafeBytes { origin.isEmpty || memcmp(origin.baseAddress!, $0.baseAddress!, origin.count) == 0 }
+    /// Whether the event was created by the replica with this device id (compared as bytes).
+    public func hasOrigin(_ deviceID: String) -> Bool {
+        deviceID.sameBytes(as: origin)
     }
 
     /// The event copied out of the log's memory.

@@ -25,8 +25,8 @@ struct ReadRecord {
         self.recorded = recorded
     }
 
-    /// `deviceID`: this replica's device id, as UTF-8.
-    init(_ view: RecordView, deviceID: [UInt8]) {
+    /// `deviceID`: this replica's device id.
+    init(_ view: RecordView, deviceID: String) {
         position = view.position
         event = try? DomainEvent(view)
         isOwn = view.hasOrigin(deviceID)
@@ -51,7 +51,7 @@ struct ReadRecord {
 
     /// The events of `stored`, read in place.
     static func records(_ stored: StoredRecords, of log: EventLog) throws -> [ReadRecord] {
-        let deviceID = Array(log.deviceID.utf8)
+        let deviceID = log.deviceID
         var records: [ReadRecord] = []
         records.reserveCapacity(stored.count)
         try stored.forEach { records.append(ReadRecord($0, deviceID: deviceID)) }

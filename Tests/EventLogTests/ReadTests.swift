@@ -57,7 +57,7 @@ struct ReadTests {
                 var origins: [Bool] = []
                 try stored.forEach { view in
                     viewed.append(view.recorded())
-                    origins.append(view.hasOrigin(Array(log.deviceID.utf8)) && !view.hasOrigin(Array("another-device".utf8)))
+                    origins.append(view.hasOrigin(log.deviceID) && !view.hasOrigin("another-device"))
                     #expect(view.data.elementsEqual(viewed.last!.data) && view.type.elementsEqual(viewed.last!.type.utf8))
                 }
                 #expect(viewed == (try log.read(after: 3, limit: 20)), "every field, the hash included")
