@@ -121,26 +121,20 @@ struct StreamTail: Sendable {
     /// a checkpoint, where `key` gives the stream's prefix in the `streams` database).
     func forEachStream(inOrderOf key: (String) -> [UInt8], through head: UInt64,
                        _ body: (ArraySlice<UInt8>, [StreamEntry]) throws -> Void) rethrows {
-        // The keys side by side in one buffer, sorted by their ranges in it: sorting the keys
-        // as arrays retained and released both at every comparison.
-        var keys: [UInt8] = []
-        var order: [(key: Range<Int>, last: UInt64)] = []
-        order.reserveCapacity(streams.count)
+        var keys = KeyList()
+        var lasts: [UInt64] = []
+        lasts.reserveCapacity(streams.count)
         for (name, span) in streams {
-            let start = keys.count
-            keys += key(name.text)
-            order.append((start..<keys.count, span.last))
-        }
-        keys.withUnsafeBytes { all in
-            order.sort { a, b in KeyOrder.precedes(UnsafeRawBufferPointer(rebasing: all[a.key]), UnsafeRawBufferPointer(rebasing: all[b.key])) }
+            keys.append(key(name.text))
+            lasts.append(span.last)
         }
         var entries: [StreamEntry] = []
-        for stream in order {
+        for index in keys.sortedIndexes() {
             entries.removeAll(keepingCapacity: true)
-            walk(from: stream.last, through: head) { entries.append($0) }
+            walk(from: lasts[index], through: head) { entries.append($0) }
             if entries.isEmpty { continue }
             entries.reverse()
-            try body(keys[stream.key], entries)
+            try body(keys[index], entries)
         }
     }
 

@@ -11,8 +11,8 @@ import LMDB
 struct IndexChanges {
     private let txn: Transaction
     private let database: Database
-    private var removed = Keys()
-    private var added = Keys()
+    private var removed = KeyList()
+    private var added = KeyList()
 
     init(txn: Transaction, database: Database) {
         self.txn = txn
@@ -30,43 +30,6 @@ struct IndexChanges {
         try withUnsafeBytes(of: UInt8(0)) { byte in
             let empty = UnsafeRawBufferPointer(rebasing: byte[0..<0])
             try added.withSorted { keys in try puts.put(sorted: keys, value: empty) }
-        }
-    }
-
-    /// Keys side by side in one buffer: an array each would be an allocation each.
-    private struct Keys {
-        private var bytes: [UInt8] = []
-        private var ranges: [Range<Int>] = []
-
-        mutating func append(_ key: [UInt8]) {
-            ranges.append(bytes.count..<bytes.count + key.count)
-            bytes += key
-        }
-
-        /// Hands `body` the keys in the order the index keeps them, each where it lies.
-        func withSorted(_ body: ([UnsafeRawBufferPointer]) throws -> Void) rethrows {
-            try bytes.withUnsafeBytes { all in
-                let keys = ranges.map { UnsafeRawBufferPointer(rebasing: all[$0]) }
-                var order = keys.indices.map { SortKey(keys[$0], index: $0) }
-                order.sort { a, b in a.words != b.words ? a.words < b.words : KeyOrder.precedes(keys[a.index], keys[b.index]) }
-                try body(order.map { keys[$0.index] })
-            }
-        }
-    }
-
-    /// A key's first 32 bytes as big-endian numbers (zeros past its end), which order keys as
-    /// their bytes do unless they are equal; the keys themselves decide then. An index key is
-    /// 20 to 36 bytes, what sorts it (a day, a user, a tag) first: compared with `memcmp`, its
-    /// sort took a quarter of a rebuild's `finish`.
-    private struct SortKey {
-        let words: (UInt64, UInt64, UInt64, UInt64)
-        let index: Int
-
-        init(_ key: UnsafeRawBufferPointer, index: Int) {
-            var padded: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &padded) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: key.prefix(32))) }
-            words = (UInt64(bigEndian: padded.0), UInt64(bigEndian: padded.1), UInt64(bigEndian: padded.2), UInt64(bigEndian: padded.3))
-            self.index = index
         }
     }
 }

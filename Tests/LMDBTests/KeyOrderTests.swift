@@ -21,4 +21,22 @@ struct KeyOrderTests {
             #expect(stored == sorted)
         }
     }
+
+    @Test("a KeyList sorts its keys into the order a cursor gives: keys alike in their first 32 bytes, and keys that begin others, included")
+    func keyListSortsAsLMDB() throws {
+        var generator = SeededGenerator(seed: 21)
+        let keys = orderTestKeys(count: 300, using: &generator)
+        var list = KeyList()
+        let added = keys.shuffled(using: &generator)
+        for key in added { list.append(key) }
+        try withTemporaryEnvironment { environment, _ in
+            let database = try environment.openDatabase(named: "keys")
+            try environment.write { txn in
+                for key in keys { try txn.put(database, key: key, value: []) }
+            }
+            let stored = try environment.entries(of: database).map(\.key)
+            #expect(list.sortedIndexes().map { Array(list[$0]) } == stored)
+            #expect(list.withSorted { $0.map(Array.init) } == stored)
+        }
+    }
 }

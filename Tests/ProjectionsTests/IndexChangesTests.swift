@@ -8,15 +8,7 @@ struct IndexChangesTests {
     @Test("keys alike in their first 32 bytes, and keys that begin others, are each appended in order")
     func orderBeyondThePrefix() throws {
         var generator = SeededGenerator(seed: 20)
-        let shared = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        var keys = Set<[UInt8]>()
-        while keys.count < 300 {
-            switch Int.random(in: 0..<3, using: &generator) {
-            case 0: keys.insert(shared + (0..<Int.random(in: 0...6, using: &generator)).map { _ in UInt8.random(in: 0...3, using: &generator) })
-            case 1: keys.insert(Array(shared.prefix(Int.random(in: 1...32, using: &generator))))
-            default: keys.insert((0..<Int.random(in: 20...36, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
-            }
-        }
+        let keys = orderTestKeys(count: 300, using: &generator)
         let folder = try TemporaryFolder("index-changes")
         defer { folder.remove() }
         let environment = try Environment(path: folder.path, options: .init(noSync: true))

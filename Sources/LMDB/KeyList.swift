@@ -1,0 +1,56 @@
+/// Keys laid side by side in one buffer, to be written in the order LMDB keeps them
+/// (``KeyOrder``): an array each would be an allocation each, and sorting arrays retained and
+/// released both at every comparison.
+///
+/// The sort compares each key's first 32 bytes as four big-endian numbers, which order keys as
+/// their bytes do unless they are equal; only then are the keys themselves compared. Index keys
+/// are mostly 20 to 36 bytes and differ early (a day, a user, a stream's id), and compared with
+/// `memcmp` their sort took a quarter of a rebuild's writing of its models.
+public struct KeyList: Sendable {
+    private var bytes: [UInt8] = []
+    private var ranges: [Range<Int>] = []
+
+    public init() {}
+
+    /// How many keys.
+    public var count: Int { ranges.count }
+
+    /// Adds a key; keys are numbered from 0 in the order they are added.
+    public mutating func append(_ key: [UInt8]) {
+        let start = bytes.count
+        bytes += key
+        ranges.append(start..<bytes.count)
+    }
+
+    /// The key numbered `index`.
+    public subscript(index: Int) -> ArraySlice<UInt8> { bytes[ranges[index]] }
+
+    /// The keys' numbers in the order LMDB keeps the keys.
+    public func sortedIndexes() -> [Int] {
+        bytes.withUnsafeBytes { all in
+            let keys = ranges.map { UnsafeRawBufferPointer(rebasing: all[$0]) }
+            var order = keys.indices.map { SortKey(keys[$0], index: $0) }
+            order.sort { a, b in a.words != b.words ? a.words < b.words : KeyOrder.precedes(keys[a.index], keys[b.index]) }
+            return order.map(\.index)
+        }
+    }
+
+    /// Hands `body` the keys in the order LMDB keeps them, each where it lies (valid only during the call).
+    public func withSorted<T>(_ body: ([UnsafeRawBufferPointer]) throws -> T) rethrows -> T {
+        let order = sortedIndexes()
+        return try bytes.withUnsafeBytes { all in try body(order.map { UnsafeRawBufferPointer(rebasing: all[ranges[$0]]) }) }
+    }
+
+    /// A key's first 32 bytes as big-endian numbers, zeros past its end.
+    private struct SortKey {
+        let words: (UInt64, UInt64, UInt64, UInt64)
+        let index: Int
+
+        init(_ key: UnsafeRawBufferPointer, index: Int) {
+            var padded: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &padded) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: key.prefix(32))) }
+            words = (UInt64(bigEndian: padded.0), UInt64(bigEndian: padded.1), UInt64(bigEndian: padded.2), UInt64(bigEndian: padded.3))
+            self.index = index
+        }
+    }
+}
