@@ -140,8 +140,12 @@ final class AppendWriter: @unchecked Sendable {
     /// entries of its events (the stream index's tail sees them only once they are committed).
     private struct GroupState {
         let snapshot: StreamIndex.Snapshot
-        var link: (position: UInt64, hash: [UInt8])
+        var link: (position: UInt64, hash: ChainHash)
+        /// The record being written: one array for the group's records, its memory reused.
+        var record: [UInt8] = []
         var written: StreamTail
+        /// The cursors the group writes events and ids through, and reads stream versions with.
+        var cursors: WriteCursors
         /// `meta["first-own"]` as the transaction sees it (nil: a store that predates it).
         var firstOwn: UInt64?
         /// The keys the group's appends touched, written once each at the end of the group.
@@ -162,27 +166,30 @@ final class AppendWriter: @unchecked Sendable {
                 outcomes = []   // the closure reruns from scratch after the map grows
                 let snapshot = try streamIndex.beginWrite(txn)
                 let link = try databases.headLink(txn)
-                var state = GroupState(snapshot: snapshot, link: link,
-                                       written: StreamTail(base: link.position, expected: group.reduce(0) { $0 + $1.eventCount }),
-                                       firstOwn: try databases.firstOwnPosition(txn))
-                for job in group {
-                    do {
-                        switch job {
-                        case .append(let appends, let keys, let note, _):
-                            outcomes.append(.appended(try append(appends, keys: keys, note: note, txn, &state)))
-                        case .ingest(let events, let keys, _):
-                            outcomes.append(.ingested(try ingest(events, keys: keys, txn, &state)))
+                let firstOwn = try databases.firstOwnPosition(txn)
+                written = try WriteCursors.with(databases, txn) { cursors in
+                    var state = GroupState(snapshot: snapshot, link: link,
+                                           written: StreamTail(base: link.position, expected: group.reduce(0) { $0 + $1.eventCount }),
+                                           cursors: cursors, firstOwn: firstOwn)
+                    for job in group {
+                        do {
+                            switch job {
+                            case .append(let appends, let keys, let note, _):
+                                outcomes.append(.appended(try append(appends, keys: keys, note: note, txn, &state)))
+                            case .ingest(let events, let keys, _):
+                                outcomes.append(.ingested(try ingest(events, keys: keys, txn, &state)))
+                            }
+                        } catch let error as EventLogError {
+                            outcomes.append(.refused(error))
                         }
-                    } catch let error as EventLogError {
-                        outcomes.append(.refused(error))
                     }
+                    try state.touches.write(databases, txn)
+                    return state.written
                 }
-                try state.touches.write(databases, txn)
-                checkpointed = streamIndex.shouldCheckpoint(state.written, after: snapshot)
+                checkpointed = streamIndex.shouldCheckpoint(written, after: snapshot)
                 if checkpointed {
-                    try streamIndex.checkpoint(state.written, after: snapshot, txn)
+                    try streamIndex.checkpoint(written, after: snapshot, txn)
                 }
-                written = state.written
             }
         } catch {
             let failure = (error as? LMDBError).map(EventLogError.storage) ?? error
@@ -228,8 +235,7 @@ final class AppendWriter: @unchecked Sendable {
                     continue
                 }
                 firstIndexOfID[event.id] = positions.count
-                let stored = try txn.get(databases.ids, key: Keys.id(event.id))
-                positions.append(stored.map { $0.readBigEndian(UInt64.self, at: 0) })
+                positions.append(try state.cursors.storedPosition(of: event.id))
             }
         }
         let isRetry = !positions.isEmpty && positions.allSatisfy { $0 != nil }
@@ -240,7 +246,7 @@ final class AppendWriter: @unchecked Sendable {
         var versions: [StreamName: UInt64] = Dictionary(minimumCapacity: appends.count)
         for (append, name) in zip(appends, names) where versions[name] == nil {
             let actual = try state.written.version(of: name, through: state.written.covered)
-                ?? streamIndex.version(of: name, in: state.snapshot, txn)
+                ?? streamIndex.version(of: name, in: state.snapshot, txn, streams: state.cursors.streams)
             guard append.expected.isSatisfied(byActual: actual) else {
                 throw EventLogError.conflict(stream: append.stream, expected: append.expected, actual: actual)
             }
@@ -293,9 +299,9 @@ final class AppendWriter: @unchecked Sendable {
             try EventValidation.check(origin: event.origin)
             guard event.version > 0 else { throw EventLogError.invalidEvent("version must be at least 1 (event \(event.id))") }
             if !seen.insert(event.id).inserted { continue }
-            if let stored = try txn.get(databases.ids, key: Keys.id(event.id)) {
+            if let stored = try state.cursors.storedPosition(of: event.id) {
                 // Already here (this replica's own event coming back, or a page pulled twice).
-                if let upstream = event.upstreamPosition { returning.append((Array(stored), upstream)) }
+                if let upstream = event.upstreamPosition { returning.append((Keys.position(stored), upstream)) }
                 continue
             }
             fresh.append(event)
@@ -324,19 +330,14 @@ final class AppendWriter: @unchecked Sendable {
     private func write(position: UInt64, id: UUID, stream: StreamName, version: UInt64, type: String, schemaVersion: UInt16,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        _ txn: Transaction, _ state: inout GroupState) throws {
-        let (record, hash) = RecordCodec.encode(position: position, id: id, stream: stream.text, version: version, type: type,
-                                                schemaVersion: schemaVersion,
-                                                timestampMilliseconds: timestampMilliseconds, origin: origin, data: data,
-                                                previousHash: state.link.hash)
-        let positionKey = Keys.position(position)
-        try record.withUnsafeBytes { value in
-            try positionKey.withUnsafeBytes { key in try txn.put(databases.events, key: key, value: value, flags: .append) }
-        }
-        try txn.put(databases.ids, key: Keys.id(id), value: positionKey, flags: .noOverwrite)
+        let hash = RecordCodec.encode(into: &state.record, position: position, id: id, stream: stream.text, version: version,
+                                      type: type, schemaVersion: schemaVersion, timestampMilliseconds: timestampMilliseconds,
+                                      origin: origin, data: data, previousHash: state.link.hash)
+        try state.record.withUnsafeBytes { try state.cursors.put(record: $0, position: position, id: id) }
         state.written.add(stream: stream, position: position, version: version)
         state.link = (position, hash)
         if state.firstOwn == 0, origin == deviceID {
-            try txn.put(databases.meta, key: LogDatabases.firstOwnKey, value: positionKey)
+            try txn.put(databases.meta, key: LogDatabases.firstOwnKey, value: Keys.position(position))
             state.firstOwn = position
         }
     }

@@ -202,7 +202,11 @@ public final class EventLog: Sendable {
 
     /// The last version of `stream` (0 when it does not exist).
     public func version(of stream: String) throws -> UInt64 {
-        try withRead { txn in try streamIndex.version(of: StreamName(stream), in: try streamIndex.snapshot(txn), txn) }
+        try withRead { txn in
+            try txn.withCursor(databases.streams) { streams in
+                try streamIndex.version(of: StreamName(stream), in: try streamIndex.snapshot(txn), txn, streams: streams)
+            }
+        }
     }
 
     /// Up to `limit` events of type `type` after `position`, scanning forward in chunks.

@@ -104,9 +104,9 @@ struct LogDatabases: Sendable {
     }
 
     /// The last record's position and hash (genesis for an empty log).
-    func headLink(_ txn: Transaction) throws -> (position: UInt64, hash: [UInt8]) {
+    func headLink(_ txn: Transaction) throws -> (position: UInt64, hash: ChainHash) {
         try txn.withCursor(events) { cursor in
-            guard let last = try cursor.last() else { return (0, RecordCodec.genesisHash) }
+            guard let last = try cursor.last() else { return (0, .genesis) }
             let position = last.key.readBigEndian(UInt64.self, at: 0)
             guard let hash = RecordCodec.storedHash(last.value) else {
                 throw EventLogError.corruptRecord(position: position, reason: "record is truncated")
@@ -142,15 +142,19 @@ struct LogDatabases: Sendable {
         return value.readBigEndian(UInt64.self, at: 0)
     }
 
-    /// The last version of `stream` in the `streams` database (0 when absent).
-    func indexedVersion(_ stream: String, _ txn: Transaction) throws -> UInt64 {
-        let prefix = Keys.streamPrefix(stream)
-        var after = Array(stream.utf8)
-        after.append(1)
-        return try txn.withCursor(streams) { cursor in
-            let entry = try cursor.seek(atLeast: after) != nil ? try cursor.previous() : try cursor.last()
-            guard let entry, entry.key.starts(with: prefix) else { return 0 }
-            return entry.value.readBigEndian(UInt64.self, at: 0)
+    /// The last version of `stream` in the `streams` database (0 when absent), found through
+    /// `cursor` (over `streams`): the entry before the first key past the stream's, `stream ‖ 0x01`.
+    static func indexedVersion(_ stream: String, _ cursor: Cursor) throws -> UInt64 {
+        var stream = stream
+        return try stream.withUTF8 { name in
+            try withUnsafeTemporaryAllocation(byteCount: name.count + 1, alignment: 1) { after in
+                after.copyMemory(from: UnsafeRawBufferPointer(name))
+                after[name.count] = 1
+                let entry = try cursor.seek(atLeast: UnsafeRawBufferPointer(after)) != nil ? try cursor.previous() : try cursor.last()
+                guard let entry, entry.key.count > name.count, entry.key[name.count] == 0,
+                      name.isEmpty || memcmp(entry.key.baseAddress!, name.baseAddress!, name.count) == 0 else { return 0 }
+                return entry.value.readBigEndian(UInt64.self, at: 0)
+            }
         }
     }
 

@@ -29,12 +29,28 @@ enum RecordCodec {
     static func encode(position: UInt64, id: UUID, stream: String, version: UInt64, type: String, schemaVersion: UInt16 = 1,
                        timestampMilliseconds: Int64, origin: String, data: Data,
                        previousHash: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
+        var record: [UInt8] = []
+        let hash = previousHash.withUnsafeBytes {
+            encode(into: &record, position: position, id: id, stream: stream, version: version, type: type,
+                   schemaVersion: schemaVersion, timestampMilliseconds: timestampMilliseconds, origin: origin, data: data,
+                   previousHash: ChainHash($0))
+        }
+        return (record, hash.bytes)
+    }
+
+    /// Encodes an event into `record`, whose bytes it replaces (a writer passes the same array
+    /// for every record, so its memory is allocated once); returns the record's chain hash.
+    static func encode(into record: inout [UInt8], position: UInt64, id: UUID, stream: String, version: UInt64, type: String,
+                       schemaVersion: UInt16, timestampMilliseconds: Int64, origin: String, data: Data,
+                       previousHash: ChainHash) -> ChainHash {
         var (stream, type, origin) = (stream, type, origin)
         let size = headerSize + 2 + stream.utf8.count + 2 + type.utf8.count + (schemaVersion == 1 ? 0 : 2)
             + 2 + origin.utf8.count + 4 + data.count
+        record.removeAll(keepingCapacity: true)
+        record.append(contentsOf: repeatElement(0, count: size))
         // Written in place: appended piece by piece, the record cost an append call per field.
-        var out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var writer = RecordWriter(UnsafeMutableRawBufferPointer(buffer))
+        record.withUnsafeMutableBytes { buffer in
+            var writer = RecordWriter(buffer)
             writer.byte(schemaVersion == 1 ? 1 : 2)
             writer.byte(0)
             writer.bigEndian(UInt32(0))   // the checksum, below
@@ -42,23 +58,21 @@ enum RecordCodec {
             writer.bigEndian(version)
             writer.bigEndian(UInt64(bitPattern: timestampMilliseconds))
             withUnsafeBytes(of: id.uuid) { writer.bytes($0) }
-            genesisHash.withUnsafeBytes { writer.bytes($0) }   // the chain hash, below
+            writer.skip(hashRange.count)   // the chain hash, below
             stream.withUTF8 { writer.bigEndian(UInt16($0.count)); writer.bytes(UnsafeRawBufferPointer($0)) }
             type.withUTF8 { writer.bigEndian(UInt16($0.count)); writer.bytes(UnsafeRawBufferPointer($0)) }
             if schemaVersion != 1 { writer.bigEndian(schemaVersion) }
             origin.withUTF8 { writer.bigEndian(UInt16($0.count)); writer.bytes(UnsafeRawBufferPointer($0)) }
             writer.bigEndian(UInt32(data.count))
             data.withUnsafeBytes { writer.bytes($0) }
-            count = writer.offset
         }
-        let hash = out.withUnsafeBytes { chainHash(of: $0, previousHash: previousHash) }
-        let crc = out.withUnsafeMutableBytes { record in
-            UnsafeMutableRawBufferPointer(rebasing: record[hashRange]).copyBytes(from: hash)
-            return CRC32C.update(0, UnsafeRawBufferPointer(rebasing: record[6...]))
+        return record.withUnsafeMutableBytes { buffer in
+            let hash = chainHash(of: UnsafeRawBufferPointer(buffer), previousHash: previousHash)
+            hash.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[hashRange]).copyMemory(from: $0) }
+            let crc = CRC32C.update(0, UnsafeRawBufferPointer(rebasing: buffer[6...]))
+            buffer.storeBytes(of: crc.bigEndian, toByteOffset: 2, as: UInt32.self)
+            return hash
         }
-        out[2] = UInt8(truncatingIfNeeded: crc >> 24); out[3] = UInt8(truncatingIfNeeded: crc >> 16)
-        out[4] = UInt8(truncatingIfNeeded: crc >> 8); out[5] = UInt8(truncatingIfNeeded: crc)
-        return (out, hash)
     }
 
     /// Writes a record's fields one after another into memory sized for them.
@@ -80,6 +94,11 @@ enum RecordCodec {
             offset += MemoryLayout<T>.size
         }
 
+        /// Leaves `count` bytes as they are, to be filled in later.
+        mutating func skip(_ count: Int) {
+            offset += count
+        }
+
         mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
             guard !bytes.isEmpty else { return }
             UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + bytes.count]).copyMemory(from: bytes)
@@ -89,11 +108,17 @@ enum RecordCodec {
 
     /// The chain hash a record should carry, given its predecessor's hash.
     static func chainHash(of record: UnsafeRawBufferPointer, previousHash: [UInt8]) -> [UInt8] {
+        previousHash.withUnsafeBytes { chainHash(of: record, previousHash: ChainHash($0)).bytes }
+    }
+
+    /// The chain hash a record should carry, given its predecessor's hash:
+    /// SHA-256(previous hash ‖ bytes 6..<46 ‖ bytes 78..<end).
+    static func chainHash(of record: UnsafeRawBufferPointer, previousHash: ChainHash) -> ChainHash {
         var hasher = SHA256()
-        hasher.update(data: previousHash)
+        previousHash.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: record[6..<46]))
         hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: record[78...]))
-        return Array(hasher.finalize())
+        return hasher.finalize().withUnsafeBytes { ChainHash($0) }
     }
 
     /// Whether the stored CRC matches the bytes.
@@ -104,9 +129,9 @@ enum RecordCodec {
     }
 
     /// The hash stored in a record (no other decoding).
-    static func storedHash(_ record: UnsafeRawBufferPointer) -> [UInt8]? {
+    static func storedHash(_ record: UnsafeRawBufferPointer) -> ChainHash? {
         guard record.count >= headerSize else { return nil }
-        return Array(record[hashRange])
+        return ChainHash(UnsafeRawBufferPointer(rebasing: record[hashRange]))
     }
 
     /// Decodes a record. Every length is bounds-checked: damaged bytes give an error, never a crash.

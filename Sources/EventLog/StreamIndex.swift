@@ -44,12 +44,13 @@ final class StreamIndex: Sendable {
 
     // MARK: - Reads
 
-    /// The last version of `stream` in `snapshot` (0 when it does not exist).
-    func version(of stream: StreamName, in snapshot: Snapshot, _ txn: Transaction) throws -> UInt64 {
+    /// The last version of `stream` in `snapshot` (0 when it does not exist); `streams` is a
+    /// cursor over the `streams` database in `txn`.
+    func version(of stream: StreamName, in snapshot: Snapshot, _ txn: Transaction, streams: Cursor) throws -> UInt64 {
         if let version = try withTail(snapshot, txn, { tail in tail.version(of: stream, through: snapshot.head) }) {
             return version
         }
-        return try databases.indexedVersion(stream.text, txn)
+        return try LogDatabases.indexedVersion(stream.text, streams)
     }
 
     /// The positions of `stream`'s events with a version above `version`, in order, up to `limit`.

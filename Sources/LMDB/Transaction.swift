@@ -107,4 +107,20 @@ public struct Transaction {
         var cursor = Cursor(handle: pointer)
         return try body(&cursor)
     }
+
+    /// Runs `body` with one cursor over each of `databases`, in their order, all closed when
+    /// `body` returns: for a writer that puts into several databases through cursors that
+    /// stay where its last put left them.
+    public func withCursors<T>(_ databases: [Database], _ body: ([Cursor]) throws -> T) throws -> T {
+        var cursors: [Cursor] = []
+        cursors.reserveCapacity(databases.count)
+        defer { for cursor in cursors { mdb_cursor_close(cursor.handle) } }
+        for db in databases {
+            var pointer: OpaquePointer?
+            try check(mdb_cursor_open(handle, db.dbi, &pointer))
+            guard let pointer else { throw LMDBError.badTransaction }
+            cursors.append(Cursor(handle: pointer))
+        }
+        return try body(cursors)
+    }
 }

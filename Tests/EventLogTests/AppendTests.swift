@@ -123,6 +123,42 @@ struct AppendTests {
         }
     }
 
+    /// Ids beyond the last one indexed go to the index's end without a lookup; older ids (events
+    /// made before others, pulled late) are looked up and put in their place. Either way each
+    /// is found again, by id and as a retry.
+    @Test func idsOutOfTimeOrderAreIndexedAndFoundAgain() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                func id(_ milliseconds: UInt64) -> UUID {
+                    UUIDv7.make(milliseconds: 1_800_000_000_000 + milliseconds, sequence: 0, random: milliseconds)
+                }
+                // Descending inside one batch, every id beyond the (empty) index.
+                let first = [id(50), id(40), id(60)].map { makeEvent(id: $0) }
+                #expect(try await log.append(to: "a", events: first).positions == [1, 2, 3])
+                // Below every stored id, between two, beyond them all, below again.
+                let second = [id(10), id(45), id(70), id(5)].map { makeEvent(id: $0) }
+                #expect(try await log.append(to: "b", events: second).positions == [4, 5, 6, 7])
+                // A stored id (at 2) beside a new one below the last stored.
+                let mixed = try await log.append(to: "b", events: [makeEvent(id: id(40)), makeEvent(id: id(20))])
+                #expect(mixed.positions == [2, 8] && mixed.appended == 1)
+                let foreign = ForeignEvent(id: id(1), stream: "c", version: 1, type: "Tested", timestampMilliseconds: 1,
+                                           origin: "device-b", data: Data("{}".utf8))
+                #expect(try await log.ingest([foreign]).accepted == 1)
+                #expect(try await log.ingest([foreign]).duplicates == 1)
+
+                let expected: [(UUID, UInt64)] = [(id(50), 1), (id(40), 2), (id(60), 3), (id(10), 4), (id(45), 5),
+                                                  (id(70), 6), (id(5), 7), (id(20), 8), (id(1), 9)]
+                for (id, position) in expected {
+                    #expect(try log.event(id: id)?.position == position)
+                }
+                let retry = try await log.append(to: "b", expected: .exact(0), events: second)
+                #expect(retry.positions == [4, 5, 6, 7] && retry.appended == 0)
+                #expect(try log.head() == 9)
+                #expect(try log.verify().isIntact)
+            }
+        }
+    }
+
     @Test func noStreamOnAnExistingStreamIsAConflict() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
