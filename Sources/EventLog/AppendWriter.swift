@@ -223,19 +223,20 @@ final class AppendWriter: @unchecked Sendable {
         positions.reserveCapacity(count)
         var firstIndexOfID: [UUID: Int] = Dictionary(minimumCapacity: count)
         var repeats = false
-        for append in appends {
-            try EventValidation.check(stream: append.stream)
-            for event in append.events {
-                try EventValidation.check(type: event.type, data: event.data)
-                try EventValidation.check(schemaVersion: event.schemaVersion)
-                if let index = firstIndexOfID[event.id] {
+        // Events are read where they lie (`appends[a].events[e].type`): a copy of each (its
+        // type and data retained, then released) cost more than the checks.
+        for a in appends.indices {
+            try EventValidation.check(stream: appends[a].stream)
+            for e in appends[a].events.indices {
+                let id = appends[a].events[e].id
+                try EventValidation.check(type: appends[a].events[e].type, data: appends[a].events[e].data)
+                try EventValidation.check(schemaVersion: appends[a].events[e].schemaVersion)
+                if let index = firstIndexOfID.updateValue(positions.count, forKey: id) {
                     repeats = true
                     positions.append(positions[index])   // same id twice in one batch: one event
-                    firstIndexOfID[event.id] = positions.count - 1
                     continue
                 }
-                firstIndexOfID[event.id] = positions.count
-                positions.append(try state.cursors.storedPosition(of: event.id))
+                positions.append(try state.cursors.storedPosition(of: id))
             }
         }
         let isRetry = !positions.isEmpty && positions.allSatisfy { $0 != nil }
@@ -243,14 +244,26 @@ final class AppendWriter: @unchecked Sendable {
             return AppendResult(positions: positions.map { $0! }, appended: 0, head: state.link.position)
         }
         let names = appends.map { StreamName($0.stream) }   // each stream's name hashed once
-        var versions: [StreamName: UInt64] = Dictionary(minimumCapacity: appends.count)
-        for (append, name) in zip(appends, names) where versions[name] == nil {
-            let actual = try state.written.version(of: name, through: state.written.covered)
-                ?? streamIndex.version(of: name, in: state.snapshot, txn, streams: state.cursors.streams)
-            guard append.expected.isSatisfied(byActual: actual) else {
-                throw EventLogError.conflict(stream: append.stream, expected: append.expected, actual: actual)
+        // Each stream's version, checked against its first append in the batch: `versions[slots[a]]`
+        // is append `a`'s stream's, so writing needs no table lookup.
+        var slotOfStream: [StreamName: Int] = Dictionary(minimumCapacity: appends.count)
+        var slots: [Int] = []
+        slots.reserveCapacity(appends.count)
+        var versions: [UInt64] = []
+        versions.reserveCapacity(appends.count)
+        for a in appends.indices {
+            if let slot = slotOfStream[names[a]] {
+                slots.append(slot)
+                continue
             }
-            versions[name] = actual
+            let actual = try state.written.version(of: names[a], through: state.written.covered)
+                ?? streamIndex.version(of: names[a], in: state.snapshot, txn, streams: state.cursors.streams)
+            guard appends[a].expected.isSatisfied(byActual: actual) else {
+                throw EventLogError.conflict(stream: appends[a].stream, expected: appends[a].expected, actual: actual)
+            }
+            slotOfStream[names[a]] = versions.count
+            slots.append(versions.count)
+            versions.append(actual)
         }
         try KeyConditions.check(keys, state.touches, databases, txn)
         // 2. Write.
@@ -258,19 +271,19 @@ final class AppendWriter: @unchecked Sendable {
         var written: [UUID: UInt64] = Dictionary(minimumCapacity: repeats ? count : 0)
         var index = 0
         var appended = 0
-        for (append, name) in zip(appends, names) {
-            for event in append.events {
+        for a in appends.indices {
+            for e in appends[a].events.indices {
                 defer { index += 1 }
                 if positions[index] != nil { continue }
-                if repeats, let position = written[event.id] { positions[index] = position; continue }
-                let version = versions[name]! + 1
-                versions[name] = version
+                let id = appends[a].events[e].id
+                if repeats, let position = written[id] { positions[index] = position; continue }
+                versions[slots[a]] += 1
                 let position = state.link.position + 1
-                let milliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
-                try write(position: position, id: event.id, stream: name, version: version, type: event.type,
-                          schemaVersion: event.schemaVersion, timestampMilliseconds: milliseconds, origin: deviceID,
-                          data: event.data, txn, &state)
-                if repeats { written[event.id] = position }
+                let milliseconds = Int64((appends[a].events[e].timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+                try write(position: position, id: id, stream: names[a], version: versions[slots[a]],
+                          type: appends[a].events[e].type, schemaVersion: appends[a].events[e].schemaVersion,
+                          timestampMilliseconds: milliseconds, origin: deviceID, data: appends[a].events[e].data, txn, &state)
+                if repeats { written[id] = position }
                 positions[index] = position
                 appended += 1
             }

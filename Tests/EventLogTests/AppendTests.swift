@@ -88,6 +88,28 @@ struct AppendTests {
         }
     }
 
+    /// A stream named by two appends of one batch is checked against the first one's expected
+    /// version; its events are numbered on from one append to the next.
+    @Test func aStreamTwiceInOneBatchIsNumberedOn() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "y", events: [makeEvent()])
+                let result = try await log.append([
+                    StreamAppend(stream: "x", expected: .noStream, events: [makeEvent()]),
+                    StreamAppend(stream: "y", expected: .exact(1), events: [makeEvent()]),
+                    StreamAppend(stream: "z", expected: .noStream, events: [makeEvent()]),
+                    StreamAppend(stream: "y", expected: .any, events: [makeEvent(), makeEvent()]),
+                ])
+                #expect(result.positions == [2, 3, 4, 5, 6])
+                #expect(try log.read(stream: "x").map(\.version) == [1])
+                #expect(try log.read(stream: "y").map(\.version) == [1, 2, 3, 4])
+                #expect(try log.read(stream: "y").map(\.position) == [1, 3, 5, 6])
+                #expect(try log.read(stream: "z").map(\.version) == [1])
+                #expect(try log.version(of: "y") == 4)
+            }
+        }
+    }
+
     @Test func reappendingStoredIdsWritesNothingAndReturnsOriginalPositions() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
