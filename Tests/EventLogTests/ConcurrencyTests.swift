@@ -5,6 +5,30 @@ import Testing
 
 @Suite(.timeLimit(.minutes(3)))
 struct ConcurrencyTests {
+    /// After a commit of many appenders' jobs, the writer waits a little for as many to come
+    /// back before it commits again. When only one comes back, the wait ends by itself: each of
+    /// its appends still commits, and none waits on another that never comes.
+    @Test(.timeLimit(.minutes(1))) func aLoneAppenderAfterAGroupStillCommits() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                for round in 0..<3 {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for task in 0..<8 {
+                            group.addTask { try await log.append(to: "crowd-\(task)", events: [makeEvent()]) }
+                        }
+                        try await group.waitForAll()
+                    }
+                    for n in 1...20 {
+                        let result = try await log.append(to: "lone", events: [makeEvent()])
+                        #expect(result.positions == [UInt64(round * 28 + 8 + n)])
+                    }
+                }
+                #expect(try log.head() == 84)
+                #expect(try log.version(of: "lone") == 60)
+            }
+        }
+    }
+
     /// Eight tasks append a thousand single-event batches each, to five shared streams.
     @Test func eightTasksTimesAThousandAppendsAreGapFreeAndContiguous() async throws {
         try await TestStore.with { store in
