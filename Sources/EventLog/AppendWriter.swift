@@ -154,14 +154,13 @@ final class AppendWriter: @unchecked Sendable {
 
     // MARK: - One group commit
 
-    /// What one write transaction has written so far: the chain's last link, and the stream
-    /// entries of its events (the stream index's tail sees them only once they are committed).
+    /// What one write transaction has written so far: the chain's last link (its events' stream
+    /// entries are in the stream index's tail, which shows them to this writer only until they commit).
     private struct GroupState {
         let snapshot: StreamIndex.Snapshot
         var link: (position: UInt64, hash: ChainHash)
         /// The record being written: one array for the group's records, its memory reused.
         var record: [UInt8] = []
-        var written: StreamTail
         /// The cursors the group writes events and ids through, and reads stream versions with.
         var cursors: WriteCursors
         /// `meta["first-own"]` as the transaction sees it (nil: a store that predates it).
@@ -178,17 +177,15 @@ final class AppendWriter: @unchecked Sendable {
 
     private func commit(_ group: [Job]) {
         var outcomes: [Outcome] = []
-        var written = StreamTail(), checkpointed = false
+        var head: UInt64 = 0, checkpointed = false
         do {
             try environment.write { txn in
                 outcomes = []   // the closure reruns from scratch after the map grows
                 let snapshot = try streamIndex.beginWrite(txn)
                 let link = try databases.headLink(txn)
                 let firstOwn = try databases.firstOwnPosition(txn)
-                written = try WriteCursors.with(databases, txn) { cursors in
-                    var state = GroupState(snapshot: snapshot, link: link,
-                                           written: StreamTail(base: link.position, expected: group.reduce(0) { $0 + $1.eventCount }),
-                                           cursors: cursors, firstOwn: firstOwn)
+                head = try WriteCursors.with(databases, txn) { cursors in
+                    var state = GroupState(snapshot: snapshot, link: link, cursors: cursors, firstOwn: firstOwn)
                     for job in group {
                         do {
                             switch job {
@@ -202,19 +199,20 @@ final class AppendWriter: @unchecked Sendable {
                         }
                     }
                     try state.touches.write(databases, txn)
-                    return state.written
+                    return state.link.position
                 }
-                checkpointed = streamIndex.shouldCheckpoint(written, after: snapshot)
+                checkpointed = streamIndex.shouldCheckpoint(head: head, after: snapshot)
                 if checkpointed {
-                    try streamIndex.checkpoint(written, after: snapshot, txn)
+                    try streamIndex.checkpoint(through: head, txn)
                 }
             }
         } catch {
+            streamIndex.discardWrites()
             let failure = (error as? LMDBError).map(EventLogError.storage) ?? error
             for job in group { job.fail(failure) }
             return
         }
-        streamIndex.committed(written, checkpointed: checkpointed)
+        streamIndex.committed(through: head, checkpointed: checkpointed)
         committedAny = true
         onCommit()
         for (job, outcome) in zip(group, outcomes) {
@@ -274,8 +272,8 @@ final class AppendWriter: @unchecked Sendable {
                 slots.append(slot)
                 continue
             }
-            let actual = try state.written.version(of: names[a], through: state.written.covered)
-                ?? streamIndex.version(of: names[a], in: state.snapshot, txn, streams: state.cursors.streams)
+            let actual = try streamIndex.version(of: names[a], in: .init(checkpoint: state.snapshot.checkpoint, head: state.link.position),
+                                                 txn, streams: state.cursors.streams, ownWrites: true)
             guard appends[a].expected.isSatisfied(byActual: actual) else {
                 throw EventLogError.conflict(stream: appends[a].stream, expected: appends[a].expected, actual: actual)
             }
@@ -365,7 +363,7 @@ final class AppendWriter: @unchecked Sendable {
                                       type: type, schemaVersion: schemaVersion, timestampMilliseconds: timestampMilliseconds,
                                       origin: origin, data: data, previousHash: state.link.hash)
         try state.record.withUnsafeBytes { try state.cursors.put(record: $0, position: position, id: id) }
-        state.written.add(stream: stream, position: position, version: version)
+        streamIndex.add(stream: stream, position: position, version: version)
         state.link = (position, hash)
         if state.firstOwn == 0, origin == deviceID {
             try txn.put(databases.meta, key: LogDatabases.firstOwnKey, value: Keys.position(position))

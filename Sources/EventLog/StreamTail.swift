@@ -65,18 +65,22 @@ struct StreamTail: Sendable {
         covered = position
     }
 
-    /// Adds every entry of `next`, whose run of positions must start where this one ends.
-    mutating func append(_ next: StreamTail) {
-        precondition(next.base == covered, "stream tails must be contiguous")
-        let offset = slots.count
-        slots += next.slots
-        for (stream, span) in next.streams {
-            // One lookup: a stream new here takes `next`'s span; one known here links its
-            // first event in `next` to its last one here.
-            let previous = streams[stream, default: Span(first: span.first, last: 0)].extend(to: span.last)
-            if previous != 0 { slots[offset + Int(span.first - next.base - 1)].previous = previous }
+    /// Drops the entries after `position` (the events of a write transaction that did not
+    /// commit); `position` must be within the tail. Walks every stream here: for a rare event.
+    mutating func truncate(to position: UInt64) {
+        precondition(position >= base && position <= covered, "truncation outside the stream tail")
+        guard position < covered else { return }
+        var lasts: [(StreamName, UInt64)] = []
+        for (stream, span) in streams where span.last > position {
+            var last = span.last
+            while last > position { last = slot(last).previous }   // 0: none left here
+            lasts.append((stream, last))
         }
-        covered = next.covered
+        for (stream, last) in lasts {
+            if last > base { streams[stream]?.last = last } else { streams[stream] = nil }
+        }
+        slots.removeLast(Int(covered - position))
+        covered = position
     }
 
     /// The entries of `stream` at or before `head`, in position order.

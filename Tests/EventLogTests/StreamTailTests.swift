@@ -3,8 +3,8 @@ import ChronicleTestSupport
 import Testing
 
 /// The stream index's in-memory tail (a flat array of chained slots), checked against a plain
-/// list of (stream, position, version) through random adds, appends of other tails and moves
-/// of the base, as the writer and other processes' checkpoints make them.
+/// list of (stream, position, version) through random adds, truncations and moves of the base,
+/// as the writer, its transactions that fail and other processes' checkpoints make them.
 struct StreamTailTests {
     /// What the tail should hold: every event in `(base, covered]`, in position order.
     struct Model {
@@ -36,15 +36,17 @@ struct StreamTailTests {
                 tail.add(stream: StreamName(stream), position: entry.position, version: entry.version)
                 model.events.append((stream, entry))
             case 6..<9:
-                // A writer's pending tail, handed over once its transaction committed.
-                var pending = StreamTail(base: tail.covered)
+                // A write transaction that did not commit: what it added is dropped again (any
+                // position within the tail will do).
                 for _ in 0..<Int.random(in: 0...12, using: &random) {
                     let stream = Self.streams.randomElement(using: &random)!
                     let entry = StreamEntry(position: model.covered + 1, version: next(stream))
-                    pending.add(stream: StreamName(stream), position: entry.position, version: entry.version)
+                    tail.add(stream: StreamName(stream), position: entry.position, version: entry.version)
                     model.events.append((stream, entry))
                 }
-                tail.append(pending)
+                let kept = UInt64.random(in: model.base...model.covered, using: &random)
+                tail.truncate(to: kept)
+                model.events.removeLast(Int(model.covered - kept))
             default:
                 // Another process moved the checkpoint.
                 let checkpoint = UInt64.random(in: model.base...model.covered, using: &random)
