@@ -159,6 +159,30 @@ struct AppendKeyTests {
         }
     }
 
+    /// The touches of one group commit are written together when it ends, each key with the
+    /// last position of the batch that touched it, whatever order the keys sort in.
+    @Test(.timeLimit(.minutes(1))) func eachKeyTouchedInAGroupCommitKeepsItsOwnBatchsPosition() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                let touched = try await withThrowingTaskGroup(of: (String, UInt64).self) { group in
+                    for appender in 0..<24 {
+                        group.addTask {
+                            let key = "user-\(23 - appender)/todos"
+                            let result = try await log.append([StreamAppend(stream: "todo-\(appender)", events: [makeEvent(), makeEvent()])],
+                                                              keys: [.touch(key)])
+                            return (key, result.head)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(Set(touched.map(\.1)).count == 24)
+                for (key, position) in touched {
+                    #expect(try log.lastTouch(of: key) == position, "\(key)")
+                }
+            }
+        }
+    }
+
     /// A store written before format 3 has no key databases: it opens, gains them (and format 4's upstream), and its
     /// events stay as they were.
     @Test func aFormatTwoStoreIsUpgradedWhenItOpens() async throws {
