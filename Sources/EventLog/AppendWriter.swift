@@ -13,6 +13,7 @@ final class AppendWriter: @unchecked Sendable {
     private let environment: Environment
     private let databases: LogDatabases
     private let streamIndex: StreamIndex
+    private let touchIndex: TouchIndex
     private let deviceID: String
     private let maxGroupEvents: Int
     private let condition = NSCondition()
@@ -48,10 +49,11 @@ final class AppendWriter: @unchecked Sendable {
         }
     }
 
-    init(environment: Environment, streamIndex: StreamIndex, deviceID: String, maxGroupEvents: Int) {
+    init(environment: Environment, streamIndex: StreamIndex, touchIndex: TouchIndex, deviceID: String, maxGroupEvents: Int) {
         self.environment = environment
         self.databases = streamIndex.databases
         self.streamIndex = streamIndex
+        self.touchIndex = touchIndex
         self.deviceID = deviceID
         self.maxGroupEvents = maxGroupEvents
     }
@@ -149,7 +151,9 @@ final class AppendWriter: @unchecked Sendable {
     /// enough events follow it (``StreamIndex/checkpointAtClose(_:)``). Only a saving for the
     /// next opening: if it fails, that opening reads the events again, as it would have.
     private func checkpointAtClose() {
-        _ = try? environment.write { txn in try streamIndex.checkpointAtClose(txn) }
+        _ = try? environment.write { txn in
+            if let head = try streamIndex.checkpointAtClose(txn) { try touchIndex.checkpoint(through: head, txn) }
+        }
     }
 
     // MARK: - One group commit
@@ -158,6 +162,8 @@ final class AppendWriter: @unchecked Sendable {
     /// entries are in the stream index's tail, which shows them to this writer only until they commit).
     private struct GroupState {
         let snapshot: StreamIndex.Snapshot
+        /// What the key conditions are judged on (the group's own touches are in `touches`).
+        let touchSnapshot: TouchIndex.Snapshot
         var link: (position: UInt64, hash: ChainHash)
         /// The record being written: one array for the group's records, its memory reused.
         var record: [UInt8] = []
@@ -184,8 +190,10 @@ final class AppendWriter: @unchecked Sendable {
                 let snapshot = try streamIndex.beginWrite(txn)
                 let link = try databases.headLink(txn)
                 let firstOwn = try databases.firstOwnPosition(txn)
+                let touchSnapshot = TouchIndex.Snapshot(checkpoint: try databases.touchesIndexedThrough(txn), head: snapshot.head)
                 head = try WriteCursors.with(databases, txn) { cursors in
-                    var state = GroupState(snapshot: snapshot, link: link, cursors: cursors, firstOwn: firstOwn)
+                    var state = GroupState(snapshot: snapshot, touchSnapshot: touchSnapshot, link: link, cursors: cursors,
+                                           firstOwn: firstOwn)
                     for job in group {
                         do {
                             switch job {
@@ -204,6 +212,7 @@ final class AppendWriter: @unchecked Sendable {
                 checkpointed = streamIndex.shouldCheckpoint(head: head, after: snapshot)
                 if checkpointed {
                     try streamIndex.checkpoint(through: head, txn)
+                    try touchIndex.checkpoint(through: head, txn)
                 }
             }
         } catch {
@@ -281,7 +290,7 @@ final class AppendWriter: @unchecked Sendable {
             slots.append(versions.count)
             versions.append(actual)
         }
-        try KeyConditions.check(keys, state.touches, databases, txn)
+        try KeyConditions.check(keys, state.touches, touchIndex, state.touchSnapshot, databases, txn)
         // 2. Write.
         // The positions of ids written in this batch, only needed when an id repeats in it.
         var written: [UUID: UInt64] = Dictionary(minimumCapacity: repeats ? count : 0)

@@ -59,6 +59,7 @@ public final class EventLog: Sendable {
     let options: Options
     let databases: LogDatabases
     let streamIndex: StreamIndex
+    let touchIndex: TouchIndex
     let headSignal = HeadSignal()
     let writer: AppendWriter
     /// What ``firstOwnPositions(inStreams:before:)`` found, so that it reads each record once.
@@ -87,7 +88,8 @@ public final class EventLog: Sendable {
         self.path = path
         self.options = options
         self.streamIndex = StreamIndex(databases: databases, checkpointEvents: options.streamIndexCheckpoint)
-        self.writer = AppendWriter(environment: environment, streamIndex: streamIndex, deviceID: deviceID,
+        self.touchIndex = TouchIndex(databases: databases)
+        self.writer = AppendWriter(environment: environment, streamIndex: streamIndex, touchIndex: touchIndex, deviceID: deviceID,
                                    maxGroupEvents: options.maxGroupEvents)
         let signal = headSignal
         writer.onCommit = { signal.publish() }

@@ -19,9 +19,8 @@ enum KeyConditions {
         }
     }
 
-    /// The keys touched by the appends of one group commit, by last position. Written once
-    /// each, in key order, when the group ends: a batch touching one key per event dirties
-    /// each page of `touches` once, not once per event.
+    /// The keys touched by the appends of one group commit, by last position, written as one
+    /// `touch-log` entry when the group ends (``TouchIndex``).
     struct Touches {
         private var pending: [String: UInt64] = [:]
 
@@ -31,34 +30,19 @@ enum KeyConditions {
         func position(of key: String) -> UInt64? { pending[key] }
 
         func write(_ databases: LogDatabases, _ txn: Transaction) throws {
-            guard !pending.isEmpty else { return }
-            // Sorted as LMDB keeps them (``KeyList``; comparing the strings' UTF-8 views byte by
-            // byte cost more than the puts) and put through one cursor, which LMDB searches
-            // from the page it stands on.
-            var keys = KeyList()
-            var positions: [UInt64] = []
-            positions.reserveCapacity(pending.count)
-            for (key, position) in pending {
-                keys.append(Array(key.utf8))
-                positions.append(position)
-            }
-            try txn.withCursor(databases.touches) { cursor in
-                for index in keys.sortedIndexes() {
-                    try keys[index].withUnsafeBytes { key in
-                        try withUnsafeBytes(of: positions[index].bigEndian) { try cursor.put(key: key, value: $0) }
-                    }
-                }
-            }
+            guard let entry = TouchIndex.entry(pending) else { return }
+            try txn.put(databases.touchLog, key: entry.key, value: entry.value, flags: .append)
         }
     }
 
     /// Throws ``EventLogError/keyConflict(key:reason:)`` for the first condition that does not hold,
-    /// judged on the log with the group's earlier touches on top.
-    static func check(_ keys: [AppendKey], _ touches: Touches, _ databases: LogDatabases, _ txn: Transaction) throws {
+    /// judged on the log as `snapshot` sees it, with the group's earlier touches on top.
+    static func check(_ keys: [AppendKey], _ touches: Touches, _ index: TouchIndex, _ snapshot: TouchIndex.Snapshot,
+                      _ databases: LogDatabases, _ txn: Transaction) throws {
         for operation in keys {
             switch operation {
             case .unchanged(let key, let since):
-                if let touched = try touches.position(of: key) ?? lastTouch(key, databases, txn), touched > since {
+                if let touched = try touches.position(of: key) ?? index.lastTouch(of: key, in: snapshot, txn), touched > since {
                     throw EventLogError.keyConflict(key: key, reason: "touched at position \(touched), after \(since)")
                 }
             case .claim(let key, let owner), .release(let key, let owner):
@@ -111,14 +95,6 @@ enum KeyConditions {
         }
     }
 
-    static func lastTouch(_ key: String, _ databases: LogDatabases, _ txn: Transaction) throws -> UInt64? {
-        guard let value = try txn.get(databases.touches, key: Array(key.utf8)) else { return nil }
-        guard value.count == 8 else {
-            throw EventLogError.corruptRecord(position: 0, reason: "touch of key '\(key)' holds \(value.count) bytes, not 8")
-        }
-        return value.readBigEndian(UInt64.self, at: 0)
-    }
-
     static func holder(_ key: String, _ databases: LogDatabases, _ txn: Transaction) throws -> String? {
         try txn.get(databases.claims, key: Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
     }
@@ -127,7 +103,7 @@ enum KeyConditions {
 extension EventLog {
     /// The position of the last batch that touched `key`, or `nil` (see ``AppendKey/touch(_:)``).
     public func lastTouch(of key: String) throws -> UInt64? {
-        try withRead { txn in try KeyConditions.lastTouch(key, databases, txn) }
+        try withRead { txn in try touchIndex.lastTouch(of: key, in: try touchIndex.snapshot(txn), txn) }
     }
 
     /// Who holds the unique `key`, or `nil` when it is free (see ``AppendKey/claim(_:by:)``).

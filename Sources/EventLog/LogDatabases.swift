@@ -7,13 +7,18 @@ import LMDB
 /// - `ids`: event id (16 bytes) → position
 /// - `streams`: stream ‖ 0x00 ‖ position → stream version, for the events up to the
 ///   checkpoint `meta[streams-indexed]` (the rest are indexed in memory: ``StreamIndex``)
-/// - `touches`: key → u64 BE, the last position of a batch that touched it (``AppendKey``)
+/// - `touches`: key → u64 BE, the last position of a batch that touched it (``AppendKey``), for
+///   the touches up to the checkpoint `meta["touches-indexed"]` (the rest are in `touch-log`:
+///   ``TouchIndex``)
+/// - `touch-log`: the last position a group commit's touches name (u64 BE) → each touched key with
+///   that touch's position, for the group commits after `meta["touches-indexed"]` (``TouchIndex``)
 /// - `claims`: key → the UTF-8 name of its owner (``AppendKey/claim(_:by:)``)
 /// - `upstream`: position (u64 BE) → the position the sync server gave the event (u64 BE),
 ///   for each event a pull stored or brought back (``EventLog/upstreamPositions(of:)``)
 /// - `notes`: the first position of a local batch (u64 BE) → its last position (u64 BE) ‖ the
 ///   note its appender gave it (``EventLog/notes(after:)``)
 /// - `meta`: `format` → store format byte, `device` → device id, `streams-indexed` → u64,
+///   `touches-indexed` → u64,
 ///   `first-own` → u64, the first position this store's device wrote (0: none yet; absent in a
 ///   store created before it existed: unknown)
 struct LogDatabases: Sendable {
@@ -21,6 +26,7 @@ struct LogDatabases: Sendable {
     let ids: Database
     let streams: Database
     let touches: Database
+    let touchLog: Database
     let claims: Database
     let upstream: Database
     let notes: Database
@@ -30,6 +36,7 @@ struct LogDatabases: Sendable {
     static let deviceKey = Array("device".utf8)
     static let streamsIndexedKey = Array("streams-indexed".utf8)
     static let firstOwnKey = Array("first-own".utf8)
+    static let touchesIndexedKey = Array("touches-indexed".utf8)
     /// The format of the store as a whole (`meta["format"]`). 1: `streams` indexes every
     /// event; 2: only those up to `meta["streams-indexed"]`; 3: `touches` and `claims` exist
     /// (a format-2 store is upgraded when it opens: both start empty, which is exact, since
@@ -38,8 +45,10 @@ struct LogDatabases: Sendable {
     /// (a format-4 store gets it empty: no batch before it has a note); 6: `meta["first-own"]` is
     /// kept by every writer (a format-5 store gets none: unknown, so merges look at its records,
     /// as before; a new store starts it at 0, and an older Chronicle, which would not keep it,
-    /// refuses the store). Records have their own format byte.
-    static let storeFormat: UInt8 = 6
+    /// refuses the store); 7: `touch-log` exists and `touches` holds the touches up to
+    /// `meta["touches-indexed"]` (a format-6 store gets an empty log and its head as that
+    /// checkpoint: its `touches` holds every touch). Records have their own format byte.
+    static let storeFormat: UInt8 = 7
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {
@@ -65,7 +74,11 @@ struct LogDatabases: Sendable {
                 if format == nil {
                     try databases.startStreamCheckpoints(at: 0, txn)
                     try txn.put(databases.meta, key: firstOwnKey, value: Keys.position(0))
+                    try txn.put(databases.meta, key: touchesIndexedKey, value: Keys.position(0))
                 } else if format != storeFormat {
+                    if try txn.get(databases.meta, key: touchesIndexedKey) == nil {
+                        try txn.put(databases.meta, key: touchesIndexedKey, value: Keys.position(try databases.headPosition(txn)))
+                    }
                     // Format 1 keeps its missing checkpoint: the first append records it (StreamIndex).
                     try txn.put(databases.meta, key: formatKey, value: [storeFormat])
                 }
@@ -90,6 +103,7 @@ struct LogDatabases: Sendable {
                      ids: try txn.openDatabase(named: "ids", create: create),
                      streams: try txn.openDatabase(named: "streams", create: create),
                      touches: try txn.openDatabase(named: "touches", create: create),
+                     touchLog: try txn.openDatabase(named: "touch-log", create: create),
                      claims: try txn.openDatabase(named: "claims", create: create),
                      upstream: try txn.openDatabase(named: "upstream", create: create),
                      notes: try txn.openDatabase(named: "notes", create: create),
@@ -128,6 +142,14 @@ struct LogDatabases: Sendable {
         guard let value = try txn.get(meta, key: Self.streamsIndexedKey) else { return try headPosition(txn) }
         guard value.count == 8 else {
             throw EventLogError.corruptRecord(position: 0, reason: "meta streams-indexed holds \(value.count) bytes, not 8")
+        }
+        return value.readBigEndian(UInt64.self, at: 0)
+    }
+
+    /// The position through which `touches` holds every touch (``TouchIndex``).
+    func touchesIndexedThrough(_ txn: Transaction) throws -> UInt64 {
+        guard let value = try txn.get(meta, key: Self.touchesIndexedKey), value.count == 8 else {
+            throw EventLogError.corruptRecord(position: 0, reason: "meta touches-indexed is missing or not 8 bytes")
         }
         return value.readBigEndian(UInt64.self, at: 0)
     }

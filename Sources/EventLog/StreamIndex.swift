@@ -165,12 +165,12 @@ final class StreamIndex: Sendable {
     /// In a writer's last transaction, as its log closes: moves the checkpoint to the head when
     /// at least ``closingCheckpointEvents`` events follow it, so that the next process to open the
     /// log finds them indexed instead of reading them all again (up to `checkpointEvents` records
-    /// for its first append or stream read). Returns whether it moved.
-    func checkpointAtClose(_ txn: Transaction) throws -> Bool {
+    /// for its first append or stream read). Returns the position it moved to, if it moved.
+    func checkpointAtClose(_ txn: Transaction) throws -> UInt64? {
         let snapshot = try beginWrite(txn)
-        guard snapshot.head - snapshot.checkpoint >= Self.closingCheckpointEvents else { return false }
+        guard snapshot.head - snapshot.checkpoint >= Self.closingCheckpointEvents else { return nil }
         try checkpoint(through: snapshot.head, txn)
-        return true
+        return snapshot.head
     }
 
     /// Called by the writer once its transaction committed, through `head`: its entries in the

@@ -183,6 +183,64 @@ struct AppendKeyTests {
         }
     }
 
+    /// Touches after the checkpoint live in `touch-log`, read into memory by each process; at
+    /// the checkpoint (here every 10 events) they move into `touches`. Either way a key's last
+    /// touch is found, in this process and after the store is opened again.
+    @Test func touchesAreFoundBeforeAndAfterTheirCheckpointAndAcrossAReopen() async throws {
+        try await TestStore.with { store in
+            let options = EventLog.Options(streamIndexCheckpoint: 10)
+            var last: [String: UInt64] = [:]
+            try await store.withLog(options) { log throws in
+                for round in 0..<9 {
+                    let keys = ["k\(round % 3)", "k\(round % 5 + 3)"]
+                    let result = try await log.append([StreamAppend(stream: "s-\(round)", events: [makeEvent(), makeEvent(), makeEvent()])],
+                                                      keys: keys.map { .touch($0) })
+                    for key in keys { last[key] = result.head }
+                    for (key, position) in last { #expect(try log.lastTouch(of: key) == position, "\(key) after round \(round)") }
+                    #expect(try log.lastTouch(of: "never") == nil)
+                }
+                // A condition on a touch from before the checkpoint still holds the log to it.
+                await #expect(throws: EventLogError.keyConflict(key: "k0", reason: "touched at position \(last["k0"]!), after 1")) {
+                    try await log.append([StreamAppend(stream: "late", events: [makeEvent()])], keys: [.unchanged("k0", since: 1)])
+                }
+            }
+            let (indexed, logged) = try RawLog.with(store.logPath) { raw in
+                (try raw.meta("touches-indexed"), try raw.environment.read { txn in try txn.count(try txn.openDatabase(named: "touch-log", create: false)) })
+            }
+            #expect(indexed == RawLog.key(24))   // checkpoints at the 4th and 8th batches (12 and 24 events)
+            #expect(logged == 1)                 // the 9th batch's touches
+            try await store.withLog(options) { log throws in
+                for (key, position) in last { #expect(try log.lastTouch(of: key) == position, "\(key) after reopening") }
+            }
+        }
+    }
+
+    /// A store of format 6 kept every touch in `touches`: it opens with an empty `touch-log` and
+    /// its head as the touches' checkpoint, and its touches are found as before.
+    @Test func aFormatSixStoreKeepsItsTouches() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append([StreamAppend(stream: "a", events: [makeEvent(), makeEvent()])])
+            }
+            try Environment(path: store.logPath).write { txn in
+                try txn.drop(try txn.openDatabase(named: "touch-log", create: false))
+                let meta = try txn.openDatabase(named: "meta", create: false)
+                _ = try txn.delete(meta, key: Array("touches-indexed".utf8))
+                try txn.put(meta, key: Array("format".utf8), value: [6])
+                try txn.put(try txn.openDatabase(named: "touches", create: false), key: Array("k".utf8), value: RawLog.key(2))
+            }
+            try await store.withLog { log throws in
+                #expect(try log.lastTouch(of: "k") == 2)
+                let next = try await log.append([StreamAppend(stream: "b", events: [makeEvent()])], keys: [.touch("j")])
+                #expect(try log.lastTouch(of: "j") == next.head)
+                #expect(try log.lastTouch(of: "k") == 2)
+            }
+            let (format, indexed) = try RawLog.with(store.logPath) { raw in (try raw.meta("format"), try raw.meta("touches-indexed")) }
+            #expect(format == [7])
+            #expect(indexed == RawLog.key(2))
+        }
+    }
+
     /// A store written before format 3 has no key databases: it opens, gains them (and format 4's upstream), and its
     /// events stay as they were.
     @Test func aFormatTwoStoreIsUpgradedWhenItOpens() async throws {
@@ -210,7 +268,7 @@ struct AppendKeyTests {
             let format = try Environment(path: store.logPath).read { txn in
                 try txn.get(try txn.openDatabase(named: "meta", create: false), key: Array("format".utf8)).map { Array($0) }
             }
-            #expect(format == [6])
+            #expect(format == [7])
         }
     }
 }
