@@ -158,8 +158,9 @@ final class AppendWriter: @unchecked Sendable {
 
     // MARK: - One group commit
 
-    /// What one write transaction has written so far: the chain's last link (its events' stream
-    /// entries are in the stream index's tail, which shows them to this writer only until they commit).
+    /// What one write transaction has written so far: the chain's last link, and the group's
+    /// touches (its events' stream entries are in the stream index's tail, where until they
+    /// commit only this writer sees them).
     private struct GroupState {
         let snapshot: StreamIndex.Snapshot
         /// What the key conditions are judged on (the group's own touches are in `touches`).

@@ -31,8 +31,9 @@ public final class EventLog: Sendable {
         /// should turn it on; `chronicle` does.
         public var checkHeadOnOpen: Bool
         /// How many events may follow the stream index's checkpoint before an append writes
-        /// them into the index on disk. Until then they are indexed in memory, rebuilt from the
-        /// log when a store opens (so each process reads at most this many events to catch up).
+        /// them into the index on disk (and the touches of append keys since the last one into
+        /// theirs). Until then they are indexed in memory, rebuilt from the log when a store
+        /// opens (so each process reads at most this many events to catch up).
         /// Larger: fewer, bigger index writes; more memory and a longer catch-up.
         public var streamIndexCheckpoint: Int
 
