@@ -17,6 +17,7 @@ enum Torture {
                        [--batch K] [--streams S] [--concurrency C] [--tag T]
                        [--payload-bytes B] [--map-size BYTES] [--ack-file F]
                        [--echo-acks] [--wait-for-go] [--stream-index-checkpoint E] [--exit-unclosed]
+                       [--touch KEY]
               Appends N events of type BurstEvent, K per append (default 1), to the
               streams P-0 … P-(S-1) in turn (default 4), from C tasks (default 1).
               Each event's data is {"tag":T,"n":i,"pad":"…"} (B pad bytes, default 0).
@@ -26,6 +27,7 @@ enum Torture {
               --stream-index-checkpoint moves the stream index's checkpoint every E
               events (EventLog.Options.streamIndexCheckpoint). Prints "done HEAD" at the end.
               --exit-unclosed exits without closing the log, as a killed process would.
+              --touch makes every append touch KEY (AppendKey.touch).
 
           tail --store DIR --count N [--after P]
               Prints "ready", then "position id" for each of the first N events after
@@ -101,6 +103,7 @@ enum Torture {
             options.initialMapSize = size
         }
         options.streamIndexCheckpoint = try arguments.int("stream-index-checkpoint", default: options.streamIndexCheckpoint)
+        let keys = arguments.optionalString("touch").map { [AppendKey.touch($0)] } ?? []
         let acks = try AckFile(path: arguments.optionalString("ack-file"))
         let echo = arguments.flag("echo-acks")
 
@@ -119,7 +122,8 @@ enum Torture {
                         let events = numbers.map { n in
                             NewEvent(type: "BurstEvent", data: Data(#"{"tag":\#(EventJSON.quote(tag)),"n":\#(n),"pad":"\#(pad)"}"#.utf8))
                         }
-                        let result = try await log.append(to: "\(prefix)-\(batchIndex % streams)", events: events)
+                        let result = try await log.append([StreamAppend(stream: "\(prefix)-\(batchIndex % streams)", events: events)],
+                                                          keys: keys)
                         try acks.record(zip(result.positions, events).map { "\($0) \($1.id.uuidString.lowercased())" })
                         let total = acknowledged.add(events.count)
                         if echo { Output.line("acked \(total)") }

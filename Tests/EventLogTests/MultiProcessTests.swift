@@ -148,6 +148,31 @@ struct MultiProcessTests {
         }
     }
 
+    /// Another process's touches reach this one's conditions: those in its `touch-log` entries,
+    /// and, once it moved the touches' checkpoint (every 2 events here), those in `touches`.
+    @Test func anotherProcesssTouchesHoldThisOnesConditions() async throws {
+        let torture = try Products.torture()
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                let first = try await log.append([StreamAppend(stream: "local", events: [makeEvent()])], keys: [.touch("k")])
+                #expect(try log.lastTouch(of: "k") == first.head)   // read into this process's table
+                for (count, checkpoint) in [(1, "1000"), (5, "2")] {
+                    let child = try await ChildProcess(torture, [
+                        "append-burst", "--store", store.root.path, "--count", "\(count)", "--stream-prefix", "remote",
+                        "--touch", "k", "--stream-index-checkpoint", checkpoint,
+                    ])
+                    let exit = try await withTimeout(.seconds(60), "writer exit") { await child.waitForExit() }
+                    #expect(exit.status == 0, "\(child.standardErrorText)")
+                    let head = try log.head()
+                    #expect(try log.lastTouch(of: "k") == head, "after \(count) remote appends")
+                    await #expect(throws: EventLogError.keyConflict(key: "k", reason: "touched at position \(head), after \(head - 1)")) {
+                        try await log.append([StreamAppend(stream: "local", events: [makeEvent()])], keys: [.unchanged("k", since: head - 1)])
+                    }
+                }
+            }
+        }
+    }
+
     @Test func tortureTailFollowsThisProcesssAppends() async throws {
         let torture = try Products.torture()
         try await TestStore.with { store in
