@@ -18,7 +18,11 @@ public enum EventValidation {
         let bytes = stream.utf8.count
         guard bytes > 0 else { throw .invalidEvent("stream name must not be empty") }
         guard bytes <= maxStreamBytes else { throw .invalidEvent("stream name is longer than \(maxStreamBytes) bytes") }
-        guard !stream.utf8.contains(0) else { throw .invalidEvent("stream name must not contain NUL") }
+        // Searched in the string's contiguous bytes: through its UTF-8 view, byte by byte, the
+        // search cost a fifth of an append's validation.
+        var stream = stream
+        let hasNUL = stream.withUTF8 { memchr($0.baseAddress!, 0, $0.count) != nil }
+        guard !hasNUL else { throw .invalidEvent("stream name must not contain NUL") }
     }
 
     /// A type of 1 to ``maxTypeBytes`` bytes and data that is one JSON object of at most ``maxDataBytes``.
