@@ -100,11 +100,8 @@ public struct Transaction {
 
     /// Runs `body` with a cursor over `db`, closed when `body` returns.
     public func withCursor<T>(_ db: Database, _ body: (inout Cursor) throws -> T) throws -> T {
-        var pointer: OpaquePointer?
-        try check(mdb_cursor_open(handle, db.dbi, &pointer))
-        guard let pointer else { throw LMDBError.badTransaction }
-        defer { mdb_cursor_close(pointer) }
-        var cursor = Cursor(handle: pointer)
+        var cursor = try openCursor(db)
+        defer { mdb_cursor_close(cursor.handle) }
         return try body(&cursor)
     }
 
@@ -115,12 +112,15 @@ public struct Transaction {
         var cursors: [Cursor] = []
         cursors.reserveCapacity(databases.count)
         defer { for cursor in cursors { mdb_cursor_close(cursor.handle) } }
-        for db in databases {
-            var pointer: OpaquePointer?
-            try check(mdb_cursor_open(handle, db.dbi, &pointer))
-            guard let pointer else { throw LMDBError.badTransaction }
-            cursors.append(Cursor(handle: pointer))
-        }
+        for db in databases { cursors.append(try openCursor(db)) }
         return try body(cursors)
+    }
+
+    /// A new cursor over `db`; the caller closes it.
+    private func openCursor(_ db: Database) throws -> Cursor {
+        var pointer: OpaquePointer?
+        try check(mdb_cursor_open(handle, db.dbi, &pointer))
+        guard let pointer else { throw LMDBError.badTransaction }
+        return Cursor(handle: pointer)
     }
 }
