@@ -139,27 +139,29 @@ struct LogDatabases: Sendable {
     /// The position through which `streams` indexes every event. A store of format 1 has
     /// no checkpoint: its index holds every event.
     func streamsIndexedThrough(_ txn: Transaction) throws -> UInt64 {
-        guard let value = try txn.get(meta, key: Self.streamsIndexedKey) else { return try headPosition(txn) }
-        guard value.count == 8 else {
-            throw EventLogError.corruptRecord(position: 0, reason: "meta streams-indexed holds \(value.count) bytes, not 8")
-        }
-        return value.readBigEndian(UInt64.self, at: 0)
+        try metaPosition(Self.streamsIndexedKey, txn) ?? headPosition(txn)
     }
 
     /// The position through which `touches` holds every touch (``TouchIndex``).
     func touchesIndexedThrough(_ txn: Transaction) throws -> UInt64 {
-        guard let value = try txn.get(meta, key: Self.touchesIndexedKey), value.count == 8 else {
-            throw EventLogError.corruptRecord(position: 0, reason: "meta touches-indexed is missing or not 8 bytes")
+        guard let position = try metaPosition(Self.touchesIndexedKey, txn) else {
+            throw EventLogError.corruptRecord(position: 0, reason: "meta touches-indexed is missing")
         }
-        return value.readBigEndian(UInt64.self, at: 0)
+        return position
     }
 
     /// The first position this store's device wrote: 0 when it wrote none yet, nil when the
     /// store predates the record of it (`meta["first-own"]`, kept by the writer).
     func firstOwnPosition(_ txn: Transaction) throws -> UInt64? {
-        guard let value = try txn.get(meta, key: Self.firstOwnKey) else { return nil }
+        try metaPosition(Self.firstOwnKey, txn)
+    }
+
+    /// The position stored in `meta` under `key` (nil when absent), which must be 8 bytes.
+    private func metaPosition(_ key: [UInt8], _ txn: Transaction) throws -> UInt64? {
+        guard let value = try txn.get(meta, key: key) else { return nil }
         guard value.count == 8 else {
-            throw EventLogError.corruptRecord(position: 0, reason: "meta first-own holds \(value.count) bytes, not 8")
+            let name = String(decoding: key, as: UTF8.self)
+            throw EventLogError.corruptRecord(position: 0, reason: "meta \(name) holds \(value.count) bytes, not 8")
         }
         return value.readBigEndian(UInt64.self, at: 0)
     }
