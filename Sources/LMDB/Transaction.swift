@@ -100,8 +100,9 @@ public struct Transaction {
 
     /// Runs `body` with a cursor over `db`, closed when `body` returns.
     public func withCursor<T>(_ db: Database, _ body: (inout Cursor) throws -> T) throws -> T {
-        var cursor = try openCursor(db)
-        defer { mdb_cursor_close(cursor.handle) }
+        let opened = try openCursor(db)
+        defer { mdb_cursor_close(opened.handle) }
+        var cursor = opened
         return try body(&cursor)
     }
 
