@@ -4,7 +4,9 @@ import LMDB
 extension EventLog {
     /// Checks every record: format, checksum, position (gap-free from 1), hash chain,
     /// and that the id index holds one entry per event, the stream index one per event up
-    /// to its checkpoint, and `meta["first-own"]` the first event this store's device wrote.
+    /// to its checkpoint, `meta["first-own"]` the first event this store's device wrote, and
+    /// the append keys' touches positions up to the head (`touches` up to their checkpoint,
+    /// each `touch-log` entry after it).
     ///
     /// Reads in chunks, one short read transaction each; `progress` gets the events checked so far.
     public func verify(progress: (Int, UInt64) -> Void = { _, _ in }) throws -> VerifyReport {
@@ -59,6 +61,8 @@ extension EventLog {
                 report.problem = .init(position: firstOwn ?? recorded, cause: .index,
                                        detail: "meta first-own says \(recorded), but the first event of this store's device is "
                                            + (firstOwn.map { "at \($0)" } ?? "none"))
+            } else if let problem = try withRead({ txn in try TouchIndex.problem(databases, txn) }) {
+                report.problem = problem
             }
         }
         return report

@@ -103,6 +103,72 @@ final class TouchIndex: Sendable {
         try txn.put(databases.meta, key: LogDatabases.touchesIndexedKey, value: Keys.position(head))
     }
 
+    // MARK: - Verifying
+
+    /// What is wrong with the touches `txn` sees, if anything (for ``EventLog/verify(progress:)``):
+    /// their checkpoint past the head; a `touch-log` entry keyed outside `(checkpoint, head]`, or
+    /// damaged, or naming a position outside `(checkpoint, its key]`; a `touches` value that is
+    /// not a position up to the checkpoint.
+    static func problem(_ databases: LogDatabases, _ txn: Transaction) throws -> VerifyReport.Problem? {
+        let head = try databases.headPosition(txn)
+        let checkpoint: UInt64
+        do {
+            checkpoint = try databases.touchesIndexedThrough(txn)
+        } catch EventLogError.corruptRecord(_, let reason) {
+            return .init(position: head, cause: .format, detail: reason)
+        }
+        guard checkpoint <= head else {
+            return .init(position: head, cause: .index, detail: "meta touches-indexed says \(checkpoint), past the head \(head)")
+        }
+        if let problem = try logProblem(databases, after: checkpoint, through: head, txn) { return problem }
+        return try txn.withCursor(databases.touches) { cursor -> VerifyReport.Problem? in
+            var entry = try cursor.first()
+            while let current = entry {
+                let key = String(decoding: current.key, as: UTF8.self)
+                guard current.value.count == 8 else {
+                    return .init(position: checkpoint, cause: .format, detail: "touch of key '\(key)' holds \(current.value.count) bytes, not 8")
+                }
+                let position = current.value.readBigEndian(UInt64.self, at: 0)
+                guard position <= checkpoint else {
+                    return .init(position: position, cause: .index,
+                                 detail: "touches says key '\(key)' was touched at \(position), past their checkpoint \(checkpoint)")
+                }
+                entry = try cursor.next()
+            }
+            return nil
+        }
+    }
+
+    /// What is wrong with the `touch-log` entries, which must lie in `(checkpoint, head]`.
+    private static func logProblem(_ databases: LogDatabases, after checkpoint: UInt64, through head: UInt64,
+                                   _ txn: Transaction) throws -> VerifyReport.Problem? {
+        try txn.withCursor(databases.touchLog) { cursor -> VerifyReport.Problem? in
+            var entry = try cursor.first()
+            while let current = entry {
+                guard current.key.count == 8 else {
+                    return .init(position: head, cause: .format, detail: "a touch-log key of \(current.key.count) bytes, not 8")
+                }
+                let last = current.key.readBigEndian(UInt64.self, at: 0)
+                guard last > checkpoint, last <= head else {
+                    return .init(position: last, cause: .index,
+                                 detail: "a touch-log entry at \(last), outside the touches' checkpoint \(checkpoint) and the head \(head)")
+                }
+                var early: UInt64?
+                do {
+                    try read(current.value, last: last) { _, position in if position <= checkpoint { early = early ?? position } }
+                } catch EventLogError.corruptRecord(let position, let reason) {
+                    return .init(position: position, cause: .format, detail: reason)
+                }
+                if let early {
+                    return .init(position: last, cause: .index,
+                                 detail: "the touch-log entry at \(last) names position \(early), at or before the touches' checkpoint \(checkpoint)")
+                }
+                entry = try cursor.next()
+            }
+            return nil
+        }
+    }
+
     // MARK: - The table
 
     /// Runs `body` on the table of `snapshot`: the cached one, first brought up to the snapshot's

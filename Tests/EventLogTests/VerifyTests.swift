@@ -1,6 +1,7 @@
 import ChronicleTestSupport
 @testable import EventLog
 import Foundation
+import LMDB
 import Testing
 
 @Suite(.timeLimit(.minutes(3)))
@@ -58,6 +59,102 @@ struct VerifyTests {
             try await store.withLog { log throws in
                 #expect(try log.verify().problem?.detail == "meta first-own says 3, but the first event of this store's device is at 2")
             }
+        }
+    }
+
+    /// The append keys' touches must name positions the log holds: `touches` up to their
+    /// checkpoint, each `touch-log` entry after it. Each kind of damage is reported, with where
+    /// it shows, and the store is whole again once it is undone.
+    @Test func touchesOutsideTheirCheckpointAndTheHeadAreReported() async throws {
+        try await TestStore.with { store in
+            let options = EventLog.Options(streamIndexCheckpoint: 4)
+            try await store.withLog(options) { log throws in
+                for n in 1...5 {   // 10 events; the touches' checkpoint moves at 4 and 8
+                    try await log.append([StreamAppend(stream: "s-\(n)", events: [makeEvent(), makeEvent()])], keys: [.touch("k\(n % 2)")])
+                }
+                #expect(try log.verify().isIntact)
+            }
+            #expect(try RawLog.with(store.logPath) { raw in try raw.meta("touches-indexed") } == RawLog.key(8))
+            let damages: [(String, (RawLog, Database, Database) throws -> Void, VerifyReport.Problem)] = [
+                ("an entry past the head", { raw, _, touchLog in try Self.put(touchLog, 15, Self.touchEntry(["k9": 15]), in: raw) },
+                 .init(position: 15, cause: .index, detail: "a touch-log entry at 15, outside the touches' checkpoint 8 and the head 10")),
+                ("an entry at the checkpoint", { raw, _, touchLog in try Self.put(touchLog, 8, Self.touchEntry(["k9": 8]), in: raw) },
+                 .init(position: 8, cause: .index, detail: "a touch-log entry at 8, outside the touches' checkpoint 8 and the head 10")),
+                ("an entry naming a position before the checkpoint",
+                 { raw, _, touchLog in try Self.put(touchLog, 9, Self.touchEntry(["k9": 3]), in: raw) },
+                 .init(position: 9, cause: .index, detail: "the touch-log entry at 9 names position 3, at or before the touches' checkpoint 8")),
+                ("a cut entry", { raw, _, touchLog in try Self.put(touchLog, 10, Array(Self.touchEntry(["k1": 10]).dropLast(3)), in: raw) },
+                 .init(position: 10, cause: .format, detail: "the touch-log entry at 10 is damaged (record is truncated)")),
+                ("a checkpoint past the head", { raw, _, _ in try raw.setMeta("touches-indexed", RawLog.key(11)) },
+                 .init(position: 10, cause: .index, detail: "meta touches-indexed says 11, past the head 10")),
+                ("a touch past the checkpoint", { raw, touches, _ in try Self.put(touches, Array("k7".utf8), RawLog.key(9), in: raw) },
+                 .init(position: 9, cause: .index, detail: "touches says key 'k7' was touched at 9, past their checkpoint 8")),
+            ]
+            for (name, damage, problem) in damages {
+                let undo = try RawLog.with(store.logPath) { raw in
+                    let (touches, touchLog) = try Self.touchDatabases(raw)
+                    let before = try Self.snapshot(raw, touches, touchLog)
+                    try damage(raw, touches, touchLog)
+                    return before
+                }
+                try await store.withLog(options) { log throws in
+                    let found = try log.verify().problem
+                    #expect(found == problem, "\(name): \(found.map(String.init(describing:)) ?? "none")")
+                }
+                try RawLog.with(store.logPath) { raw in
+                    let (touches, touchLog) = try Self.touchDatabases(raw)
+                    try Self.restore(undo, raw, touches, touchLog)
+                }
+                try await store.withLog(options) { log throws in #expect(try log.verify().isIntact, "undone: \(name)") }
+            }
+        }
+    }
+
+    private static func touchDatabases(_ raw: RawLog) throws -> (touches: Database, touchLog: Database) {
+        (try raw.environment.openDatabase(named: "touches", create: false), try raw.environment.openDatabase(named: "touch-log", create: false))
+    }
+
+    /// A `touch-log` value: for each key, its length (u16), its bytes and its position (u64), big-endian.
+    private static func touchEntry(_ touches: [String: UInt64]) -> [UInt8] {
+        touches.flatMap { key, position in
+            withUnsafeBytes(of: UInt16(key.utf8.count).bigEndian) { Array($0) } + Array(key.utf8) + RawLog.key(position)
+        }
+    }
+
+    private static func put(_ database: Database, _ position: UInt64, _ value: [UInt8], in raw: RawLog) throws {
+        try put(database, RawLog.key(position), value, in: raw)
+    }
+
+    private static func put(_ database: Database, _ key: [UInt8], _ value: [UInt8], in raw: RawLog) throws {
+        try raw.environment.write { txn in try txn.put(database, key: key, value: value) }
+    }
+
+    private typealias TouchState = (touches: [([UInt8], [UInt8])], touchLog: [([UInt8], [UInt8])], indexed: [UInt8]?)
+
+    private static func snapshot(_ raw: RawLog, _ touches: Database, _ touchLog: Database) throws -> TouchState {
+        try raw.environment.read { txn in
+            func entries(_ database: Database) throws -> [([UInt8], [UInt8])] {
+                try txn.withCursor(database) { cursor in
+                    var result: [([UInt8], [UInt8])] = []
+                    var entry = try cursor.first()
+                    while let current = entry {
+                        result.append((Array(current.key), Array(current.value)))
+                        entry = try cursor.next()
+                    }
+                    return result
+                }
+            }
+            return (try entries(touches), try entries(touchLog), try txn.get(raw.meta, key: Array("touches-indexed".utf8)).map { Array($0) })
+        }
+    }
+
+    private static func restore(_ state: TouchState, _ raw: RawLog, _ touches: Database, _ touchLog: Database) throws {
+        try raw.environment.write { txn in
+            try txn.clear(touches)
+            try txn.clear(touchLog)
+            for (key, value) in state.touches { try txn.put(touches, key: key, value: value) }
+            for (key, value) in state.touchLog { try txn.put(touchLog, key: key, value: value) }
+            if let indexed = state.indexed { try txn.put(raw.meta, key: Array("touches-indexed".utf8), value: indexed) }
         }
     }
 
