@@ -103,7 +103,8 @@ extension SyncEngine {
         summary.requests += 1
         switch outcome {
         case .answered(let page):
-            if page.events.count == limit, let last = page.events.last?.position {
+            let more = page.mayContinue(limit: limit)
+            if more, let last = page.events.last?.position {
                 let client = self.client
                 prefetched = PrefetchedPage(after: last, task: Task { await client.pull(after: last, limit: limit) })
             }
@@ -111,7 +112,7 @@ extension SyncEngine {
             summary.received += page.events.count
             summary.stored += try await storePage(page)
             summary.pulledPosition = state.pulledPosition
-            return page.events.count < limit ? .caughtUp : .more
+            return more ? .more : .caughtUp
         case let .failed(error, retryAfter):
             state = try store.update { state in
                 state.attempts += 1

@@ -79,6 +79,21 @@ public struct WirePage: Sendable, Equatable {
         self.lastPosition = lastPosition
     }
 
+    /// The most bytes of event data a server puts in one page: the page ends before the event
+    /// that would take its data past this (the first event always comes, whatever its size).
+    /// So a pull's answer is bounded by more than its `limit`: events of up to
+    /// `EventValidation.maxDataBytes` each would otherwise make a page of 10,000 of them 80 GiB.
+    public static let maxDataBytes = 16 << 20
+
+    /// Whether more events may follow this page, asked with `limit`: it is full, or its data
+    /// is too large to tell that the page reached the end rather than ``maxDataBytes`` (a page
+    /// cut there holds more than `maxDataBytes - EventValidation.maxDataBytes`, since the
+    /// event that did not fit holds at most `EventValidation.maxDataBytes`). False means the
+    /// page reached the tenant's last event when it was read.
+    public func mayContinue(limit: Int) -> Bool {
+        events.count >= limit || events.reduce(0, { $0 + $1.data.count }) > Self.maxDataBytes - EventValidation.maxDataBytes
+    }
+
     /// The JSON body of this page.
     public func encode() -> Data {
         Data(("{\"events\":" + EventJSON.encodeArray(events) + ",\"lastPosition\":\(lastPosition)}").utf8)

@@ -23,15 +23,16 @@ public protocol EventStorage: Sendable, CustomStringConvertible {
     /// - returns: how many events were new, how many were known, and the tenant's last position.
     /// - throws: ``EventStorageError``.
     func append(_ events: [ForeignEvent], for tenant: String) async throws -> IngestResult
-    /// The tenant's events after `position`, in order, at most `limit`, with its last position.
-    func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage
+    /// The tenant's events after `position`, in order, at most `limit`, and no more of them
+    /// than fit in `maxBytes` bytes of data (but always the first one), with its last position.
+    func events(of tenant: String, after position: UInt64, limit: Int, maxBytes: Int) async throws -> EventPage
     /// Finishes what is under way and lets go of files and connections (at shutdown).
     func close() async
 }
 
 /// A page of a tenant's events in server order.
 public struct EventPage: Sendable, Equatable {
-    /// The events after the requested position, in order, at most the requested limit.
+    /// The events after the requested position, in order, at most the requested limit and bytes.
     public var events: [RecordedEvent]
     /// The tenant's last position when the page was read (the last event's when there are events).
     public var lastPosition: UInt64

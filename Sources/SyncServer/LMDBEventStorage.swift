@@ -39,9 +39,9 @@ public final class LMDBEventStorage: EventStorage {
         }
     }
 
-    public func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage {
+    public func events(of tenant: String, after position: UInt64, limit: Int, maxBytes: Int) async throws -> EventPage {
         let log = try await tenants.log(for: tenant)
-        let events = try log.read(after: position, limit: limit)
+        let events = try log.read(after: position, limit: limit, maxBytes: maxBytes)
         return EventPage(events: events, lastPosition: try events.last?.position ?? log.head())
     }
 

@@ -146,7 +146,9 @@ public struct SyncAPI: Sendable {
             }
             limit = Int(value)
         }
-        let page = try await metrics.storage("events") { try await storage.events(of: tenant, after: after, limit: limit) }
+        let page = try await metrics.storage("events") {
+            try await storage.events(of: tenant, after: after, limit: limit, maxBytes: WirePage.maxDataBytes)
+        }
         metrics.served(page.events.count)
         return Self.json(WirePage(events: page.events, lastPosition: page.lastPosition).encode())
     }

@@ -150,9 +150,10 @@ public final class PostgresEventStorage: EventStorage {
         return state == "40001" || state == "40P01"
     }
 
-    public func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage {
+    public func events(of tenant: String, after position: UInt64, limit: Int, maxBytes: Int) async throws -> EventPage {
         try await available { [client, logger] in
-            let rows = try await client.query(PostgresStatements.page(of: tenant, after: position, limit: limit), logger: logger)
+            let rows = try await client.query(PostgresStatements.page(of: tenant, after: position, limit: limit, maxBytes: maxBytes),
+                                              logger: logger)
             var events: [RecordedEvent] = []
             for try await (position, id, stream, version, type, schema, timestamp, origin, data)
                 in rows.decode((Int64, UUID, String, Int64, String, Int32, Int64, String, String).self) {

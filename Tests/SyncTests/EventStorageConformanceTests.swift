@@ -114,6 +114,33 @@ struct EventStorageConformanceTests {
         }
     }
 
+    @Test("a page also ends before the event that would take its data past maxBytes; the first event always comes", arguments: Backend.all)
+    func pagesBoundedByBytes(backend: Backend) async throws {
+        try await Self.with(backend) { (storage: any EventStorage) async throws in
+            // Six events of exactly 100 bytes of data each.
+            let events = (1...6).map { n in
+                var event = Self.event(n)
+                event.data = Data((#"{"x":""# + String(repeating: "\(n % 10)", count: 92) + #""}"#).utf8)
+                return event
+            }
+            #expect(events.allSatisfy { $0.data.count == 100 })
+            _ = try await storage.append(events, for: "alpha")
+            let positions = { (after: UInt64, maxBytes: Int) in
+                try await storage.events(of: "alpha", after: after, limit: 10, maxBytes: maxBytes).events.map(\.position)
+            }
+            #expect(try await positions(0, 250) == [1, 2], "300 bytes would not fit")
+            #expect(try await positions(0, 300) == [1, 2, 3], "exactly 300 fit")
+            #expect(try await positions(0, 50) == [1], "the first event comes whatever its size")
+            #expect(try await positions(2, 250) == [3, 4])
+            #expect(try await positions(4, 1_000) == [5, 6])
+            let cut = try await storage.events(of: "alpha", after: 0, limit: 10, maxBytes: 250)
+            #expect(cut.lastPosition == 2, "the page's last event, as for a page cut by its limit")
+            #expect(try await storage.events(of: "alpha", after: 0, limit: 2, maxBytes: 1_000).events.map(\.position) == [1, 2],
+                    "the limit still holds")
+            #expect(try await storage.events(of: "alpha", after: 0, limit: 10, maxBytes: 1_000).events.map(\.data) == events.map(\.data))
+        }
+    }
+
     @Test("tenants never see each other's events, and count their positions apart", arguments: Backend.all)
     func tenantIsolation(backend: Backend) async throws {
         try await Self.with(backend) { (storage: any EventStorage) async throws in
@@ -274,5 +301,12 @@ struct EventStorageConformanceTests {
             }
             await storage.close()
         }
+    }
+}
+
+extension EventStorage {
+    /// A page bounded by its limit alone, for the tests whose events are small.
+    fileprivate func events(of tenant: String, after position: UInt64, limit: Int) async throws -> EventPage {
+        try await events(of: tenant, after: position, limit: limit, maxBytes: .max)
     }
 }

@@ -1,3 +1,4 @@
+import ChronicleWire
 import EventLog
 import Foundation
 import Logging
@@ -42,7 +43,7 @@ struct PostgresPlanTests {
             #expect(lookupPlan.contains("chronicle_events_tenant_id_key"), "\(lookupPlan)")
             #expect(!lookupPlan.contains("Seq Scan") && !lookupPlan.contains("Bitmap"), "\(lookupPlan)")
 
-            let page = PostgresStatements.page(of: Self.tenant, after: 1_000, limit: 500)
+            let page = PostgresStatements.page(of: Self.tenant, after: 1_000, limit: 500, maxBytes: WirePage.maxDataBytes)
             var positions: [Int64] = []
             for try await row in try await client.query(page, logger: Quiet.logger) {
                 positions.append(try row.decode((Int64, UUID, String, Int64, String, Int32, Int64, String, String).self).0)

@@ -97,6 +97,36 @@ struct PullTests {
         }
     }
 
+    @Test("a page the server cut at its bytes of data is not taken for the end: the pull goes on to the last event")
+    func pagesCutByTheirData() async throws {
+        try await withServerAndStore { server, source, _ in
+            // 20 events of 1,000,000 bytes of data: a page holds 16 of them (WirePage.maxDataBytes is 16 MiB).
+            let memo = String(repeating: "m", count: 1_000_000 - #"{"memo":""}"#.utf8.count)
+            for first in stride(from: 0, to: 20, by: 5) {
+                try await source.append((first..<first + 5).map { n in
+                    StreamAppend(stream: "todo-\(n)", events: [NewEvent(type: "TodoCreated", data: Data(#"{"memo":"\#(memo)"}"#.utf8))])
+                })
+            }
+            let pusher = try SyncEngine.quiet(log: source, configuration: .testing(server.url, token: "token-a", batchSize: 5))
+            #expect(try await pusher.push().accepted == 20)
+            let reply = try await server.http.request("GET", "v1/events?after=0&limit=1000", token: "token-a")
+            let page = try WireEvent.decodePage(reply.body)
+            #expect(page.events.map(\.position) == Array(1...16), "the server cuts a page at 16 MiB of data")
+            #expect(page.mayContinue(limit: 1000))
+
+            let other = try TemporaryFolder("client-b")
+            defer { other.remove() }
+            let b = try TestLog.open(store: other.path)
+            defer { b.close() }
+            let pulled = try await SyncEngine.quiet(log: b, configuration: .testing(server.url, token: "token-a")).pull()
+            #expect(pulled.outcome == .complete)
+            #expect(pulled.pages == 2, "16 events, then the last 4")
+            #expect(pulled.stored == 20)
+            #expect(try SyncEngine.status(of: b).pulledPosition == 20)
+            #expect(try TestLog.all(b).map(\.data) == (try TestLog.all(source).map(\.data)))
+        }
+    }
+
     @Test("local events written before a pull stay pending and are pushed; the pulled ones between them are not")
     func pendingEventsSurviveAPull() async throws {
         try await withServerAndStore { server, a, _ in
