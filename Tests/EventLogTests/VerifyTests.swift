@@ -87,6 +87,10 @@ struct VerifyTests {
                  .init(position: 10, cause: .format, detail: "the touch-log entry at 10 is damaged (record is truncated)")),
                 ("a checkpoint past the head", { raw, _, _ in try raw.setMeta("touches-indexed", RawLog.key(11)) },
                  .init(position: 10, cause: .index, detail: "meta touches-indexed says 11, past the head 10")),
+                ("no checkpoint of the touches", { raw, _, _ in try raw.deleteMeta("touches-indexed") },
+                 .init(position: 10, cause: .format, detail: "meta touches-indexed is missing")),
+                ("a checkpoint of 4 bytes", { raw, _, _ in try raw.setMeta("touches-indexed", [0, 0, 0, 8]) },
+                 .init(position: 10, cause: .format, detail: "meta touches-indexed holds 4 bytes, not 8")),
                 ("a touch past the checkpoint", { raw, touches, _ in try Self.put(touches, Array("k7".utf8), RawLog.key(9), in: raw) },
                  .init(position: 9, cause: .index, detail: "touches says key 'k7' was touched at 9, past their checkpoint 8")),
             ]
