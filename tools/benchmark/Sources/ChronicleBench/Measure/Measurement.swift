@@ -10,6 +10,10 @@ struct Measurement: Codable, Sendable {
     var peakAnonBytes: Int
     /// Bytes the child caused to be written to disk (`write_bytes` of /proc/self/io), for diagnostics.
     var diskWriteBytes: Int = 0
+    /// The child's CPU time in user mode and in the kernel, its setup included (`getrusage`), for
+    /// diagnostics: the kernel's share shows, for one, how much zero-filling new pages cost a run.
+    var userSeconds: Double = 0
+    var systemSeconds: Double = 0
 
     /// Operations per second (higher is better).
     var rate: Double { seconds > 0 ? Double(operations) / seconds : 0 }

@@ -11,14 +11,28 @@ enum Child {
         let sampler = PeakMemorySampler()
         do {
             let (operations, seconds) = try await run(step, task)
-            let measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop(),
+            var measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop(),
                                           diskWriteBytes: PeakMemorySampler.diskWriteBytes())
+            (measurement.userSeconds, measurement.systemSeconds) = cpuSeconds()
             print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             return 0
         } catch {
             progress("error: \(task.workload.rawValue) on \(task.system.rawValue): \(error)")
             return 1
         }
+    }
+
+    /// This process's CPU time so far, in user mode and in the kernel.
+    private static func cpuSeconds() -> (user: Double, system: Double) {
+        var usage = rusage()
+        #if canImport(Glibc)
+        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+        let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return (0, 0) }
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
     }
 
     private static func run(_ step: ChildStep, _ task: ChildTask) async throws -> (Int, Double) {
