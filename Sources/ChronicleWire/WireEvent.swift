@@ -82,7 +82,7 @@ public struct WirePage: Sendable, Equatable {
     /// The most bytes of event data a server puts in one page: the page ends before the event
     /// that would take its data past this (the first event always comes, whatever its size).
     /// So a pull's answer is bounded by more than its `limit`: events of up to
-    /// `EventValidation.maxDataBytes` each would otherwise make a page of 10,000 of them 80 GiB.
+    /// `EventValidation.maxDataBytes` each would otherwise make a page of 10,000 of them 78 GiB.
     public static let maxDataBytes = 16 << 20
 
     /// Whether more events may follow this page, asked with `limit`: it is full, or its data
