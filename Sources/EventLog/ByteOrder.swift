@@ -22,10 +22,7 @@ enum Keys {
     }
     /// `ids` key: the 16 UUID bytes (UUIDv7 sorts by time).
     static func id(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
-    /// `streams` key: stream ‖ 0x00 ‖ position; the value is the stream version.
-    static func stream(_ stream: String, position: UInt64) -> [UInt8] {
-        var key = Array(stream.utf8); key.append(0); key.appendBigEndian(position); return key
-    }
-    /// The prefix every `streams` key of `stream` starts with.
+    /// The prefix every `streams` key of `stream` starts with: a key is stream ‖ 0x00 ‖ position
+    /// (big-endian), its value the stream version.
     static func streamPrefix(_ stream: String) -> [UInt8] { var key = Array(stream.utf8); key.append(0); return key }
 }

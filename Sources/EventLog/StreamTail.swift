@@ -54,9 +54,6 @@ struct StreamTail: Sendable {
         }
     }
 
-    /// How many streams have entries here.
-    var streamCount: Int { streams.count }
-
     /// Adds the event at `position`, which must be `covered + 1`.
     mutating func add(stream: StreamName, position: UInt64, version: UInt64) {
         precondition(position == covered + 1, "stream tail positions must be contiguous")
