@@ -67,7 +67,7 @@ extension SyncEngine {
     }
 
     enum PullStep {
-        /// A full page was stored: more may follow.
+        /// A page that may not be the last was stored (full, or cut at its bytes of data).
         case more
         case caughtUp
         case failed(SyncError, retryAfter: Duration?)
@@ -81,9 +81,10 @@ extension SyncEngine {
 
     /// One request: a page stored (and the cursor moved), or a failure recorded in the state.
     ///
-    /// A full page is followed at once by the request for the next one (`prefetched`), which
-    /// travels and is parsed while this page is stored; it is used if the cursor then stands
-    /// where it asked from (another process may have pulled meanwhile), else sent again.
+    /// A page that may not be the last (`WirePage.mayContinue(limit:)`) is followed at once by
+    /// the request for the next one (`prefetched`), which travels and is parsed while this page
+    /// is stored; it is used if the cursor then stands where it asked from (another process may
+    /// have pulled meanwhile), else sent again.
     private func pullPage(_ summary: inout PullSummary, prefetched: inout PrefetchedPage?) async throws -> PullStep {
         try Task.checkCancellation()
         state = try store.load()   // another process may have pulled meanwhile
