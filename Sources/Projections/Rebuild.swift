@@ -42,15 +42,17 @@ public enum Rebuild {
     /// - parameters:
     ///   - projections: which models to rebuild (all by default); they share one pass over the log.
     ///     Daily stats are rebuilt with the todos they are counted from, and the other way round.
-    ///   - batchSize: the most events per write transaction.
+    ///   - batchSize: the most events per write transaction; by default a transaction ends at the
+    ///     entities its models hold and, after the first, may write them twice before committing
+    ///     (``TransactionBound/build``).
     ///   - progress: called after every batch, for a progress bar.
     /// - returns: what was rebuilt, from how many events, how fast.
     /// - throws: ``ProjectionError``, ``EventLogError``, or `CancellationError` (the old models stay active).
     public static func run(log: EventLog, models: ReadModels, projections: [ProjectionName] = ProjectionName.allCases,
-                           batchSize: Int = defaultBatchSize,
+                           batchSize: Int? = nil,
                            progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
-        try await run(log: log, models: models, projections: projections, bound: .events(batchSize), mode: .fresh,
-                      progress: progress)
+        try await run(log: log, models: models, projections: projections, bound: batchSize.map(TransactionBound.events) ?? .build,
+                      mode: .fresh, progress: progress)
     }
 
     /// How a rebuild treats a build already in progress.
@@ -161,41 +163,55 @@ public enum Rebuild {
 
     /// Folds the events after `position`, chunk by chunk as `source` decodes them, into every
     /// planned build until `bound` is reached (whole chunks), in one write transaction, after making
-    /// the room in the map that `forecast` foresees.
+    /// the room in the map that `forecast` foresees. Once an earlier transaction has shown that room,
+    /// the transaction writes its overlays and folds on up to `bound.overlays` times before it commits
+    /// (the first one writes them once: nothing foretells how much it will grow the map).
     static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState], after position: UInt64,
                            source: LogReadAhead, bound: TransactionBound, forecast: MapGrowthForecast) throws -> Step {
         var attempts = 0
+        let overlays = forecast.hasSeenATransaction ? max(1, bound.overlays) : 1
         return try models.write(foreseeing: forecast) { txn in
             // The environment runs this again after growing the map; the chunks are read again too.
             if attempts > 0 { source.restart(after: position) }
             attempts += 1
             var step = Step(finished: [], last: nil, events: 0, head: position, runAgain: attempts - 1)
-            var builds: [ModelFold<BuildState>] = []
-            for (name, planned) in plan.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                guard let build = try models.databases.build(name, txn), build.id == planned.id else {
-                    if try models.databases.state(name, txn).buildID == planned.id {
-                        step.finished.append(name)
-                        continue
-                    }
-                    throw ProjectionError.superseded(name)
-                }
-                let databases = models.databases.databases(name, build.slot)
-                var batch = name.projection.init(txn: txn, databases: databases, ranks: source.ranks)
-                batch.reserve(entities: bound.entitiesToReserve(chunkSize: source.chunkSize))
-                builds.append(ModelFold(name: name, position: build, batch: batch))
-            }
-            guard !builds.isEmpty else { return step }
-            let folded = try bound.fold(&builds, from: source.next)
-            step.last = folded.last
-            step.events = folded.events
-            step.head = folded.head ?? step.head
-            for var build in builds {
-                var none: [ReadModelChange]? = nil
-                try build.batch.finish(changes: &none)
-                try models.databases.putBuild(build.position, of: build.name, txn)
+            for _ in 0..<overlays {
+                guard let folded = try foldOverlay(models, plan, txn, source: source, bound: bound, into: &step),
+                      let last = folded.last, let head = folded.head, last < head else { break }   // (the head: nothing more to fold)
             }
             return step
         }
+    }
+
+    /// Folds chunks into every planned build until `bound` is reached and writes their overlays, in
+    /// `txn`; notes it in `step`. Nil when no build is left to fold (each finished or superseded).
+    private static func foldOverlay(_ models: ReadModels, _ plan: [ProjectionName: BuildState], _ txn: Transaction,
+                                    source: LogReadAhead, bound: TransactionBound, into step: inout Step) throws -> FoldedChunks? {
+        var builds: [ModelFold<BuildState>] = []
+        for (name, planned) in plan.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let build = try models.databases.build(name, txn), build.id == planned.id else {
+                if try models.databases.state(name, txn).buildID == planned.id {
+                    if !step.finished.contains(name) { step.finished.append(name) }
+                    continue
+                }
+                throw ProjectionError.superseded(name)
+            }
+            let databases = models.databases.databases(name, build.slot)
+            var batch = name.projection.init(txn: txn, databases: databases, ranks: source.ranks)
+            batch.reserve(entities: bound.entitiesToReserve(chunkSize: source.chunkSize))
+            builds.append(ModelFold(name: name, position: build, batch: batch))
+        }
+        guard !builds.isEmpty else { return nil }
+        let folded = try bound.fold(&builds, from: source.next)
+        step.last = folded.last ?? step.last
+        step.events += folded.events
+        step.head = folded.head ?? step.head
+        for var build in builds {
+            var none: [ReadModelChange]? = nil
+            try build.batch.finish(changes: &none)
+            try models.databases.putBuild(build.position, of: build.name, txn)
+        }
+        return folded
     }
 
     /// Brings each build level with its live model, swaps it in and empties the old slot.

@@ -21,6 +21,11 @@ struct TransactionBound: Sendable, Equatable {
     var heldEntities: Int
     /// The most bytes of event data folded and of stored entities loaded before the transaction ends.
     var heldBytes: Int = Self.defaultHeldBytes
+    /// How many times a rebuild's transaction may write its overlays (each bounded as above) before
+    /// it commits, once a transaction before it has shown how much one grows the map. A
+    /// transaction copies each page it first touches, and a build's touches nearly every page of
+    /// the models: a second overlay written into the pages the first one copied copies nothing.
+    var overlays: Int = 1
 
     /// The benchmark's rebuild of 1,000,000 events (about 84 bytes of data an event) folds 18–26 MB
     /// of event data and loads under 4 MB of todos per transaction, so this bound leaves it alone;
@@ -28,7 +33,7 @@ struct TransactionBound: Sendable, Equatable {
     static let defaultHeldBytes = 64 << 20
 
     /// A rebuild's, an upgrade's and a backlog's bound unless a caller says otherwise.
-    static let build = TransactionBound(events: 500_000, heldEntities: 128_000)
+    static let build = TransactionBound(events: 500_000, heldEntities: 128_000, overlays: 2)
 
     /// `events` events at most, with the default bounds on what is held.
     static func events(_ events: Int) -> TransactionBound {

@@ -45,6 +45,32 @@ struct TransactionBoundTests {
         }
     }
 
+    @Test("after its first transaction, a rebuild writes its overlays twice before committing: fewer commits, the same bytes")
+    func rebuildWritesTwoOverlaysPerTransaction() async throws {
+        try await withStore { store in
+            var workload = Workload(seed: 0x5EED_0014)
+            try await store.append(from: &workload, untilHead: 3_000)
+            try await store.runner.catchUp()
+            let incremental = try store.contents()
+            var steps: [[UInt64]] = []
+            for overlays in [1, 2] {
+                let done = Steps()
+                let summary = try await Rebuild.run(log: store.log, models: store.models, projections: ProjectionName.allCases,
+                                                    bound: TransactionBound(events: .max, heldEntities: 150, overlays: overlays),
+                                                    mode: .fresh, readAhead: 100) { done.add($0.done) }
+                #expect(summary.position == 3_000)
+                #expect(summary.transactionsRunAgain == 0)
+                #expect(try store.contents() == incremental, "\(overlays) overlays a transaction")
+                steps.append(done.values)
+            }
+            let (one, two) = (steps[0], steps[1])
+            #expect(one.count >= 5, "\(one)")
+            #expect(two.first == one.first, "the first transaction writes one overlay: nothing foretells its room yet")
+            #expect(two.count < one.count && two.count >= (one.count + 1) / 2, "\(one) against \(two)")
+            #expect(two.count > 1 && two[1] > one[1], "the second writes two: \(one) against \(two)")
+        }
+    }
+
     @Test("todos with large memos: the read-ahead's chunks end at their bytes, and so do the transactions; the same bytes as the incremental models")
     func largeEventsBoundChunksAndTransactionsByBytes() async throws {
         try await withStore { store in
@@ -98,4 +124,14 @@ private final class Counter: Sendable {
     private let count = Mutex(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
+}
+
+/// The `done` of each progress report, in order.
+private final class Steps: @unchecked Sendable {
+    // Thread rules: `stored` is read and written only with `lock` held.
+    private let lock = NSLock()
+    private var stored: [UInt64] = []
+
+    var values: [UInt64] { lock.withLock { stored } }
+    func add(_ value: UInt64) { lock.withLock { stored.append(value) } }
 }

@@ -14,11 +14,12 @@ struct RebuildCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "users, todos, daily-stats, tags, conflicts or all.") var projection = "all"
     @Flag(help: "Print the summary as JSON.") var json = false
-    @Option(help: ArgumentHelp("The most events per write transaction.", visibility: .hidden)) var batchSize = Rebuild.defaultBatchSize
+    @Option(help: ArgumentHelp("The most events per write transaction (by default, transactions end at the entities they hold).",
+                               visibility: .hidden)) var batchSize: Int?
 
     func validate() throws {
         _ = try projections()
-        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
     }
 
     private func projections() throws -> [ProjectionName] {
