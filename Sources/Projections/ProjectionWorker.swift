@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import EventLog
 import Foundation
+import LMDB
 import Synchronization
 
 /// What a ``ProjectionRunner`` does, held by its background task (so dropping the runner ends the task).
@@ -100,7 +101,9 @@ final class ProjectionWorker: Sendable {
     /// `queue`. `expectedEntities` sizes the projections' batches (about how many entities
     /// they will hold). `restart` is called when the environment runs the transaction again
     /// (after growing its map): `next` starts over then. A backlog passes its `forecast`, to
-    /// make room in the map first.
+    /// make room in the map first; once an earlier transaction of the backlog has shown that room,
+    /// the transaction writes its overlays and folds on up to `bound.overlays` times before it
+    /// commits, as a rebuild's does.
     ///
     /// Each checkpoint is read inside the transaction and only later events are folded,
     /// so an event applies exactly once even when several processes apply at once.
@@ -108,39 +111,56 @@ final class ProjectionWorker: Sendable {
                             next: () throws -> LogPrefetcher.Batch?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
+        let overlays = forecast?.hasSeenATransaction == true ? max(1, bound.overlays) : 1
         var attempts = 0
         let (last, changes, after) = try models.write(foreseeing: forecast) { txn -> (UInt64?, [ReadModelChange], [ProjectionName: Seen]) in
             if attempts > 0 { restart() }
             attempts += 1
             var changes: [ReadModelChange]? = describe ? [] : nil
-            var live: [ModelFold<ProjectionState>] = []
-            for name in ProjectionName.builders {
-                let state = try models.databases.state(name, txn)
-                // A model built by an older version waits for its rebuild; a newer one is not ours to touch.
-                guard models.isCurrent(name, state) else { continue }
-                if let known = before[name], known.generation != state.generation || known.checkpoint < state.checkpoint {
-                    for model in ProjectionName.built(by: name) { changes?.append(.invalidated(model, position: state.checkpoint)) }
-                }
-                var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
-                                                 ranks: MergeRanks(log: log))
-                batch.reserve(entities: expectedEntities)
-                live.append(ModelFold(name: name, position: state, batch: batch))
+            var seenSoFar = before
+            var last: UInt64?
+            for _ in 0..<overlays {
+                let folded = try foldOverlay(bound: bound, expectedEntities: expectedEntities, txn, seen: &seenSoFar,
+                                             changes: &changes, next: next)
+                last = folded.last ?? last
+                guard let foldedLast = folded.last, let head = folded.head, foldedLast < head else { break }   // (the head)
             }
-            let from = live.map(\.position.checkpoint)
-            let folded = try bound.fold(&live, from: next)
-            var after = before
-            for (var projection, from) in zip(live, from) {
-                if projection.position.checkpoint > from {
-                    try projection.batch.finish(changes: &changes)
-                    try models.databases.putState(projection.position, of: projection.name, txn)
-                }
-                after[projection.name] = Seen(generation: projection.position.generation, checkpoint: projection.position.checkpoint)
-            }
-            return (folded.last, changes ?? [], after)
+            return (last, changes ?? [], seenSoFar)
         }
         seen.withLock { $0 = after }
         observers.yield(changes)
         return last
+    }
+
+    /// Folds chunks into every current projection's live model until `bound` is reached and writes
+    /// their overlays and checkpoints, in `txn`. `seen` holds where each model stood when last seen
+    /// (a model another process moved since is announced as invalidated in `changes`) and is
+    /// brought up to where this leaves them.
+    private func foldOverlay(bound: TransactionBound, expectedEntities: Int, _ txn: Transaction, seen: inout [ProjectionName: Seen],
+                             changes: inout [ReadModelChange]?, next: () throws -> LogPrefetcher.Batch?) throws -> FoldedChunks {
+        var live: [ModelFold<ProjectionState>] = []
+        for name in ProjectionName.builders {
+            let state = try models.databases.state(name, txn)
+            // A model built by an older version waits for its rebuild; a newer one is not ours to touch.
+            guard models.isCurrent(name, state) else { continue }
+            if let known = seen[name], known.generation != state.generation || known.checkpoint < state.checkpoint {
+                for model in ProjectionName.built(by: name) { changes?.append(.invalidated(model, position: state.checkpoint)) }
+            }
+            var batch = name.projection.init(txn: txn, databases: models.databases.databases(name, state.slot),
+                                             ranks: MergeRanks(log: log))
+            batch.reserve(entities: expectedEntities)
+            live.append(ModelFold(name: name, position: state, batch: batch))
+        }
+        let from = live.map(\.position.checkpoint)
+        let folded = try bound.fold(&live, from: next)
+        for (var projection, from) in zip(live, from) {
+            if projection.position.checkpoint > from {
+                try projection.batch.finish(changes: &changes)
+                try models.databases.putState(projection.position, of: projection.name, txn)
+            }
+            seen[projection.name] = Seen(generation: projection.position.generation, checkpoint: projection.position.checkpoint)
+        }
+        return folded
     }
 
     // MARK: - Version upgrades
