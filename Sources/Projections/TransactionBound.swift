@@ -21,10 +21,11 @@ struct TransactionBound: Sendable, Equatable {
     var heldEntities: Int
     /// The most bytes of event data folded and of stored entities loaded before the transaction ends.
     var heldBytes: Int = Self.defaultHeldBytes
-    /// How many times a rebuild's transaction may write its overlays (each bounded as above) before
-    /// it commits, once a transaction before it has shown how much one grows the map. A
-    /// transaction copies each page it first touches, and a build's touches nearly every page of
-    /// the models: a second overlay written into the pages the first one copied copies nothing.
+    /// How many times a rebuild's or a backlog's transaction may write its overlays (each bounded
+    /// as above) before it commits, once a transaction before it has shown how much one grows the
+    /// map. A transaction copies each page it first touches, and a build's touches nearly every
+    /// page of the models: a second overlay written into the pages the first one copied copies
+    /// nothing.
     var overlays: Int = 1
 
     /// The benchmark's rebuild of 1,000,000 events (about 84 bytes of data an event) folds 18–26 MB
