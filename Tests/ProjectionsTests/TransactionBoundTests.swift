@@ -27,32 +27,15 @@ struct TransactionBoundTests {
         #expect(TransactionBound.events(0).events == 1)
     }
 
-    @Test("a rebuild bounded by held entities commits several transactions and builds the same bytes as the incremental models")
+    @Test("a rebuild bounded by held entities commits several transactions, fewer when each after the first writes two overlays; the same bytes as the incremental models")
     func rebuildEndsTransactionsAtHeldEntities() async throws {
-        try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0013)
-            try await store.append(from: &workload, untilHead: 3_000)
-            try await store.runner.catchUp()
-            let incremental = try store.contents()
-            let steps = Counter()
-            // No bound on events: only the entities the models hold end a transaction.
-            let summary = try await Rebuild.run(log: store.log, models: store.models, projections: ProjectionName.allCases,
-                                                bound: TransactionBound(events: .max, heldEntities: 150), mode: .fresh,
-                                                readAhead: 100) { _ in steps.increment() }
-            #expect(summary.position == 3_000)
-            #expect(steps.value >= 4, "\(steps.value) transactions")
-            #expect(try store.contents() == incremental)
-        }
-    }
-
-    @Test("after its first transaction, a rebuild writes its overlays twice before committing: fewer commits, the same bytes")
-    func rebuildWritesTwoOverlaysPerTransaction() async throws {
         try await withStore { store in
             var workload = Workload(seed: 0x5EED_0014)
             try await store.append(from: &workload, untilHead: 3_000)
             try await store.runner.catchUp()
             let incremental = try store.contents()
             var steps: [[UInt64]] = []
+            // No bound on events: only the entities the models hold end an overlay.
             for overlays in [1, 2] {
                 let done = Steps()
                 let summary = try await Rebuild.run(log: store.log, models: store.models, projections: ProjectionName.allCases,
