@@ -25,6 +25,13 @@ struct FoldedChunks {
     var last: UInt64?
     /// The log's head when the last chunk was read.
     var head: UInt64?
+
+    /// Whether the fold stopped at the log's head (or folded nothing): another overlay would find
+    /// nothing more to fold.
+    var reachedHead: Bool {
+        guard let last, let head else { return true }
+        return last >= head
+    }
 }
 
 extension TransactionBound {

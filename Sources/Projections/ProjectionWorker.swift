@@ -111,7 +111,7 @@ final class ProjectionWorker: Sendable {
                             next: () throws -> LogPrefetcher.Batch?) throws -> UInt64? {
         let describe = observers.isActive
         let before = seen.withLock { $0 }
-        let overlays = forecast?.hasSeenATransaction == true ? max(1, bound.overlays) : 1
+        let overlays = bound.overlays(foreseenBy: forecast)
         var attempts = 0
         let (last, changes, after) = try models.write(foreseeing: forecast) { txn -> (UInt64?, [ReadModelChange], [ProjectionName: Seen]) in
             if attempts > 0 { restart() }
@@ -123,7 +123,7 @@ final class ProjectionWorker: Sendable {
                 let folded = try foldOverlay(bound: bound, expectedEntities: expectedEntities, txn, seen: &seenSoFar,
                                              changes: &changes, next: next)
                 last = folded.last ?? last
-                guard let foldedLast = folded.last, let head = folded.head, foldedLast < head else { break }   // (the head)
+                if folded.reachedHead { break }
             }
             return (last, changes ?? [], seenSoFar)
         }

@@ -169,7 +169,7 @@ public enum Rebuild {
     static func applyBuild(_ models: ReadModels, _ plan: [ProjectionName: BuildState], after position: UInt64,
                            source: LogReadAhead, bound: TransactionBound, forecast: MapGrowthForecast) throws -> Step {
         var attempts = 0
-        let overlays = forecast.hasSeenATransaction ? max(1, bound.overlays) : 1
+        let overlays = bound.overlays(foreseenBy: forecast)
         return try models.write(foreseeing: forecast) { txn in
             // The environment runs this again after growing the map; the chunks are read again too.
             if attempts > 0 { source.restart(after: position) }
@@ -177,7 +177,7 @@ public enum Rebuild {
             var step = Step(finished: [], last: nil, events: 0, head: position, runAgain: attempts - 1)
             for _ in 0..<overlays {
                 guard let folded = try foldOverlay(models, plan, txn, source: source, bound: bound, into: &step),
-                      let last = folded.last, let head = folded.head, last < head else { break }   // (the head: nothing more to fold)
+                      !folded.reachedHead else { break }
             }
             return step
         }

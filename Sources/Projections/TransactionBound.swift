@@ -47,6 +47,12 @@ struct TransactionBound: Sendable, Equatable {
         events < self.events && held.allSatisfy { $0 < heldEntities } && loaded.reduce(bytes, +) < heldBytes
     }
 
+    /// How many overlays the next transaction of a run may write: ``overlays`` once `forecast` has
+    /// seen a transaction of the run commit, else one (nothing foretells yet how much it grows the map).
+    func overlays(foreseenBy forecast: MapGrowthForecast?) -> Int {
+        forecast?.hasSeenATransaction == true ? max(1, overlays) : 1
+    }
+
     /// The entities a model's overlay should make room for when a chunk holds up to
     /// `chunkSize` events: the bound, overshot by at most one chunk.
     func entitiesToReserve(chunkSize: Int) -> Int {
