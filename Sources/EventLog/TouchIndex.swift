@@ -57,8 +57,13 @@ final class TouchIndex: Sendable {
     func lastTouch(of key: String, in snapshot: Snapshot, _ txn: Transaction) throws -> UInt64? {
         if let position = try withTable(snapshot, txn, { $0.positions[key] }) { return position }
         guard let value = try txn.get(databases.touches, key: Array(key.utf8)) else { return nil }
+        return try Self.position(ofTouch: key, value)
+    }
+
+    /// The position a `touches` value of `key` holds, which must be 8 bytes.
+    private static func position(ofTouch key: String, _ value: UnsafeRawBufferPointer) throws(EventLogError) -> UInt64 {
         guard value.count == 8 else {
-            throw EventLogError.corruptRecord(position: 0, reason: "touch of key '\(key)' holds \(value.count) bytes, not 8")
+            throw .corruptRecord(position: 0, reason: "touch of key '\(key)' holds \(value.count) bytes, not 8")
         }
         return value.readBigEndian(UInt64.self, at: 0)
     }
@@ -125,10 +130,12 @@ final class TouchIndex: Sendable {
             var entry = try cursor.first()
             while let current = entry {
                 let key = String(decoding: current.key, as: UTF8.self)
-                guard current.value.count == 8 else {
-                    return .init(position: checkpoint, cause: .format, detail: "touch of key '\(key)' holds \(current.value.count) bytes, not 8")
+                let position: UInt64
+                do {
+                    position = try Self.position(ofTouch: key, current.value)
+                } catch EventLogError.corruptRecord(_, let reason) {
+                    return .init(position: checkpoint, cause: .format, detail: reason)
                 }
-                let position = current.value.readBigEndian(UInt64.self, at: 0)
                 guard position <= checkpoint else {
                     return .init(position: position, cause: .index,
                                  detail: "touches says key '\(key)' was touched at \(position), past their checkpoint \(checkpoint)")
