@@ -26,13 +26,16 @@ import LMDB
 /// A rebuild started while another one runs replaces it: the older one stops with
 /// ``ProjectionError/superseded(_:)``.
 public enum Rebuild {
-    /// The most events per write transaction unless a caller says otherwise. Large, because
-    /// each commit rewrites every page it touched (at 20,000 a rebuild wrote about one page per
-    /// event); a transaction usually ends earlier, at ``heldEntitiesPerTransaction``. The models
+    /// The most events a write transaction folds before it writes its overlay, unless a caller says
+    /// otherwise. Large, because each commit rewrites every page it touched (at 20,000 a rebuild
+    /// wrote about one page per event); an overlay is usually written earlier, at
+    /// ``heldEntitiesPerTransaction``, and after the first transaction a transaction may write two
+    /// before it commits (`TransactionBound.overlays`). The models
     /// are mapped with `MDB_WRITEMAP`, so the pages written cost page cache, not anonymous memory.
     public static let defaultBatchSize = TransactionBound.build.events
-    /// The most entities one model holds in memory before a transaction of the rebuild ends:
-    /// with the bytes they hold, what bounds the rebuild's memory (about 0.6 KiB for a todo).
+    /// The most entities one model holds in memory before the rebuild writes its overlay (and,
+    /// unless the transaction may write another, commits): with the bytes they hold, what bounds
+    /// the rebuild's memory (about 0.6 KiB for a todo).
     public static let heldEntitiesPerTransaction = TransactionBound.build.heldEntities
     /// Events read and decoded at a time: what a build holds in memory besides its overlay.
     static let chunkSize = 10_000
