@@ -147,13 +147,35 @@ final class AppendWriter: @unchecked Sendable {
         while !stopped, queue.count < lastGroup.jobs, condition.wait(until: deadline) {}
     }
 
-    /// A log that this process wrote to moves the stream index's checkpoint as it closes, when
-    /// enough events follow it (``StreamIndex/checkpointAtClose(_:)``). Only a saving for the
-    /// next opening: if it fails, that opening reads the events again, as it would have.
+    /// A log that this process wrote to finishes the stream index's merge as it closes, and
+    /// merges the events after the checkpoint when enough follow it (``StreamIndex/advanceMerge(head:after:closing:_:)``),
+    /// a transaction per slice. Only a saving for the next opening: if it fails, that opening
+    /// reads the events again, as it would have.
     private func checkpointAtClose() {
-        _ = try? environment.write { txn in
-            if let head = try streamIndex.checkpointAtClose(txn) { try touchIndex.checkpoint(through: head, txn) }
+        while true {
+            var step: StreamIndex.MergeStep?
+            do {
+                try environment.write { txn in
+                    let snapshot = try streamIndex.beginWrite(txn)
+                    step = try advanceCheckpoints(head: snapshot.head, after: snapshot, closing: true, txn)
+                }
+            } catch {
+                streamIndex.discardWrites()
+                return
+            }
+            guard let step else { return }
+            streamIndex.committed(step)
         }
+    }
+
+    /// Moves the indexes' checkpoints along in the writer's transaction, after its events
+    /// (through `head`): the stream index's merge, and the touches' checkpoint to `head` when a
+    /// merge starts there.
+    private func advanceCheckpoints(head: UInt64, after snapshot: StreamIndex.Snapshot, closing: Bool = false,
+                                    _ txn: Transaction) throws -> StreamIndex.MergeStep? {
+        let step = try streamIndex.advanceMerge(head: head, after: snapshot, closing: closing, txn)
+        if step?.started == true { try touchIndex.checkpoint(through: head, txn) }
+        return step
     }
 
     // MARK: - One group commit
@@ -184,7 +206,7 @@ final class AppendWriter: @unchecked Sendable {
 
     private func commit(_ group: [Job]) {
         var outcomes: [Outcome] = []
-        var head: UInt64 = 0, checkpointed = false
+        var step: StreamIndex.MergeStep?
         do {
             try environment.write { txn in
                 outcomes = []   // the closure reruns from scratch after the map grows
@@ -192,7 +214,7 @@ final class AppendWriter: @unchecked Sendable {
                 let link = try databases.headLink(txn)
                 let firstOwn = try databases.firstOwnPosition(txn)
                 let touchSnapshot = TouchIndex.Snapshot(checkpoint: try databases.touchesIndexedThrough(txn), head: snapshot.head)
-                head = try WriteCursors.with(databases, txn) { cursors in
+                let head = try WriteCursors.with(databases, txn) { cursors in
                     var state = GroupState(snapshot: snapshot, touchSnapshot: touchSnapshot, link: link, cursors: cursors,
                                            firstOwn: firstOwn)
                     for job in group {
@@ -210,11 +232,7 @@ final class AppendWriter: @unchecked Sendable {
                     try state.touches.write(databases, txn)
                     return state.link.position
                 }
-                checkpointed = streamIndex.shouldCheckpoint(head: head, after: snapshot)
-                if checkpointed {
-                    try streamIndex.checkpoint(through: head, txn)
-                    try touchIndex.checkpoint(through: head, txn)
-                }
+                step = try advanceCheckpoints(head: head, after: snapshot, txn)
             }
         } catch {
             streamIndex.discardWrites()
@@ -222,7 +240,7 @@ final class AppendWriter: @unchecked Sendable {
             for job in group { job.fail(failure) }
             return
         }
-        streamIndex.committed(through: head, checkpointed: checkpointed)
+        streamIndex.committed(step)
         committedAny = true
         onCommit()
         for (job, outcome) in zip(group, outcomes) {

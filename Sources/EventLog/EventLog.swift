@@ -30,18 +30,20 @@ public final class EventLog: Sendable {
         /// damaged. Everything but `verify` (which must open a damaged store to report on it)
         /// should turn it on; `chronicle` does.
         public var checkHeadOnOpen: Bool
-        /// How many events may follow the stream index's checkpoint before an append writes
-        /// them into the index on disk (and the touches of append keys since the last one into
-        /// theirs). Until then they are indexed in memory, rebuilt from the log when a store
-        /// opens (so each process reads at most this many events to catch up).
-        /// Larger: fewer, bigger index writes; more memory and a longer catch-up.
+        /// How many events may follow the stream index's checkpoint before appends merge them
+        /// into the index on disk, an eighth of the index's streams per write transaction (and
+        /// write the touches of append keys since the last merge into theirs). Until then they
+        /// are indexed in memory, rebuilt from the log when a store opens (so each process reads
+        /// at most about this many events to catch up; a log that a process appended to merges
+        /// them as it closes). Larger: fewer index writes, each page of the index written once
+        /// for more events; more memory (a few hundred bytes an event) and a longer catch-up.
         public var streamIndexCheckpoint: Int
 
         /// Makes options; the defaults: a 64 MiB initial map, durable commits, a 50 ms poll, 20,000 events
-        /// a group commit, no head check on open, and a stream index checkpoint every 50,000 events.
+        /// a group commit, no head check on open, and a stream index merge every 200,000 events.
         public init(initialMapSize: Int = 64 << 20, noSync: Bool = false,
                     pollInterval: Duration = .milliseconds(50), maxGroupEvents: Int = 20_000,
-                    checkHeadOnOpen: Bool = false, streamIndexCheckpoint: Int = 50_000) {
+                    checkHeadOnOpen: Bool = false, streamIndexCheckpoint: Int = 200_000) {
             self.initialMapSize = initialMapSize
             self.noSync = noSync
             self.pollInterval = pollInterval

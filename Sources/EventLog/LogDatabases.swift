@@ -5,8 +5,9 @@ import LMDB
 ///
 /// - `events`: position (u64 BE) → record (see ``RecordCodec``)
 /// - `ids`: event id (16 bytes) → position
-/// - `streams`: stream ‖ 0x00 ‖ position → stream version, for the events up to the
-///   checkpoint `meta[streams-indexed]` (the rest are indexed in memory: ``StreamIndex``)
+/// - `streams`: stream ‖ 0x00 ‖ position → stream version, for every event up to the
+///   checkpoint `meta[streams-indexed]` and some after it (a merge under way: the events after
+///   the checkpoint are read from the log and indexed in memory: ``StreamIndex``)
 /// - `touches`: key → u64 BE, the last position of a batch that touched it (``AppendKey``), for
 ///   the touches up to the checkpoint `meta["touches-indexed"]` (the rest are in `touch-log`:
 ///   ``TouchIndex``)
@@ -47,8 +48,11 @@ struct LogDatabases: Sendable {
     /// as before; a new store starts it at 0, and an older Chronicle, which would not keep it,
     /// refuses the store); 7: `touch-log` exists and `touches` holds the touches up to
     /// `meta["touches-indexed"]` (a format-6 store gets an empty log and its head as that
-    /// checkpoint: its `touches` holds every touch). Records have their own format byte.
-    static let storeFormat: UInt8 = 7
+    /// checkpoint: its `touches` holds every touch); 8: `streams` may also hold entries past
+    /// `meta["streams-indexed"]`, which a merge wrote before it moved the checkpoint (a format-7
+    /// store holds none; an older Chronicle, which would count them twice, refuses the store).
+    /// Records have their own format byte.
+    static let storeFormat: UInt8 = 8
 
     /// Opens the databases, creating them (and the device id) for a new store.
     static func open(in environment: Environment) throws(EventLogError) -> (LogDatabases, String) {

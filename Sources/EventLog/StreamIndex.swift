@@ -6,17 +6,23 @@ import Synchronization
 ///
 /// One `streams` entry written per event in every commit dirtied a page at a random place
 /// in the file per event (streams interleave), which made the index, not the events, the
-/// cost of an append. So the `streams` database holds the events up to a checkpoint
+/// cost of an append. So the `streams` database holds every event up to a checkpoint
 /// (`meta["streams-indexed"]`), and the events after it are indexed in memory by a
 /// ``StreamTail`` built from the records themselves (each carries its stream and version).
-/// The writer moves the checkpoint, writing the tail into `streams`, once
-/// `checkpointEvents` events follow it: each index page is then written once per checkpoint
-/// instead of once per commit.
+/// Once `checkpointEvents` events follow the checkpoint, the writer merges them into `streams`
+/// (a ``StreamMerge``): a slice of the streams, in key order, per write transaction, the last of
+/// which moves the checkpoint. Each index page is then written about once per merge instead of
+/// once per commit, and no transaction holds more than a slice's pages.
+///
+/// So `streams` may also hold entries past the checkpoint (store format 8): those of a merge's
+/// slices written so far, or of one its process did not finish. They are exact, and the tail
+/// has them too; reads take every event past the checkpoint from the tail.
 ///
 /// Nothing here can be lost or go stale. The tail is derived from the events themselves, and
 /// is brought up to the snapshot of whichever transaction asks, which also picks up other
-/// processes' appends and checkpoints; a crash loses nothing but memory. The checkpoint and
-/// its entries are written in one transaction.
+/// processes' appends and checkpoints; a crash loses nothing but memory (a merge cut short is
+/// planned again, and writing an entry twice writes the same bytes). The checkpoint moves in the
+/// transaction that writes a merge's last slice.
 ///
 /// The writer adds its events to the cached tail as it writes them, before they commit, so
 /// that its own lookups see them and no second table is merged in after the commit. The
@@ -27,7 +33,7 @@ import Synchronization
 /// those positions from the log.
 ///
 /// Thread rules: `cache` is guarded by its mutex; a transaction passed in is used only
-/// during the call, on the caller's thread.
+/// during the call, on the caller's thread. The merge is the writer's alone.
 final class StreamIndex: Sendable {
     /// What a transaction sees: the checkpoint and the head of the log.
     struct Snapshot: Sendable {
@@ -36,14 +42,16 @@ final class StreamIndex: Sendable {
     }
 
     let databases: LogDatabases
-    /// How many events may follow the checkpoint before the writer moves it.
+    /// How many events may follow the checkpoint before the writer merges them into `streams`.
     let checkpointEvents: Int
     private let cache = Mutex(Cached())
 
-    /// The tail, and where the writer's uncommitted entries in it begin (nil: none).
+    /// The tail, where the writer's uncommitted entries in it begin (nil: none), and the
+    /// writer's merge under way (nil: none).
     private struct Cached {
         var tail = StreamTail()
         var pendingFrom: UInt64?
+        var merge: StreamMerge?
 
         /// Drops the writer's uncommitted entries, if any (the whole tail, to be read again from
         /// the log, should it no longer reach back to them).
@@ -91,9 +99,9 @@ final class StreamIndex: Sendable {
         try txn.withCursor(databases.streams) { cursor in
             var entry = try cursor.seek(atLeast: prefix)
             while let current = entry, positions.count < limit, current.key.starts(with: prefix) {
-                if current.value.readBigEndian(UInt64.self, at: 0) > version {
-                    positions.append(current.key.readBigEndian(UInt64.self, at: prefix.count))
-                }
+                let position = current.key.readBigEndian(UInt64.self, at: prefix.count)
+                guard position <= snapshot.checkpoint else { break }   // a merge's slice wrote it; the tail has it
+                if current.value.readBigEndian(UInt64.self, at: 0) > version { positions.append(position) }
                 entry = try cursor.next()
             }
         }
@@ -102,6 +110,20 @@ final class StreamIndex: Sendable {
             tail.entries(of: stream, through: snapshot.head).filter { $0.version > version }.map(\.position)
         }
         return positions + tail.prefix(limit - positions.count)
+    }
+
+    /// How many `streams` entries are of positions up to `checkpoint` (for `verify`, which
+    /// expects one per event; a merge may have written some after it).
+    static func entries(through checkpoint: UInt64, _ databases: LogDatabases, _ txn: Transaction) throws -> Int {
+        try txn.withCursor(databases.streams) { cursor in
+            var count = 0
+            var entry = try cursor.first()
+            while let current = entry {
+                if current.key.count < 9 || current.key.readBigEndian(UInt64.self, at: current.key.count - 8) <= checkpoint { count += 1 }
+                entry = try cursor.next()
+            }
+            return count
+        }
     }
 
     // MARK: - The writer
@@ -128,60 +150,67 @@ final class StreamIndex: Sendable {
         }
     }
 
-    /// Whether the writer, whose transaction has written up to `head`, should move the checkpoint.
-    func shouldCheckpoint(head: UInt64, after snapshot: Snapshot) -> Bool {
-        head - snapshot.checkpoint >= UInt64(checkpointEvents)
-    }
+    /// How many slices a merge of `checkpointEvents` events is written in.
+    static let mergeSlices = 8
 
-    /// Writes the entries of every event after the checkpoint through `head` (the writer's
-    /// last write; the tail covers it) into `streams`, and moves the checkpoint to `head`. In the
-    /// writer's transaction.
-    func checkpoint(through head: UInt64, _ txn: Transaction) throws {
-        // The tail as it stands (a reference to its storage, not a copy: nothing changes it while
-        // the writer's transaction runs), so that readers are not held up while it is written.
-        let entries = cache.withLock { $0.tail }
-        precondition(entries.covered == head, "the stream tail must cover the writer's transaction")
-        var key = [UInt8](), value = [UInt8]()
-        // Streams in key order, through one cursor: neighbouring puts land on the page the
-        // cursor stands on, which LMDB searches alone.
-        try txn.withCursor(databases.streams) { cursor in
-            try entries.forEachStream(inOrderOf: Keys.streamPrefix, through: entries.covered) { prefix, streamEntries in
-                for entry in streamEntries {
-                    key.removeAll(keepingCapacity: true)
-                    key += prefix
-                    key.appendBigEndian(entry.position)
-                    value.removeAll(keepingCapacity: true)
-                    value.appendBigEndian(entry.version)
-                    try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try cursor.put(key: k, value: v) } }
-                }
-            }
-        }
-        try txn.put(databases.meta, key: LogDatabases.streamsIndexedKey, value: Keys.position(head))
-    }
+    /// About how many entries one transaction of a merge writes.
+    var sliceEntries: Int { (checkpointEvents + Self.mergeSlices - 1) / Self.mergeSlices }
 
-    /// How many events after the checkpoint make a closing writer move it (``checkpointAtClose(_:)``).
+    /// How many events after the checkpoint make a closing writer merge them (see ``advanceMerge(head:after:closing:_:)``).
     static let closingCheckpointEvents: UInt64 = 1_000
 
-    /// In a writer's last transaction, as its log closes: moves the checkpoint to the head when
-    /// at least ``closingCheckpointEvents`` events follow it, so that the next process to open the
-    /// log finds them indexed instead of reading them all again (up to `checkpointEvents` records
-    /// for its first append or stream read). Returns the position it moved to, if it moved.
-    func checkpointAtClose(_ txn: Transaction) throws -> UInt64? {
-        let snapshot = try beginWrite(txn)
-        guard snapshot.head - snapshot.checkpoint >= Self.closingCheckpointEvents else { return nil }
-        try checkpoint(through: snapshot.head, txn)
-        return snapshot.head
+    /// What a write transaction did to the merge, for ``committed(_:)``.
+    struct MergeStep: Sendable {
+        /// The merge still under way after the transaction (nil: it completed, or was dropped).
+        let merge: StreamMerge?
+        /// Whether the transaction planned the merge (through its head).
+        let started: Bool
     }
 
-    /// Called by the writer once its transaction committed, through `head`: its entries in the
-    /// tail are committed ones now. `checkpointed`: whether the transaction moved the checkpoint
-    /// to `head` (the tail then starts afresh there).
-    func committed(through head: UInt64, checkpointed: Bool) {
+    /// In the writer's transaction, after its events (through `head`, which the tail covers):
+    /// writes the next slice of the merge under way, or, when there is none and at least
+    /// `checkpointEvents` events follow the checkpoint, plans one through `head` and writes its
+    /// first slice. The transaction that writes the last slice moves the checkpoint to the merge's
+    /// target. A merge whose target another process's checkpoint reached is dropped. Nil when
+    /// there is nothing to do.
+    ///
+    /// `closing`: the writer's last transactions, as its log closes, which merge from
+    /// ``closingCheckpointEvents`` events on, so that the next process to open the log finds them
+    /// indexed instead of reading them all again (up to `checkpointEvents` records for its first
+    /// append or stream read).
+    func advanceMerge(head: UInt64, after snapshot: Snapshot, closing: Bool = false, _ txn: Transaction) throws -> MergeStep? {
+        // The tail as it stands (a reference to its storage, not a copy: nothing changes it while
+        // the writer's transaction runs), so that readers are not held up while it is written.
+        let (tail, underWay) = cache.withLock { ($0.tail, $0.merge) }
+        var merge: StreamMerge
+        let started: Bool
+        if let underWay, underWay.target > snapshot.checkpoint {
+            merge = underWay
+            started = false
+        } else if head - snapshot.checkpoint >= (closing ? Self.closingCheckpointEvents : UInt64(checkpointEvents)) {
+            merge = StreamMerge(of: tail, through: head)
+            started = true
+        } else {
+            return underWay.map { _ in MergeStep(merge: nil, started: false) }
+        }
+        precondition(tail.base == snapshot.checkpoint && tail.covered >= merge.target,
+                     "the stream tail must cover the merge from the checkpoint")
+        try txn.withCursor(databases.streams) { cursor in
+            try merge.writeSlice(of: tail, entries: sliceEntries, &cursor)
+        }
+        if merge.isComplete {
+            try txn.put(databases.meta, key: LogDatabases.streamsIndexedKey, value: Keys.position(merge.target))
+        }
+        return MergeStep(merge: merge.isComplete ? nil : merge, started: started)
+    }
+
+    /// Called by the writer once its transaction committed: its entries in the tail are
+    /// committed ones now, and `step` (what the transaction did to the merge) stands. The tail
+    /// drops what a completed merge indexed at the next snapshot, which shows the checkpoint.
+    func committed(_ step: MergeStep?) {
         cache.withLock { cached in
             cached.pendingFrom = nil
-            if checkpointed, cached.tail.base < head {
-                cached.tail = StreamTail(base: head, expected: min(checkpointEvents, 1 << 16))
-            }
+            if let step { cached.merge = step.merge }
         }
     }
 

@@ -117,26 +117,23 @@ struct StreamTail: Sendable {
         base = checkpoint
     }
 
-    /// Calls `body` for each stream with entries at or before `head`, with the stream's `key`
-    /// and its entries in position order; streams in the order of their keys' bytes (for writing
-    /// a checkpoint, where `key` gives the stream's prefix in the `streams` database).
-    func forEachStream(inOrderOf key: (String) -> [UInt8], through head: UInt64,
-                       _ body: (ArraySlice<UInt8>, [StreamEntry]) throws -> Void) rethrows {
-        var keys = KeyList()
-        var lasts: [UInt64] = []
-        lasts.reserveCapacity(streams.count)
+    /// Calls `body` for each stream with entries at or before `head`, with its last position up
+    /// to `head` (a ``StreamMerge`` plans from these).
+    func forEachStreamLast(through head: UInt64, _ body: (StreamName, UInt64) -> Void) {
         for (name, span) in streams {
-            keys.append(key(name.text))
-            lasts.append(span.last)
+            var last = span.last
+            while last > head, last > base { last = slot(last).previous }
+            if last > base { body(name, last) }
         }
-        var entries: [StreamEntry] = []
-        for index in keys.sortedIndexes() {
-            entries.removeAll(keepingCapacity: true)
-            walk(from: lasts[index], through: head) { entries.append($0) }
-            if entries.isEmpty { continue }
-            entries.reverse()
-            try body(keys[index], entries)
-        }
+    }
+
+    /// Sets `entries` to the entries of the stream whose event is at `last`, up to it, in
+    /// position order (none when `last` is at or before the base). `last` must be within the tail.
+    func entries(endingAt last: UInt64, into entries: inout [StreamEntry]) {
+        precondition(last <= covered, "a position past the stream tail")
+        entries.removeAll(keepingCapacity: true)
+        walk(from: last, through: last) { entries.append($0) }
+        entries.reverse()
     }
 
     // MARK: - Private

@@ -44,6 +44,20 @@ public struct RawLog {
         guard removed else { throw RawLogError.missing(position) }
     }
 
+    /// The `streams` key of `stream`'s event at `position`: stream ‖ 0x00 ‖ position.
+    public static func streamKey(_ stream: String, _ position: UInt64) -> [UInt8] { Array(stream.utf8) + [0] + key(position) }
+
+    /// Adds the `streams` entry of `stream`'s event at `position`, of `version`.
+    public func putStreamEntry(_ stream: String, position: UInt64, version: UInt64) throws {
+        try environment.write { txn in try txn.put(streams, key: Self.streamKey(stream, position), value: Self.key(version)) }
+    }
+
+    /// Removes the `streams` entry of `stream`'s event at `position`.
+    public func deleteStreamEntry(_ stream: String, position: UInt64) throws {
+        let removed = try environment.write { txn in try txn.delete(streams, key: Self.streamKey(stream, position)) }
+        guard removed else { throw RawLogError.missing(position) }
+    }
+
     /// Stores `value` under `key` in the `meta` database.
     public func setMeta(_ key: String, _ value: [UInt8]) throws {
         try environment.write { txn in try txn.put(meta, key: Array(key.utf8), value: value) }

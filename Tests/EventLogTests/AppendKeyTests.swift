@@ -236,7 +236,7 @@ struct AppendKeyTests {
                 #expect(try log.lastTouch(of: "k") == 2)
             }
             let (format, indexed) = try RawLog.with(store.logPath) { raw in (try raw.meta("format"), try raw.meta("touches-indexed")) }
-            #expect(format == [7])
+            #expect(format == [8])
             #expect(indexed == RawLog.key(2))
         }
     }
@@ -268,7 +268,7 @@ struct AppendKeyTests {
             let format = try Environment(path: store.logPath).read { txn in
                 try txn.get(try txn.openDatabase(named: "meta", create: false), key: Array("format".utf8)).map { Array($0) }
             }
-            #expect(format == [7])
+            #expect(format == [8])
         }
     }
 }

@@ -163,7 +163,7 @@ struct StreamIndexTests {
             }
             // Opening added the (empty) key databases of formats 3 and 4; the index waits for the first append.
             try RawLog.with(store.logPath) { raw throws in
-                #expect(try raw.meta("format") == [7])
+                #expect(try raw.meta("format") == [8])
                 #expect(try raw.meta("streams-indexed") == nil)
             }
             try await store.withLog { log throws in
@@ -172,7 +172,7 @@ struct StreamIndexTests {
                 #expect(try log.verify().isIntact)
             }
             try RawLog.with(store.logPath) { raw throws in
-                #expect(try raw.meta("format") == [7])
+                #expect(try raw.meta("format") == [8])
                 #expect(try raw.meta("streams-indexed") == RawLog.key(6))
                 #expect(try raw.counts() == (events: 7, ids: 7, streams: 6))
             }

@@ -216,8 +216,8 @@ extension Reliability {
         func newerFormat() async throws {
             try await TemporaryFolder.with("newer") { root in
                 let fixture = try await Self.makeStore(root + "/store")
-                try RawLog.with(fixture.path + "/log") { raw in try raw.setMeta("format", [8]) }
-                let message = "error: this store uses format 8; this chronicle reads up to format 7: upgrade chronicle"
+                try RawLog.with(fixture.path + "/log") { raw in try raw.setMeta("format", [9]) }
+                let message = "error: this store uses format 9; this chronicle reads up to format 8: upgrade chronicle"
                 let before = try Self.dataFiles(fixture.path)
                 let verify = try await Self.chronicle(["verify"], store: fixture.path)
                 #expect(verify.exit.status != 0 && !verify.exit.wasSignalled)
