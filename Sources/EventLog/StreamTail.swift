@@ -101,7 +101,9 @@ struct StreamTail: Sendable {
     mutating func advanceBase(to checkpoint: UInt64) {
         precondition(checkpoint >= base && checkpoint <= covered, "checkpoint outside the stream tail")
         guard checkpoint > base else { return }
-        var kept: [StreamName: Span] = [:]
+        // Sized as it stands: the table fills up again as the tail grows back to as many events,
+        // and grown from small it would rehash every stream at each doubling.
+        var kept: [StreamName: Span] = Dictionary(minimumCapacity: streams.count)
         for (stream, span) in streams where span.last > checkpoint {
             var first = span.last
             while true {
