@@ -31,12 +31,12 @@ public final class EventLog: Sendable {
         /// should turn it on; `chronicle` does.
         public var checkHeadOnOpen: Bool
         /// How many events may follow the stream index's checkpoint before appends merge them
-        /// into the index on disk, an eighth of the index's streams per write transaction (and
+        /// into the index on disk, a sixteenth of them per write transaction (and
         /// write the touches of append keys since the last merge into theirs). Until then they
         /// are indexed in memory, rebuilt from the log when a store opens (so each process reads
         /// at most about this many events to catch up; a log that a process appended to merges
         /// them as it closes). Larger: fewer index writes, each page of the index written once
-        /// for more events; more memory (a few hundred bytes an event) and a longer catch-up.
+        /// for more events; more memory (about 200 bytes an event) and a longer catch-up.
         public var streamIndexCheckpoint: Int
 
         /// Makes options; the defaults: a 64 MiB initial map, durable commits, a 50 ms poll, 20,000 events

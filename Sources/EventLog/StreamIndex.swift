@@ -151,7 +151,7 @@ final class StreamIndex: Sendable {
     }
 
     /// How many slices a merge of `checkpointEvents` events is written in.
-    static let mergeSlices = 8
+    static let mergeSlices = 16
 
     /// About how many entries one transaction of a merge writes.
     var sliceEntries: Int { (checkpointEvents + Self.mergeSlices - 1) / Self.mergeSlices }

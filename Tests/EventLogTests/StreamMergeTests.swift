@@ -16,7 +16,7 @@ struct StreamMergeTests {
         try await TestStore.with { store in
             try await store.withLog(EventLog.Options(streamIndexCheckpoint: 16)) { log throws in
                 // 16 events, 2 a stream: the 16th commit plans the merge and writes its first
-                // slice, an eighth of 16 entries: one stream.
+                // slice, a sixteenth of 16 entries: one stream.
                 var positions = try await StreamIndexTests.appendInTurn(log, streams: (0..<8).map { "s\($0)" }, count: 16)
                 var states = [try Self.indexState(log)]
                 for _ in 0..<7 {
