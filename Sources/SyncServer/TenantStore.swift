@@ -12,7 +12,7 @@ public actor TenantStore {
     private var logs: [String: EventLog] = [:]
 
     /// Makes a store for the logs under `<dataDirectory>/tenants`; nothing is opened or created yet.
-    public init(dataDirectory: String, options: EventLog.Options = EventLog.Options()) {
+    public init(dataDirectory: String, options: EventLog.Options = LMDBEventStorage.defaultLogOptions) {
         self.directory = (dataDirectory as NSString).appendingPathComponent("tenants")
         self.options = options
     }
