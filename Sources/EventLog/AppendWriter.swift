@@ -148,9 +148,9 @@ final class AppendWriter: @unchecked Sendable {
     }
 
     /// A log that this process wrote to finishes the stream index's merge as it closes, and
-    /// merges the events after the checkpoint when enough follow it (``StreamIndex/advanceMerge(head:after:closing:_:)``),
-    /// a transaction per slice. Only a saving for the next opening: if it fails, that opening
-    /// reads the events again, as it would have.
+    /// merges the events after the checkpoint when enough follow it, a transaction per slice
+    /// (``StreamIndex/advanceMerge(head:after:closing:_:)``). Only a saving for the next opening:
+    /// if it fails, that opening reads the events again, as it would have.
     private func checkpointAtClose() {
         while true {
             var step: StreamIndex.MergeStep?

@@ -119,6 +119,7 @@ final class StreamIndex: Sendable {
             var count = 0
             var entry = try cursor.first()
             while let current = entry {
+                // (A key too short to end in a position is counted, so that the count is off.)
                 if current.key.count < 9 || current.key.readBigEndian(UInt64.self, at: current.key.count - 8) <= checkpoint { count += 1 }
                 entry = try cursor.next()
             }

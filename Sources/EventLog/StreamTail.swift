@@ -1,5 +1,4 @@
 import Foundation
-import LMDB
 
 /// One event of a stream, as the stream index knows it.
 struct StreamEntry: Sendable, Equatable {
@@ -43,15 +42,10 @@ struct StreamTail: Sendable {
         }
     }
 
-    /// An empty tail after `base`, with room for `expected` events (and as many streams)
-    /// made up front: grown from empty, its table of streams rehashed them all at each doubling.
-    init(base: UInt64 = 0, expected: Int = 0) {
+    /// An empty tail after `base`.
+    init(base: UInt64 = 0) {
         self.base = base
         self.covered = base
-        if expected > 0 {
-            slots.reserveCapacity(expected)
-            streams.reserveCapacity(expected)
-        }
     }
 
     /// Adds the event at `position`, which must be `covered + 1`.
