@@ -179,20 +179,43 @@ struct StreamIndexTests {
         }
     }
 
-    @Test func aMissingStreamIndexEntryBeforeTheCheckpointFailsVerify() async throws {
+    /// Damage that leaves the stream index's count up to its checkpoint off.
+    enum IndexDamage: CaseIterable, Sendable {
+        /// The checkpoint says 5 events; the index holds 4.
+        case checkpointPastItsEntries
+        /// As many entries as the checkpoint (4), but one of them past it and one before it missing.
+        case entryBeforeMissingOnePastIt
+    }
+
+    @Test("verify counts the stream index's entries up to its checkpoint, not those past it",
+          arguments: IndexDamage.allCases)
+    func aMissingStreamIndexEntryBeforeTheCheckpointFailsVerify(_ damage: IndexDamage) async throws {
         try await TestStore.with { store in
             try await store.withLog(Self.options(checkpoint: 4)) { log throws in
                 try await Self.appendInTurn(log, streams: ["s"], count: 6)
             }
             try RawLog.with(store.logPath) { raw throws in
-                // The index says it covers 5 events, but holds 4.
-                try raw.setMeta("streams-indexed", RawLog.key(5))
+                #expect(try raw.meta("streams-indexed") == RawLog.key(4))
+                switch damage {
+                case .checkpointPastItsEntries:
+                    try raw.setMeta("streams-indexed", RawLog.key(5))
+                case .entryBeforeMissingOnePastIt:
+                    try raw.deleteStreamEntry("s", position: 2)
+                    try raw.putStreamEntry("s", position: 5, version: 5)
+                }
             }
             try await store.withLog { log throws in
                 let report = try log.verify()
+                let (entries, indexed) = damage == .checkpointPastItsEntries ? (4, 5) : (3, 4)
                 #expect(report.problem?.cause == .index)
-                #expect(report.problem?.detail.contains("4 stream index entries for the 5 events") == true)
-                #expect(throws: EventLogError.self) { try log.checkHead() }
+                #expect(report.problem?.detail == "6 events but 6 id index entries, and \(entries) stream index entries "
+                    + "for the \(indexed) events up to the stream index's checkpoint")
+                // The head check counts the whole index in constant time: it cannot tell the second.
+                if damage == .checkpointPastItsEntries {
+                    #expect(throws: EventLogError.self) { try log.checkHead() }
+                } else {
+                    try log.checkHead()
+                }
             }
         }
     }

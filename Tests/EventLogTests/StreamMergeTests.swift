@@ -70,25 +70,4 @@ struct StreamMergeTests {
             }
         }
     }
-
-    @Test func verifyCountsTheEntriesUpToTheCheckpointNotThosePastIt() async throws {
-        try await TestStore.with { store in
-            try await store.withLog(EventLog.Options(streamIndexCheckpoint: 4)) { log throws in
-                try await StreamIndexTests.appendInTurn(log, streams: ["s"], count: 6)
-            }
-            // As many entries as the checkpoint, but one of them past it and one before it missing.
-            try RawLog.with(store.logPath) { raw throws in
-                #expect(try raw.meta("streams-indexed") == RawLog.key(4))
-                try raw.deleteStreamEntry("s", position: 2)
-                try raw.putStreamEntry("s", position: 5, version: 5)
-                #expect(try raw.counts().streams == 4)
-            }
-            try await store.withLog { log throws in
-                let report = try log.verify()
-                #expect(report.problem?.cause == .index)
-                #expect(report.problem?.detail == "6 events but 6 id index entries, and 3 stream index entries "
-                    + "for the 4 events up to the stream index's checkpoint")
-            }
-        }
-    }
 }
