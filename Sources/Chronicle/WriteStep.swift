@@ -20,8 +20,8 @@ import Foundation
 public final class WriteStep {
     let store: ChronicleStore
     /// The batch so far: one ``StreamAppend`` per event, in the order the commands decided
-    /// them (the log checks a stream's expected version at its first append in a batch;
-    /// later ones on the same stream continue from it).
+    /// them (a stream's first append carries the version read; later ones on the same stream
+    /// continue from it, `.any`, since the log judges each after the batch's earlier appends).
     private(set) var decision = Decision(streams: [])
     /// Reads the log with the events staged so far folded in.
     private var loader: EntityLoader

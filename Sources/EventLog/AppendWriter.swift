@@ -267,6 +267,8 @@ final class AppendWriter: @unchecked Sendable {
         positions.reserveCapacity(count)
         var firstIndexOfID: [UUID: Int] = Dictionary(minimumCapacity: count)
         var repeats = false
+        // How many new events each append brings (not stored yet, not repeating an id before it in the batch).
+        var newEvents = [Int](repeating: 0, count: appends.count)
         // Events are read where they lie (`appends[a].events[e].type`): a copy of each (its
         // type and data retained, then released) cost more than the checks.
         for a in appends.indices {
@@ -280,7 +282,9 @@ final class AppendWriter: @unchecked Sendable {
                     positions.append(positions[index])   // same id twice in one batch: one event
                     continue
                 }
-                positions.append(try state.cursors.storedPosition(of: id))
+                let stored = try state.cursors.storedPosition(of: id)
+                if stored == nil { newEvents[a] += 1 }
+                positions.append(stored)
             }
         }
         let isRetry = !positions.isEmpty && positions.allSatisfy { $0 != nil }
@@ -288,26 +292,33 @@ final class AppendWriter: @unchecked Sendable {
             return AppendResult(positions: positions.map { $0! }, appended: 0, head: state.link.position)
         }
         let names = appends.map { StreamName($0.stream) }   // each stream's name hashed once
-        // Each stream's version, checked against its first append in the batch: `versions[slots[a]]`
-        // is append `a`'s stream's, so writing needs no table lookup.
+        // Each stream's version, looked up at its first append in the batch: `versions[slots[a]]`
+        // is append `a`'s stream's, so writing needs no table lookup. Each append's expected
+        // version is judged as if the batch's earlier appends had been written: on the stream's
+        // version plus their new events (`reached`).
         var slotOfStream: [StreamName: Int] = Dictionary(minimumCapacity: appends.count)
         var slots: [Int] = []
         slots.reserveCapacity(appends.count)
-        var versions: [UInt64] = []
+        var versions: [UInt64] = [], reached: [UInt64] = []
         versions.reserveCapacity(appends.count)
+        reached.reserveCapacity(appends.count)
         for a in appends.indices {
-            if let slot = slotOfStream[names[a]] {
-                slots.append(slot)
-                continue
+            let slot: Int
+            if let known = slotOfStream[names[a]] {
+                slot = known
+            } else {
+                slot = versions.count
+                let version = try streamIndex.version(of: names[a], in: .init(checkpoint: state.snapshot.checkpoint, head: state.link.position),
+                                                      txn, streams: state.cursors.streams, ownWrites: true)
+                slotOfStream[names[a]] = slot
+                versions.append(version)
+                reached.append(version)
             }
-            let actual = try streamIndex.version(of: names[a], in: .init(checkpoint: state.snapshot.checkpoint, head: state.link.position),
-                                                 txn, streams: state.cursors.streams, ownWrites: true)
-            guard appends[a].expected.isSatisfied(byActual: actual) else {
-                throw EventLogError.conflict(stream: appends[a].stream, expected: appends[a].expected, actual: actual)
+            guard appends[a].expected.isSatisfied(byActual: reached[slot]) else {
+                throw EventLogError.conflict(stream: appends[a].stream, expected: appends[a].expected, actual: reached[slot])
             }
-            slotOfStream[names[a]] = versions.count
-            slots.append(versions.count)
-            versions.append(actual)
+            slots.append(slot)
+            reached[slot] += UInt64(newEvents[a])
         }
         try KeyConditions.check(keys, state.touches, touchIndex, state.touchSnapshot, databases, txn)
         // 2. Write.

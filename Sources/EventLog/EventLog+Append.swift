@@ -3,8 +3,10 @@ import Foundation
 extension EventLog {
     /// Appends one atomic batch, which may touch several streams.
     ///
-    /// Every stream's expected version must hold, or the whole batch is refused with
-    /// ``EventLogError/conflict(stream:expected:actual:)`` and nothing is written. Event ids
+    /// Every append's expected version must hold, or the whole batch is refused with
+    /// ``EventLogError/conflict(stream:expected:actual:)`` and nothing is written. An append to
+    /// a stream the batch appended to before is judged after those appends, as if they had
+    /// been written: `[x: .exact(3), 2 events]` then `[x: .exact(5), …]` holds on a stream at 3. Event ids
     /// already stored are not written again: a batch made only of stored ids returns their
     /// original positions (a safe retry). Returns once the batch is durable on disk.
     ///

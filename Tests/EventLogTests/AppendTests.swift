@@ -110,6 +110,34 @@ struct AppendTests {
         }
     }
 
+    /// An append to a stream the batch appended to before is judged after those appends: a
+    /// version from before the batch on the later one is stale, and refuses the whole batch.
+    @Test func aStreamsLaterAppendInABatchIsJudgedAfterItsEarlierOnes() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "x", events: [makeEvent(), makeEvent(), makeEvent()])
+                let stored = makeEvent()
+                try await log.append(to: "w", events: [stored])
+                let result = try await log.append([
+                    StreamAppend(stream: "x", expected: .exact(3), events: [makeEvent(), stored, makeEvent()]),
+                    StreamAppend(stream: "x", expected: .exact(5), events: [makeEvent()]),
+                ])
+                #expect(result.appended == 3)   // the id stored before is not a new event of "x"
+                #expect(try log.version(of: "x") == 6)
+                for stale in [ExpectedVersion.exact(6), .noStream] {
+                    await #expect(throws: EventLogError.conflict(stream: "x", expected: stale, actual: 7)) {
+                        try await log.append([
+                            StreamAppend(stream: "x", expected: .exact(6), events: [makeEvent()]),
+                            StreamAppend(stream: "x", expected: stale, events: [makeEvent()]),
+                        ])
+                    }
+                }
+                #expect(try log.head() == 7)
+                #expect(try log.version(of: "x") == 6)
+            }
+        }
+    }
+
     @Test func reappendingStoredIdsWritesNothingAndReturnsOriginalPositions() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in

@@ -70,4 +70,51 @@ struct StreamMergeTests {
             }
         }
     }
+
+    /// Random batches, some with a stale expected version, through several openings with random
+    /// merge intervals (each closing finishes its merge under way): every stream reads back as
+    /// the list of its appended events after every batch, and a refused batch writes nothing.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomBatchesReadAsTheirEventsThroughMergesAndReopenings(seed: UInt64) async throws {
+        try await TestStore.with { store in
+            var random = SeededGenerator(seed: seed)
+            var positions: [String: [UInt64]] = [:]
+            for _ in 0..<4 {
+                let checkpoint = Int.random(in: 3...20, using: &random)
+                (positions, random) = try await store.withLog(EventLog.Options(streamIndexCheckpoint: checkpoint)) { log throws in
+                    var positions = positions, random = random
+                    for _ in 0..<30 {
+                        let stale = Int.random(in: 0..<5, using: &random) == 0
+                        var appends: [StreamAppend] = []
+                        for _ in 0..<Int.random(in: 1...4, using: &random) {
+                            let stream = "r\(Int.random(in: 0..<12, using: &random))"
+                            let events = (0..<Int.random(in: 1...3, using: &random)).map { _ in makeEvent() }
+                            appends.append(StreamAppend(stream: stream, events: events))
+                        }
+                        if stale, let known = positions.first(where: { !$0.value.isEmpty }) {
+                            let expected = ExpectedVersion.exact(UInt64(known.value.count - 1))
+                            let head = try log.head()
+                            await #expect(throws: EventLogError.self) {
+                                try await log.append(appends + [StreamAppend(stream: known.key, expected: expected, events: [makeEvent()])])
+                            }
+                            #expect(try log.head() == head)
+                        } else {
+                            let result = try await log.append(appends)
+                            var index = 0
+                            for append in appends {
+                                for _ in append.events {
+                                    positions[append.stream, default: []].append(result.positions[index])
+                                    index += 1
+                                }
+                            }
+                        }
+                        try StreamIndexTests.expectStreams(log, positions)
+                    }
+                    #expect(try log.verify().isIntact)
+                    return (positions, random)
+                }
+            }
+            #expect(positions.values.map(\.count).reduce(0, +) > 100)
+        }
+    }
 }
