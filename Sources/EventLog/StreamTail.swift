@@ -63,9 +63,7 @@ struct StreamTail: Sendable {
         guard position < covered else { return }
         var lasts: [(StreamName, UInt64)] = []
         for (stream, span) in streams where span.last > position {
-            var last = span.last
-            while last > position { last = slot(last).previous }   // 0: none left here
-            lasts.append((stream, last))
+            lasts.append((stream, lastPosition(from: span.last, through: position)))   // at or before the base: none left here
         }
         for (stream, last) in lasts {
             if last > base { streams[stream]?.last = last } else { streams[stream] = nil }
@@ -78,16 +76,14 @@ struct StreamTail: Sendable {
     func entries(of stream: String, through head: UInt64) -> [StreamEntry] {
         guard let span = streams[StreamName(stream)] else { return [] }
         var entries: [StreamEntry] = []
-        walk(from: span.last, through: head) { entries.append($0) }
-        entries.reverse()
+        self.entries(endingAt: lastPosition(from: span.last, through: head), into: &entries)
         return entries
     }
 
     /// The last version of `stream` at or before `head`, if it has an entry here.
     func version(of stream: StreamName, through head: UInt64) -> UInt64? {
         guard let span = streams[stream] else { return nil }
-        var position = span.last
-        while position > head, position > base { position = slot(position).previous }
+        let position = lastPosition(from: span.last, through: head)
         return position > base ? slot(position).version : nil
     }
 
@@ -117,8 +113,7 @@ struct StreamTail: Sendable {
     /// to `head` (a ``StreamMerge`` plans from these).
     func forEachStreamLast(through head: UInt64, _ body: (StreamName, UInt64) -> Void) {
         for (name, span) in streams {
-            var last = span.last
-            while last > head, last > base { last = slot(last).previous }
+            let last = lastPosition(from: span.last, through: head)
             if last > base { body(name, last) }
         }
     }
@@ -128,7 +123,12 @@ struct StreamTail: Sendable {
     func entries(endingAt last: UInt64, into entries: inout [StreamEntry]) {
         precondition(last <= covered, "a position past the stream tail")
         entries.removeAll(keepingCapacity: true)
-        walk(from: last, through: last) { entries.append($0) }
+        var position = last
+        while position > base {
+            let slot = slot(position)
+            entries.append(StreamEntry(position: position, version: slot.version))
+            position = slot.previous
+        }
         entries.reverse()
     }
 
@@ -136,14 +136,12 @@ struct StreamTail: Sendable {
 
     private func slot(_ position: UInt64) -> Slot { slots[Int(position - base - 1)] }
 
-    /// Visits the chain from `last` backwards, skipping entries after `head`.
-    private func walk(from last: UInt64, through head: UInt64, _ visit: (StreamEntry) -> Void) {
+    /// The position of a stream's last event at or before `head`, stepping back along its chain
+    /// from `last` (its last here); at or before the base when it has none.
+    private func lastPosition(from last: UInt64, through head: UInt64) -> UInt64 {
         var position = last
-        while position > base {
-            let slot = slot(position)
-            if position <= head { visit(StreamEntry(position: position, version: slot.version)) }
-            position = slot.previous
-        }
+        while position > head, position > base { position = slot(position).previous }
+        return position
     }
 
 }
