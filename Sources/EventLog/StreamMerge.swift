@@ -30,8 +30,8 @@ struct StreamMerge: Sendable {
         self.target = target
         var keys = KeyList()
         var lasts: [UInt64] = []
-        tail.forEachStreamLast(through: target) { name, last in
-            keys.append(Keys.streamPrefix(name.text))
+        tail.forEachStreamLast(through: target) { prefix, last in
+            keys.append(prefix)
             lasts.append(last)
         }
         self.keys = keys

@@ -12,9 +12,10 @@ struct StreamEntry: Sendable, Equatable {
 /// events after it are indexed by a `StreamTail`, rebuilt from the events themselves.
 ///
 /// Layout: one flat array with a slot per position (the event's version and the position of
-/// its stream's previous event, a backward chain), and a table from each stream to its first
-/// and last position here. Adding an event hashes its stream once and allocates nothing per
-/// stream; a stream's entries are read by walking its chain back from the last one.
+/// its stream's previous event, a backward chain), and a ``StreamTable`` from each stream to
+/// its first and last position here. Adding an event hashes its stream once and allocates and
+/// retains nothing per stream; a stream's entries are read by walking its chain back from the
+/// last one.
 struct StreamTail: Sendable {
     /// The position the entries follow (the checkpoint).
     private(set) var base: UInt64
@@ -22,7 +23,7 @@ struct StreamTail: Sendable {
     private(set) var covered: UInt64
     /// The slot of position `p` is `slots[p - base - 1]`.
     private var slots: [Slot] = []
-    private var streams: [StreamName: Span] = [:]
+    private var streams = StreamTable<Span>()
 
     private struct Slot {
         let version: UInt64
@@ -51,7 +52,13 @@ struct StreamTail: Sendable {
     /// Adds the event at `position`, which must be `covered + 1`.
     mutating func add(stream: StreamName, position: UInt64, version: UInt64) {
         precondition(position == covered + 1, "stream tail positions must be contiguous")
-        let previous = streams[stream, default: Span(first: position, last: 0)].extend(to: position)
+        let previous: UInt64
+        if let index = streams.index(of: stream) {
+            previous = streams[index].extend(to: position)
+        } else {
+            _ = streams.add(stream, value: Span(first: position, last: position))
+            previous = 0
+        }
         slots.append(Slot(version: version, previous: previous))
         covered = position
     }
@@ -61,12 +68,11 @@ struct StreamTail: Sendable {
     mutating func truncate(to position: UInt64) {
         precondition(position >= base && position <= covered, "truncation outside the stream tail")
         guard position < covered else { return }
-        var lasts: [(StreamName, UInt64)] = []
-        for (stream, span) in streams where span.last > position {
-            lasts.append((stream, lastPosition(from: span.last, through: position)))   // at or before the base: none left here
-        }
-        for (stream, last) in lasts {
-            if last > base { streams[stream]?.last = last } else { streams[stream] = nil }
+        let old = streams
+        streams = old.filtered { span in
+            guard span.last > position else { return span }
+            let last = lastPosition(from: span.last, through: position)   // at or before the base: none left here
+            return last > base ? Span(first: span.first, last: last) : nil
         }
         slots.removeLast(Int(covered - position))
         covered = position
@@ -74,7 +80,8 @@ struct StreamTail: Sendable {
 
     /// The entries of `stream` at or before `head`, in position order.
     func entries(of stream: String, through head: UInt64) -> [StreamEntry] {
-        guard let span = streams[StreamName(stream)] else { return [] }
+        guard let index = streams.index(of: StreamName(stream)) else { return [] }
+        let span = streams[index]
         var entries: [StreamEntry] = []
         self.entries(endingAt: lastPosition(from: span.last, through: head), into: &entries)
         return entries
@@ -82,8 +89,8 @@ struct StreamTail: Sendable {
 
     /// The last version of `stream` at or before `head`, if it has an entry here.
     func version(of stream: StreamName, through head: UInt64) -> UInt64? {
-        guard let span = streams[stream] else { return nil }
-        let position = lastPosition(from: span.last, through: head)
+        guard let index = streams.index(of: stream) else { return nil }
+        let position = lastPosition(from: streams[index].last, through: head)
         return position > base ? slot(position).version : nil
     }
 
@@ -91,10 +98,11 @@ struct StreamTail: Sendable {
     mutating func advanceBase(to checkpoint: UInt64) {
         precondition(checkpoint >= base && checkpoint <= covered, "checkpoint outside the stream tail")
         guard checkpoint > base else { return }
-        // Sized as it stands: the table fills up again as the tail grows back to as many events,
-        // and grown from small it would rehash every stream at each doubling.
-        var kept: [StreamName: Span] = Dictionary(minimumCapacity: streams.count)
-        for (stream, span) in streams where span.last > checkpoint {
+        // The new table is sized as this one stands (``StreamTable/filtered(_:)``): it fills up
+        // again as the tail grows back to as many events.
+        let old = streams
+        streams = old.filtered { span in
+            guard span.last > checkpoint else { return nil }
             var first = span.last
             while true {
                 let previous = slot(first).previous
@@ -102,19 +110,19 @@ struct StreamTail: Sendable {
                 first = previous
             }
             slots[Int(first - base - 1)].previous = 0
-            kept[stream] = Span(first: first, last: span.last)
+            return Span(first: first, last: span.last)
         }
         slots.removeFirst(Int(checkpoint - base))
-        streams = kept
         base = checkpoint
     }
 
-    /// Calls `body` for each stream with entries at or before `head`, with its last position up
-    /// to `head` (a ``StreamMerge`` plans from these).
-    func forEachStreamLast(through head: UInt64, _ body: (StreamName, UInt64) -> Void) {
-        for (name, span) in streams {
-            let last = lastPosition(from: span.last, through: head)
-            if last > base { body(name, last) }
+    /// Calls `body` for each stream with entries at or before `head`, with its `streams` key
+    /// prefix (valid only during the call) and its last position up to `head` (a ``StreamMerge``
+    /// plans from these).
+    func forEachStreamLast(through head: UInt64, _ body: (UnsafeRawBufferPointer, UInt64) -> Void) {
+        for index in 0..<streams.count {
+            let last = lastPosition(from: streams[index].last, through: head)
+            if last > base { streams.withPrefix(index) { body($0, last) } }
         }
     }
 
@@ -152,7 +160,8 @@ struct StreamTail: Sendable {
 /// the rest of a lookup. Two names compare by their hashes first.
 struct StreamName: Hashable, Sendable {
     let text: String
-    private let hash: Int
+    /// The name's hash, worked out once (a ``StreamTable`` probes with it).
+    let hash: Int
 
     init(_ text: String) {
         self.text = text
@@ -167,5 +176,12 @@ struct StreamName: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
+    }
+
+    /// Hands `body` the name's UTF-8 bytes, valid only during the call.
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        if let result = try text.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) { return result }
+        var contiguous = text
+        return try contiguous.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 }

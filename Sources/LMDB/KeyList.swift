@@ -22,6 +22,13 @@ public struct KeyList: Sendable {
         ranges.append(start..<bytes.count)
     }
 
+    /// Adds a key that lies in memory someone else owns.
+    public mutating func append(_ key: UnsafeRawBufferPointer) {
+        let start = bytes.count
+        bytes.append(contentsOf: key)
+        ranges.append(start..<bytes.count)
+    }
+
     /// The key numbered `index`.
     public subscript(index: Int) -> ArraySlice<UInt8> { bytes[ranges[index]] }
 

@@ -72,10 +72,12 @@ struct StreamTailTests {
         // What a merge through `head` plans, and the entries it writes for each stream.
         var visited: [String] = []
         var entries: [StreamEntry] = []
-        tail.forEachStreamLast(through: head) { name, last in
-            visited.append(name.text)
+        tail.forEachStreamLast(through: head) { prefix, last in
+            #expect(prefix.last == 0, "a `streams` key prefix ends in a 0 byte")
+            let name = String(decoding: prefix.dropLast(), as: UTF8.self)
+            visited.append(name)
             tail.entries(endingAt: last, into: &entries)
-            #expect(entries == model.entries(of: name.text, through: head), "\(name.text) up to \(last)")
+            #expect(entries == model.entries(of: name, through: head), "\(name) up to \(last)")
         }
         let expected = Set(model.events.filter { $0.entry.position <= head }.map(\.stream))
         #expect(visited.sorted() == expected.sorted())
