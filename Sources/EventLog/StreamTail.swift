@@ -12,7 +12,7 @@ struct StreamEntry: Sendable, Equatable {
 /// events after it are indexed by a `StreamTail`, rebuilt from the events themselves.
 ///
 /// Layout: one flat array with a slot per position (the event's version and the position of
-/// its stream's previous event, a backward chain), and a ``StreamTable`` from each stream to
+/// its stream's previous event, a backward chain), and a ``NameTable`` from each stream to
 /// its first and last position here. Adding an event hashes its stream once and allocates and
 /// retains nothing per stream; a stream's entries are read by walking its chain back from the
 /// last one.
@@ -23,7 +23,7 @@ struct StreamTail: Sendable {
     private(set) var covered: UInt64
     /// The slot of position `p` is `slots[p - base - 1]`.
     private var slots: [Slot] = []
-    private var streams = StreamTable<Span>()
+    private var streams = NameTable<Span>()
 
     private struct Slot {
         let version: UInt64
@@ -98,7 +98,7 @@ struct StreamTail: Sendable {
     mutating func advanceBase(to checkpoint: UInt64) {
         precondition(checkpoint >= base && checkpoint <= covered, "checkpoint outside the stream tail")
         guard checkpoint > base else { return }
-        // The new table is sized as this one stands (``StreamTable/filtered(_:)``): it fills up
+        // The new table is sized as this one stands (``NameTable/filtered(_:)``): it fills up
         // again as the tail grows back to as many events.
         let old = streams
         streams = old.filtered { span in
@@ -160,14 +160,13 @@ struct StreamTail: Sendable {
 /// the rest of a lookup. Two names compare by their hashes first.
 struct StreamName: Hashable, Sendable {
     let text: String
-    /// The name's hash, worked out once (a ``StreamTable`` probes with it).
+    /// The name's ``NameHash``, worked out once (a ``NameTable`` probes with it).
     let hash: Int
 
     init(_ text: String) {
         self.text = text
-        var hasher = Hasher()
-        hasher.combine(text)
-        hash = hasher.finalize()
+        var text = text
+        hash = text.withUTF8 { NameHash.of(UnsafeRawBufferPointer($0)) }
     }
 
     static func == (a: StreamName, b: StreamName) -> Bool {

@@ -29,11 +29,12 @@ final class TouchIndex: Sendable {
         let head: UInt64
     }
 
-    /// The touches of the entries in `(base, covered]`: each key's last position.
+    /// The touches of the entries in `(base, covered]`: each key's last position (a
+    /// ``NameTable``: reading an entry back makes no string of its keys).
     private struct Table: Sendable {
         var base: UInt64
         var covered: UInt64
-        var positions: [String: UInt64] = [:]
+        var positions = NameTable<UInt64>()
 
         init(after base: UInt64) {
             self.base = base
@@ -55,7 +56,12 @@ final class TouchIndex: Sendable {
 
     /// The position of the last batch in `snapshot` that touched `key`, or nil.
     func lastTouch(of key: String, in snapshot: Snapshot, _ txn: Transaction) throws -> UInt64? {
-        if let position = try withTable(snapshot, txn, { $0.positions[key] }) { return position }
+        var key = key
+        let cached = try key.withUTF8 { bytes in
+            let name = UnsafeRawBufferPointer(bytes), hash = NameHash.of(name)
+            return try withTable(snapshot, txn) { table in table.positions.index(of: name, hash: hash).map { table.positions[$0] } }
+        }
+        if let position = cached { return position }
         guard let value = try txn.get(databases.touches, key: Array(key.utf8)) else { return nil }
         return try Self.position(ofTouch: key, value)
     }
@@ -88,13 +94,13 @@ final class TouchIndex: Sendable {
     func checkpoint(through head: UInt64, _ txn: Transaction) throws {
         var table = Table(after: try databases.touchesIndexedThrough(txn))
         try extend(&table, to: head, txn)
-        if !table.positions.isEmpty {
+        if table.positions.count > 0 {
             var keys = KeyList()
             var positions: [UInt64] = []
             positions.reserveCapacity(table.positions.count)
-            for (key, position) in table.positions {
-                keys.append(Array(key.utf8))
-                positions.append(position)
+            for index in 0..<table.positions.count {
+                table.positions.withName(index) { keys.append($0) }
+                positions.append(table.positions[index])
             }
             try txn.withCursor(databases.touches) { cursor in
                 for index in keys.sortedIndexes() {
@@ -203,21 +209,22 @@ final class TouchIndex: Sendable {
                 }
                 let last = current.key.readBigEndian(UInt64.self, at: 0)
                 guard last <= head else { break }
-                try Self.read(current.value, last: last) { key, position in table.positions[key] = position }
+                try Self.read(current.value, last: last) { key, position in table.positions.set(key, hash: NameHash.of(key), to: position) }
                 entry = try cursor.next()
             }
         }
         table.covered = head
     }
 
-    /// Calls `touch` for each key and position of a `touch-log` entry whose key is `last`.
+    /// Calls `touch` for each key (its UTF-8 bytes, valid only during the call) and position of
+    /// a `touch-log` entry whose key is `last`.
     private static func read(_ value: UnsafeRawBufferPointer, last: UInt64,
-                             _ touch: (String, UInt64) -> Void) throws {
+                             _ touch: (UnsafeRawBufferPointer, UInt64) -> Void) throws {
         var reader = ByteReader(buffer: value, offset: 0)
         while reader.offset < value.count {
-            let (key, position): (String, UInt64)
+            let (key, position): (UnsafeRawBufferPointer, UInt64)
             do throws(RecordError) {
-                (key, position) = (try reader.string(length: Int(try reader.u16())), try reader.u64())
+                (key, position) = (try reader.text(length: Int(try reader.u16())), try reader.u64())
             } catch {
                 throw EventLogError.corruptRecord(position: last, reason: "the touch-log entry at \(last) is damaged (\(error))")
             }

@@ -2,22 +2,29 @@ import ChronicleTestSupport
 @testable import EventLog
 import Testing
 
-/// The stream tail's table of streams (names in one buffer, found through an open-addressing
-/// table of their hashes), checked against a dictionary through random adds, updates and
-/// filterings, with enough streams to grow it several times and to collide in its buckets.
-struct StreamTableTests {
+/// The table of the stream tail's streams and of the touches' keys (names in one buffer, found
+/// through an open-addressing table of their hashes), checked against a dictionary through
+/// random adds, updates and filterings, with enough names to grow it several times and to
+/// collide in its buckets.
+struct NameTableTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func aTableAnswersAsADictionaryWould(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         // Names of one length and prefix (as `todo-` and a UUID are), short ones, an empty one,
         // and ones beyond ASCII.
         let names = (0..<400).map { "todo-\(String($0, radix: 16).leftPadded(to: 4))" } + ["", "a", "ä", "user-é", "tag-1", "tag-10"]
-        var table = StreamTable<Int>(capacity: Int.random(in: 0...8, using: &random))
+        var table = NameTable<Int>(capacity: Int.random(in: 0...8, using: &random))
         var model: [String: Int] = [:]
         for step in 0..<3_000 {
             let name = names.randomElement(using: &random)!
             switch Int.random(in: 0..<20, using: &random) {
-            case 0..<15:
+            case 0..<5:
+                // As the touches' table is written: by a name's bytes, found or added.
+                let value = model[name].map { $0 + 1 } ?? step
+                var bytes = name
+                bytes.withUTF8 { table.set(UnsafeRawBufferPointer($0), hash: NameHash.of(UnsafeRawBufferPointer($0)), to: value) }
+                model[name] = value
+            case 5..<15:
                 if let index = table.index(of: StreamName(name)) {
                     table[index] += 1
                     model[name]! += 1
@@ -44,6 +51,7 @@ struct StreamTableTests {
             table.withPrefix(index) { prefix in
                 #expect(Array(prefix) == Array(name.utf8) + [0], "a `streams` key prefix is the name and a 0 byte")
             }
+            table.withName(index) { #expect(Array($0) == Array(name.utf8)) }
             listed[name] = table[index]
         }
         #expect(listed == model)
