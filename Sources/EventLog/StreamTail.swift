@@ -165,8 +165,8 @@ struct StreamName: Hashable, Sendable {
 
     init(_ text: String) {
         self.text = text
-        var text = text
-        hash = text.withUTF8 { NameHash.of(UnsafeRawBufferPointer($0)) }
+        var bytes = text
+        hash = bytes.withUTF8 { NameHash.of(UnsafeRawBufferPointer($0)) }
     }
 
     static func == (a: StreamName, b: StreamName) -> Bool {
@@ -177,10 +177,9 @@ struct StreamName: Hashable, Sendable {
         hasher.combine(hash)
     }
 
-    /// Hands `body` the name's UTF-8 bytes, valid only during the call.
+    /// Hands `body` the name's UTF-8 bytes (where they lie), valid only during the call.
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        if let result = try text.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) { return result }
-        var contiguous = text
-        return try contiguous.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        var bytes = text
+        return try bytes.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -17,9 +17,7 @@ public struct KeyList: Sendable {
 
     /// Adds a key; keys are numbered from 0 in the order they are added.
     public mutating func append(_ key: [UInt8]) {
-        let start = bytes.count
-        bytes += key
-        ranges.append(start..<bytes.count)
+        key.withUnsafeBytes { append($0) }
     }
 
     /// Adds a key that lies in memory someone else owns.
