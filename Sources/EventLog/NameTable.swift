@@ -147,11 +147,6 @@ extension NameTable {
         name.withBytes { index(of: $0, hash: name.hash) }
     }
 
-    /// Adds `name`'s stream, which must not be here, and returns its number.
-    mutating func add(_ name: StreamName, value: Value) -> Int {
-        name.withBytes { add($0, hash: name.hash, value: value) }
-    }
-
     /// The name number `index`, as a string.
     func name(_ index: Int) -> String {
         withName(index) { String(decoding: $0, as: UTF8.self) }

@@ -165,12 +165,13 @@ enum RecordCodec {
                           stream: stream, type: type, origin: origin, data: data, record: record)
     }
 
-    /// Reads only the stream and version of a record whose checksum matches (for indexing).
-    static func streamAndVersion(_ record: UnsafeRawBufferPointer) throws(RecordError) -> (stream: String, version: UInt64) {
+    /// Reads only the stream (its UTF-8 bytes, where they lie in `record`) and version of a
+    /// record whose checksum matches (for indexing).
+    static func streamAndVersion(_ record: UnsafeRawBufferPointer) throws(RecordError) -> (stream: UnsafeRawBufferPointer, version: UInt64) {
         guard record.count >= headerSize else { throw .truncated }
         guard checksumMatches(record) else { throw .checksum }
         var reader = ByteReader(buffer: record, offset: headerSize)
-        let stream = try reader.string(length: Int(try reader.u16()))
+        let stream = try reader.text(length: Int(try reader.u16()))
         return (stream, record.readBigEndian(UInt64.self, at: 14))
     }
 

@@ -255,13 +255,13 @@ final class StreamIndex: Sendable {
                 guard current.key.count == 8, current.key.readBigEndian(UInt64.self, at: 0) == expected else {
                     throw EventLogError.corruptRecord(position: expected, reason: "position \(expected) is missing")
                 }
-                let (stream, version): (String, UInt64)
+                let (stream, version): (UnsafeRawBufferPointer, UInt64)
                 do {
                     (stream, version) = try RecordCodec.streamAndVersion(current.value)
                 } catch {
                     throw EventLogError.corruptRecord(position: expected, reason: "\(error)")
                 }
-                tail.add(stream: StreamName(stream), position: expected, version: version)
+                tail.add(stream: stream, hash: NameHash.of(stream), position: expected, version: version)
                 entry = try cursor.next()
             }
         }

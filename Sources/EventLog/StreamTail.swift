@@ -51,12 +51,18 @@ struct StreamTail: Sendable {
 
     /// Adds the event at `position`, which must be `covered + 1`.
     mutating func add(stream: StreamName, position: UInt64, version: UInt64) {
+        stream.withBytes { add(stream: $0, hash: stream.hash, position: position, version: version) }
+    }
+
+    /// Adds the event at `position`, which must be `covered + 1`, of the stream named `stream`
+    /// (its UTF-8 bytes, as a record holds them), whose ``NameHash`` is `hash`.
+    mutating func add(stream: UnsafeRawBufferPointer, hash: Int, position: UInt64, version: UInt64) {
         precondition(position == covered + 1, "stream tail positions must be contiguous")
         let previous: UInt64
-        if let index = streams.index(of: stream) {
+        if let index = streams.index(of: stream, hash: hash) {
             previous = streams[index].extend(to: position)
         } else {
-            _ = streams.add(stream, value: Span(first: position, last: position))
+            _ = streams.add(stream, hash: hash, value: Span(first: position, last: position))
             previous = 0
         }
         slots.append(Slot(version: version, previous: previous))

@@ -30,7 +30,8 @@ struct NameTableTests {
                     model[name]! += 1
                 } else {
                     #expect(model[name] == nil, "\(name) is there but was not found")
-                    let index = table.add(StreamName(name), value: step)
+                    let stream = StreamName(name)
+                    let index = stream.withBytes { table.add($0, hash: stream.hash, value: step) }
                     #expect(table[index] == step)
                     model[name] = step
                 }
