@@ -21,8 +21,10 @@ struct NameTable<Value: Sendable>: Sendable {
     private var buckets: [Int32]
 
     private struct Entry: Sendable {
-        let start: Int32
-        /// The name's length, without its 0 byte.
+        /// Where the name starts in `bytes` (an `Int`: the names of a tail of tens of millions
+        /// of events may pass 2 GiB, where an `Int32` would trap).
+        let start: Int
+        /// The name's length, without its 0 byte (a stream's or key's is at most 65,535 bytes).
         let length: Int32
         let hash: Int
         var value: Value
@@ -54,7 +56,7 @@ struct NameTable<Value: Sendable>: Sendable {
     mutating func add(_ name: UnsafeRawBufferPointer, hash: Int, value: Value) -> Int {
         if (entries.count + 1) * 2 > buckets.count { grow() }
         let index = entries.count
-        entries.append(Entry(start: Int32(bytes.count), length: Int32(name.count), hash: hash, value: value))
+        entries.append(Entry(start: bytes.count, length: Int32(name.count), hash: hash, value: value))
         bytes.append(contentsOf: name)
         bytes.append(0)
         place(index)
@@ -95,8 +97,8 @@ struct NameTable<Value: Sendable>: Sendable {
         for entry in entries {
             guard let value = transform(entry.value) else { continue }
             let index = kept.entries.count
-            kept.entries.append(Entry(start: Int32(kept.bytes.count), length: entry.length, hash: entry.hash, value: value))
-            kept.bytes.append(contentsOf: bytes[Int(entry.start)..<Int(entry.start + entry.length + 1)])
+            kept.entries.append(Entry(start: kept.bytes.count, length: entry.length, hash: entry.hash, value: value))
+            kept.bytes.append(contentsOf: bytes[entry.start..<entry.start + Int(entry.length) + 1])
             kept.place(index)
         }
         return kept
@@ -107,14 +109,14 @@ struct NameTable<Value: Sendable>: Sendable {
     private func withBytes<T>(_ index: Int, count: (Int) -> Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let entry = entries[index]
         return try bytes.withUnsafeBytes { all in
-            try body(UnsafeRawBufferPointer(rebasing: all[Int(entry.start)..<Int(entry.start) + count(Int(entry.length))]))
+            try body(UnsafeRawBufferPointer(rebasing: all[entry.start..<entry.start + count(Int(entry.length))]))
         }
     }
 
     private func matches(_ entry: Entry, _ name: UnsafeRawBufferPointer) -> Bool {
         guard Int(entry.length) == name.count else { return false }
         return bytes.withUnsafeBytes { all in
-            name.isEmpty || memcmp(all.baseAddress! + Int(entry.start), name.baseAddress!, name.count) == 0
+            name.isEmpty || memcmp(all.baseAddress! + entry.start, name.baseAddress!, name.count) == 0
         }
     }
 
