@@ -16,7 +16,8 @@ import LMDB
 struct StreamMerge: Sendable {
     /// The merge writes every event in `(checkpoint, target]`; then the checkpoint moves to `target`.
     let target: UInt64
-    /// Each planned stream's `streams` prefix, numbered as `lasts`.
+    /// Each planned stream's `streams` prefix, numbered as `lasts`: copied from the tail's table,
+    /// which a transaction that fails mid-merge renumbers (``StreamTail/truncate(to:)``).
     private let keys: KeyList
     /// Each planned stream's last position up to `target`.
     private let lasts: [UInt64]
