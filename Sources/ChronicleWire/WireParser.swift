@@ -41,6 +41,7 @@ struct WireParser {
                 guard !value.isEmpty, value.utf8.count <= WireEvent.maxDeviceBytes else {
                     throw WireEventError("\"device\" must be a non-empty string of at most \(WireEvent.maxDeviceBytes) bytes")
                 }
+                try WireParser.refuseNUL(in: value, "\"device\"")
                 device = value
             case "events":
                 guard events == nil else { throw WireParser.duplicate(key, in: "body") }
@@ -141,6 +142,7 @@ struct WireParser {
                 guard !value.isEmpty, value.utf8.count <= EventValidation.maxTypeBytes else {
                     throw WireEventError("\(label): \"type\" must be a non-empty string of at most \(EventValidation.maxTypeBytes) bytes")
                 }
+                try WireParser.refuseNUL(in: value, "\(label): \"type\"")
                 type = value
             case "timestamp":
                 try once(timestamp)
@@ -155,6 +157,7 @@ struct WireParser {
                 guard !value.isEmpty, value.utf8.count <= WireEvent.maxOriginBytes else {
                     throw WireEventError("\(label): \"origin\" must be a non-empty string of at most \(WireEvent.maxOriginBytes) bytes")
                 }
+                try WireParser.refuseNUL(in: value, "\(label): \"origin\"")
                 origin = value
             case "data":
                 try once(data)
@@ -260,6 +263,17 @@ struct WireParser {
     }
 
     // MARK: Failures
+
+    /// Refuses a string member holding U+0000 (`"\u0000"` in JSON): PostgreSQL's `text` cannot
+    /// store it, so one storage would keep what the other cannot, and the rule is one for every
+    /// string the wire carries (`stream`'s is `EventValidation`'s). `data` is not such a
+    /// member: it is kept as its bytes, where a NUL stays the escape `\u0000`.
+    static func refuseNUL(in value: String, _ member: @autoclosure () -> String) throws(WireEventError) {
+        // Searched in the string's contiguous bytes, not byte by byte through its UTF-8 view.
+        var value = value
+        guard value.withUTF8({ $0.contains(0) }) else { return }
+        throw WireEventError("\(member()) must not contain NUL (U+0000)")
+    }
 
     /// Runs one scanner step; its syntax error becomes the protocol's "invalid JSON" error.
     private mutating func syntax<T>(_ step: (inout JSONScanner) throws(JSONSyntaxError) -> T) throws(WireEventError) -> T {

@@ -11,12 +11,17 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable {
     public var message: String
     /// Extra response headers, such as `WWW-Authenticate` or `Retry-After`.
     public var headers: HTTPFields
+    /// What the server's log keeps of the failure and the client is not told (a driver's
+    /// error, a database's address): ``APIErrorMiddleware`` logs it beside the message.
+    public var cause: (any Error)?
 
-    /// Makes an error response with `status`, `message` and any extra `headers`.
-    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+    /// Makes an error response with `status`, `message` and any extra `headers`; `cause` goes
+    /// to the log only.
+    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:], cause: (any Error)? = nil) {
         self.status = status
         self.message = message
         self.headers = headers
+        self.cause = cause
     }
 
     public var description: String { "\(status.code) \(message)" }

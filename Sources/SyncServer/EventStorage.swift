@@ -12,7 +12,8 @@ import Foundation
 /// against each: per tenant, positions 1, 2, 3, … without a gap; an event id stored once
 /// (a batch re-sent answers the original positions); a batch stored whole or not at all;
 /// a read never skips (once a position is served, nothing later appears at or below it);
-/// tenants never see each other's events.
+/// tenants never see each other's events; a type or origin holding NUL is refused
+/// (``EventStorageError/refuseNUL(in:)``), whether or not the storage could keep it.
 public protocol EventStorage: Sendable, CustomStringConvertible {
     /// Gets ready to serve `tokens` (each maps a bearer token to its tenant): creates what
     /// is missing (folders, a database schema), records the tokens where others share them.
@@ -58,6 +59,20 @@ public enum EventStorageError: Error, Sendable, Equatable, CustomStringConvertib
         switch self {
         case .invalidEvent(let why): "invalid event: \(why)"
         case .unavailable(let why): "the server's storage is unavailable: \(why)"
+        }
+    }
+}
+
+extension EventStorageError {
+    /// Refuses a batch in which an event's type or origin holds U+0000, as every storage must:
+    /// PostgreSQL's `text` cannot hold it, and a storage that kept it would answer otherwise
+    /// than one that cannot. (The wire parser refuses such a push first; a stream's NUL is
+    /// `EventValidation`'s to refuse; `data` is kept as its bytes, where NUL is an escape.)
+    /// - throws: ``invalidEvent(_:)`` naming the event and the member.
+    public static func refuseNUL(in events: [ForeignEvent]) throws(EventStorageError) {
+        for event in events {
+            if event.type.utf8.contains(0) { throw .invalidEvent("event type must not contain NUL (event \(event.id))") }
+            if event.origin.utf8.contains(0) { throw .invalidEvent("event origin must not contain NUL (event \(event.id))") }
         }
     }
 }

@@ -37,6 +37,7 @@ public final class LMDBEventStorage: EventStorage {
     }
 
     public func append(_ events: [ForeignEvent], for tenant: String) async throws -> IngestResult {
+        try EventStorageError.refuseNUL(in: events)   // the log would keep them; PostgreSQL cannot
         let log = try await tenants.log(for: tenant)
         do {
             return try await log.ingest(events)

@@ -53,16 +53,18 @@ public struct SyncAPI: Sendable {
         self.metrics = metrics
     }
 
-    /// The paths the API serves and the methods each takes (others get 405).
+    /// The paths the API serves and the methods each takes (any other method gets 405).
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
         ("healthz", [.get, .head]), ("openapi.yaml", [.get, .head]), ("metrics", [.get]), ("v1/events", [.get, .post]),
     ]
 
-    /// Adds the request log, the error middleware (JSON errors) and the routes to `router`.
+    /// Adds the metrics, the request log, the error middleware (JSON errors), the 405s for a
+    /// method a path does not take, and the routes to `router`.
     public func install<Context: RequestContext>(on router: Router<Context>) {
         router.add(middleware: MetricsMiddleware<Context>(metrics: metrics))
         router.add(middleware: RequestLogMiddleware<Context>())
         router.add(middleware: APIErrorMiddleware<Context>())
+        router.add(middleware: AllowedMethodsMiddleware<Context>(routes: Self.routes))
         router.get("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
         router.head("healthz") { _, _ in Self.json("{\"status\":\"ok\"}") }
         router.get("openapi.yaml") { _, _ in Self.openAPIDocument() }
@@ -70,17 +72,6 @@ public struct SyncAPI: Sendable {
         router.get("metrics") { _, _ in metrics.exposition() }
         router.post("v1/events") { request, context in try await push(request, context: context) }
         router.get("v1/events") { request, context in try await pull(request, context: context) }
-        // A known path asked with another method: 405, naming the methods it takes.
-        let others: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
-        for (path, allowed) in Self.routes {
-            let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            for method in others where !allowed.contains(method) {
-                router.on(RouterPath(path), method: method) { request, _ -> Response in
-                    throw APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /\(path): use \(allow)",
-                                   headers: [.allow: allow])
-                }
-            }
-        }
     }
 
     // MARK: - Push
@@ -101,7 +92,7 @@ public struct SyncAPI: Sendable {
         } catch {
             // The client closed the connection mid-body, or was cut off by the request timeout:
             // not a server failure. 408, should the connection still take an answer.
-            throw APIError(.requestTimeout, "the request body did not arrive whole (\(error)): the client went away or was too slow")
+            throw APIError(.requestTimeout, "the request body did not arrive whole: the client went away or was too slow", cause: error)
         }
         let batch: WirePush
         do {

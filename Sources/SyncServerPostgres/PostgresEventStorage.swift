@@ -28,7 +28,8 @@ import SyncServer
 ///
 /// The payload is kept as `text`, its bytes exactly as received (the wire parser has checked
 /// they are one JSON object in UTF-8; the database must be `UTF8`, which ``prepare(tokens:)``
-/// checks). A database that cannot be reached makes every call throw
+/// checks): a NUL in it stays the escape `\u0000`. A type or origin holding NUL, which `text`
+/// cannot, is refused as every storage refuses it (``EventStorageError/refuseNUL(in:)``). A database that cannot be reached makes every call throw
 /// ``EventStorageError/unavailable(_:)`` (the API answers 503 with `Retry-After`); the pool
 /// connects again when it comes back.
 public final class PostgresEventStorage: EventStorage {
@@ -102,6 +103,7 @@ public final class PostgresEventStorage: EventStorage {
             }
             guard event.version > 0 else { throw EventStorageError.invalidEvent("version must be at least 1 (event \(event.id))") }
         }
+        try EventStorageError.refuseNUL(in: events)   // `text` cannot hold it: refused as a bad event, not a failed statement
         return try await available { [client, logger] in
             // Under serializable or snapshot isolation (CockroachDB's and YugabyteDB's defaults,
             // or a PostgreSQL configured so), a transaction that finds the tenant's row changed
@@ -177,9 +179,12 @@ public final class PostgresEventStorage: EventStorage {
     public let operationTimeout: Duration
 
     /// Runs `body` within `operationTimeout`, turning a database that cannot be reached
-    /// (no connection, a connection lost, too slow) into ``EventStorageError/unavailable(_:)``.
-    /// An error the database itself answered (a refused statement) and this module's own
-    /// errors pass through.
+    /// (no connection, a connection lost, too slow, shutting down) into
+    /// ``EventStorageError/unavailable(_:)``. A statement the database refused for what it
+    /// says (``refusal(in:)``) and this module's own errors pass through.
+    ///
+    /// The `unavailable` reason names the database and the driver's error for the server's
+    /// log; the API tells the client none of it.
     private func available<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = operationTimeout
         do {
@@ -195,8 +200,6 @@ public final class PostgresEventStorage: EventStorage {
                 }
                 return value
             }
-        } catch let error as PSQLError where error.code == .server {
-            throw error
         } catch let error as EventStorageError {
             throw error
         } catch let error as PostgresSchemaError {
@@ -204,7 +207,24 @@ public final class PostgresEventStorage: EventStorage {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw EventStorageError.unavailable("\(location): \(String(describing: error).prefix(200))")
+            if let refused = Self.refusal(in: error) { throw refused }
+            throw EventStorageError.unavailable("\(location): \(String(reflecting: error).prefix(1000))")
         }
+    }
+
+    /// The database's answer refusing a statement, inside a transaction or not, unless its
+    /// SQLSTATE's class says the database cannot serve now: `08` (connection), `53`
+    /// (resources), `57` (operator intervention: shutting down), `58` (system error) are an
+    /// outage like a connection that cannot be made. A refusal is answered as the server's own
+    /// failure (500), not as an outage to wait out.
+    static func refusal(in error: any Error) -> PSQLError? {
+        var error = error
+        if let failed = error as? PostgresTransactionError,
+           let inner = failed.beginError ?? failed.closureError ?? failed.commitError {
+            error = inner
+        }
+        guard let refused = error as? PSQLError, refused.code == .server else { return nil }
+        let state = refused.serverInfo?[.sqlState] ?? ""
+        return ["08", "53", "57", "58"].contains(String(state.prefix(2))) ? nil : refused
     }
 }
