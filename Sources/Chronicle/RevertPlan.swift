@@ -64,6 +64,18 @@ struct RevertPlan {
         return events.count - before
     }
 
+    /// The tag holding the name key `key` once the keys planned so far are written.
+    private func tagHolding(_ key: String) throws -> UUID? {
+        for planned in keys.reversed() where planned.key == key {
+            switch planned {
+            case .claim(_, let stream): return UUID(uuidString: String(stream.suffix(36)))
+            case .release: return nil
+            case .touch, .unchanged: continue
+            }
+        }
+        return try store.tagHolding(key)
+    }
+
     /// The batch, once every step is planned: each stream expected at the version read.
     func decision(note: HistoryNote) async throws -> Decision {
         try await checkDeletedUsersHaveNoTodos()
@@ -102,9 +114,10 @@ struct RevertPlan {
             let oldKey = old.isLive ? old.tag.map { ConsistencyKeys.tagName($0.name) } : nil
             let newKey = tag.isLive ? tag.tag.map { ConsistencyKeys.tagName($0.name) } : nil
             if oldKey != newKey {
-                if let oldKey { keys.append(.release(oldKey, by: stream)) }
+                // Only the key's holder releases it (see `WriteStep.releaseTagName`).
+                if let oldKey, try tagHolding(oldKey) == id { keys.append(.release(oldKey, by: stream)) }
                 if let newKey, let name = tag.tag?.name {
-                    if let holder = try store.tagHolding(newKey), holder != id { throw DomainError.duplicateTagName(name) }
+                    if let holder = try tagHolding(newKey), holder != id { throw DomainError.duplicateTagName(name) }
                     try await store.refuseShownName(name, except: id)
                     keys.append(.claim(newKey, by: stream))
                 }

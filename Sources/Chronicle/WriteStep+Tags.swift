@@ -37,7 +37,7 @@ extension WriteStep {
             aggregate.apply(event)
             stage(event, readAt: version)
             if let newKey, let oldKey, newKey != oldKey {
-                add(.release(oldKey, by: event.stream))
+                try releaseTagName(oldKey, of: id, by: event.stream)
                 add(.claim(newKey, by: event.stream))
             }
             return aggregate.tag!
@@ -51,7 +51,7 @@ extension WriteStep {
             let (aggregate, version) = try tag(id)
             let event = try TagCommands.delete(aggregate, id: id)
             stage(event, readAt: version)
-            if let tag = aggregate.tag { add(.release(ConsistencyKeys.tagName(tag.name), by: event.stream)) }
+            if let tag = aggregate.tag { try releaseTagName(ConsistencyKeys.tagName(tag.name), of: id, by: event.stream) }
         }
     }
 }

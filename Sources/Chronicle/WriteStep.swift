@@ -93,6 +93,13 @@ public final class WriteStep {
         decision.streams.append(StreamAppend(stream: stream, expected: .at(version), events: []))
     }
 
+    /// Releases the name key `key` when the tag `id` holds it. A tag that took a name
+    /// another live tag holds here (pulled from a device that created it offline, shown with
+    /// " (2)") never held the key: releasing it would conflict with the holder on every try.
+    func releaseTagName(_ key: String, of id: UUID, by stream: String) throws {
+        if try tagHolding(key) == id { add(.release(key, by: stream)) }
+    }
+
     /// Adds a key to the batch's conditions and effects.
     func add(_ key: AppendKey) {
         decision.keys.append(key)
