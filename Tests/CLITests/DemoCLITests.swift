@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("chronicle demo", .timeLimit(.minutes(3)))
+@Suite("chronicle demo", .timeLimit(.minutes(10)))
 struct DemoCLITests {
     @Test("demo runs the whole story to the end and exits 0: the server's copy equals the local log, two devices converge")
     func demo() async throws {

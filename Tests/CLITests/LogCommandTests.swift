@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `chronicle log` and `chronicle verify`, run as the built executable on a real store.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct LogCommandTests {
     /// A store with 6 events: types TodoCreated/TodoCompleted on streams todo-1, todo-2, user-1.
     private func makeStore(_ store: TestStore) async throws -> [RecordedEvent] {

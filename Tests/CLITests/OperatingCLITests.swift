@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `backup`, `export` and `import`, and progress that stays off stdout and off files.
-@Suite("chronicle backup, export and import", .timeLimit(.minutes(3)))
+@Suite("chronicle backup, export and import", .timeLimit(.minutes(10)))
 struct OperatingCLITests {
     /// Users, todos, tags and stats as JSON, the way a script compares two stores.
     static func models(_ cli: CLIRunner, store: String) async throws -> [String] {

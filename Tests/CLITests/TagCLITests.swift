@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("chronicle tag end to end", .timeLimit(.minutes(3)))
+@Suite("chronicle tag end to end", .timeLimit(.minutes(10)))
 struct TagCLITests {
     @Test("tag add, list, show, update and delete, todo tag/untag and list --tag, with plain and JSON output")
     func lifecycle() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `undo` and `redo` through the executable, each command its own process: the history is
 /// the store's, not a process's.
-@Suite("chronicle undo and redo", .timeLimit(.minutes(3)))
+@Suite("chronicle undo and redo", .timeLimit(.minutes(10)))
 struct UndoCLITests {
     @Test("undo --json prints the compensating events, redo --json the ones that apply the step again; stats follow")
     func undoAndRedoAcrossProcesses() async throws {
@@ -49,7 +49,7 @@ struct UndoCLITests {
         #expect(try await cli.run(["log", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 
-    @Test("two processes undoing at once undo two different steps, never one twice", .timeLimit(.minutes(2)))
+    @Test("two processes undoing at once undo two different steps, never one twice", .timeLimit(.minutes(5)))
     func concurrentUndos() async throws {
         for round in 0..<5 {
             let cli = CLIRunner()

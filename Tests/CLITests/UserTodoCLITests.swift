@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("chronicle user/todo end to end", .timeLimit(.minutes(5)))
+@Suite("chronicle user/todo end to end", .timeLimit(.minutes(10)))
 struct UserTodoCLITests {
     @Test("add, update, complete, list, show and delete through the executable")
     func lifecycle() async throws {

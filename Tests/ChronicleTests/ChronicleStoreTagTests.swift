@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite("ChronicleStore tags", .timeLimit(.minutes(2)))
+@Suite("ChronicleStore tags", .timeLimit(.minutes(5)))
 struct ChronicleStoreTagTests {
     @Test("created tags are trimmed, colors stored lowercase, listed by case-folded name")
     func createAndList() async throws {

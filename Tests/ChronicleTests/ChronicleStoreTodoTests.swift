@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite("ChronicleStore todos", .timeLimit(.minutes(3)))
+@Suite("ChronicleStore todos", .timeLimit(.minutes(10)))
 struct ChronicleStoreTodoTests {
     @Test("a deadline change appends one TodoUpdated carrying the new deadline and moves the day")
     func deadlineChange() async throws {

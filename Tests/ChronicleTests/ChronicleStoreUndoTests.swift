@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite("ChronicleStore undo and redo", .timeLimit(.minutes(3)))
+@Suite("ChronicleStore undo and redo", .timeLimit(.minutes(10)))
 struct ChronicleStoreUndoTests {
     @Test("undo reverts the last command with compensating events, redo applies it again; the log only grows")
     func undoAndRedoOneCommand() async throws {

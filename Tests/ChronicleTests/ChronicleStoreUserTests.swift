@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite("ChronicleStore users", .timeLimit(.minutes(3)))
+@Suite("ChronicleStore users", .timeLimit(.minutes(10)))
 struct ChronicleStoreUserTests {
     @Test("a created user is stored trimmed and readable at once")
     func createAndRead() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// An app syncs through its store with `import Chronicle` alone (this file imports neither
 /// the sync module nor the projections).
-@Suite("Syncing through ChronicleStore", .timeLimit(.minutes(1)))
+@Suite("Syncing through ChronicleStore", .timeLimit(.minutes(5)))
 struct SyncFacadeTests {
     @Test("a store's sync status counts its unsent events; nothing is overruled before any pull; a failed push keeps them pending")
     func statusConflictsAndAFailedPush() async throws {

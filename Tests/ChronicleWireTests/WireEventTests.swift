@@ -164,7 +164,7 @@ struct WireEventTests {
     /// accepts as a payload Foundation's parser accepts as a JSON object too.
     @Test("fuzzed bodies never crash and accepted payloads are JSON objects")
     func fuzz() throws {
-        var random = SeededGenerator(seed: 0x5EED)
+        var random = TestSeed.generator(for: "WireEventTests.fuzz")
         let base = Array(Self.push(
             Self.event().replacingOccurrences(of: #"{"title":"Milk"}"#,
                                               with: #"{"t":"a\"b\u00e9","n":[1,-2.5e+3,0.25,true,false,null,{"x":{}}],"é":"ü"}"#),

@@ -97,7 +97,7 @@ struct CalendarDayTests {
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         let epoch = try #require(calendar.date(from: DateComponents(year: 1970, month: 1, day: 1)))
         let start = day("1970-01-01")
-        var random = SeededGenerator(seed: 0xCA1E_DA7E)
+        var random = TestSeed.generator(for: "CalendarDayTests.addingDays")
         for _ in 0..<2_000 {
             let offset = Int.random(in: -140_000...2_900_000, using: &random)
             let expected = try #require(calendar.date(byAdding: .day, value: offset, to: epoch))

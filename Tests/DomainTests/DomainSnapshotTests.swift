@@ -295,7 +295,7 @@ struct DomainSnapshotTests {
     /// stats counted from scratch from the live todos, each todo's tags the
     /// live ones among those its aggregate was tagged with.
     @Test func matchesAModelRebuiltFromScratchUnderRandomCommands() throws {
-        var random = SeededGenerator(seed: 0x5EED_0F_57A75)
+        var random = TestSeed.generator(for: "DomainSnapshotTests.randomCommands")
         var userAggregates: [UUID: UserAggregate] = [:]
         var todoAggregates: [UUID: TodoAggregate] = [:]
         var tagAggregates: [UUID: TagAggregate] = [:]

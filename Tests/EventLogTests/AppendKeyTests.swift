@@ -5,7 +5,7 @@ import LMDB
 import Testing
 
 /// Key conditions (``AppendKey``): what a decision read is part of its append's condition.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AppendKeyTests {
     @Test func unchangedFailsOnceAnotherBatchTouchedTheKey() async throws {
         try await TestStore.with { store in
@@ -101,7 +101,7 @@ struct AppendKeyTests {
 
     /// Many appenders in one group commit: for each key exactly one claim wins, and a refused
     /// appender does not fail the others of its group.
-    @Test(.timeLimit(.minutes(1))) func oneClaimWinsPerKeyInsideAGroupCommit() async throws {
+    @Test(.timeLimit(.minutes(5))) func oneClaimWinsPerKeyInsideAGroupCommit() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
                 let outcomes = await withTaskGroup(of: (key: Int, won: Bool).self) { group in
@@ -133,7 +133,7 @@ struct AppendKeyTests {
 
     /// Touches are written once per group commit; an appender later in the group must still
     /// see the touch of an earlier one: of many that read the key untouched, one goes through.
-    @Test(.timeLimit(.minutes(1))) func aTouchEarlierInTheGroupFailsALaterCondition() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTouchEarlierInTheGroupFailsALaterCondition() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
                 let read = try log.head()
@@ -161,7 +161,7 @@ struct AppendKeyTests {
 
     /// The touches of one group commit are written together when it ends, each key with the
     /// last position of the batch that touched it, whatever order the keys sort in.
-    @Test(.timeLimit(.minutes(1))) func eachKeyTouchedInAGroupCommitKeepsItsOwnBatchsPosition() async throws {
+    @Test(.timeLimit(.minutes(5))) func eachKeyTouchedInAGroupCommitKeepsItsOwnBatchsPosition() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
                 let touched = try await withThrowingTaskGroup(of: (String, UInt64).self) { group in

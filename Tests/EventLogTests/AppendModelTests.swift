@@ -7,7 +7,7 @@ import Testing
 /// expected version judged after the batch's earlier appends to its stream, a refused batch
 /// writing nothing, a stored id (or one repeated in the batch) not written again, a batch of
 /// stored ids alone returning their positions unjudged (a retry).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct AppendModelTests {
     /// What the log should hold.
     struct Model {
@@ -114,7 +114,7 @@ struct AppendModelTests {
     func randomBatchesDoWhatTheModelDoes(seed: UInt64) async throws {
         try await TestStore.with { store in
             try await store.withLog(EventLog.Options(streamIndexCheckpoint: 10)) { log throws in
-                var random = SeededGenerator(seed: seed)
+                var random = TestSeed.generator(for: "AppendModelTests.lane\(seed)")
                 var model = Model()
                 var outcomes = (appended: 0, refused: 0, retries: 0)
                 for _ in 0..<200 {

@@ -3,7 +3,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct AppendTests {
     @Test func firstAppendStartsAtPositionOneAndVersionOne() async throws {
         try await TestStore.with { store in

@@ -5,7 +5,7 @@ import Testing
 
 /// Several OS processes on one store, and writers killed with SIGKILL mid-burst.
 /// The other processes are `ChronicleTorture` (see `Sources/ChronicleTorture`).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct MultiProcessTests {
     /// The `position id` lines of an ack file; a last line cut short by a kill is ignored.
     static func acknowledged(_ path: String) throws -> [(position: UInt64, id: UUID)] {

@@ -9,7 +9,7 @@ import Testing
 struct NameTableTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func aTableAnswersAsADictionaryWould(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = TestSeed.generator(for: "NameTableTests.lane\(seed)")
         // Names of one length and prefix (as `todo-` and a UUID are), short ones, an empty one,
         // and ones beyond ASCII.
         let names = (0..<400).map { "todo-\(String($0, radix: 16).leftPadded(to: 4))" } + ["", "a", "ä", "user-é", "tag-1", "tag-10"]

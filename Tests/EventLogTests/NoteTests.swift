@@ -5,7 +5,7 @@ import Testing
 
 /// Notes (``EventLog/append(_:keys:note:)``): bytes an appender stores with its batch, in the
 /// batch's transaction.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct NoteTests {
     @Test func aNoteIsStoredWithItsBatchAndNamesTheBatchsPositions() async throws {
         try await TestStore.with { store in

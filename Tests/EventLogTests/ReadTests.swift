@@ -3,7 +3,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReadTests {
     /// 30 events: streams `user-0…2` and `todo-0…4`, types `A`, `B`, `C` in turn.
     private func fill(_ log: EventLog) async throws -> [NewEvent] {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The stream index: on disk up to a checkpoint, in memory after it (rebuilt from the log).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct StreamIndexTests {
     /// Every `checkpoint` events the writer moves the index's checkpoint.
     static func options(checkpoint: Int) -> EventLog.Options {

@@ -5,7 +5,7 @@ import Testing
 
 /// The stream index's merge: the events after the checkpoint written into `streams` a slice of
 /// the streams per write transaction, with entries past the checkpoint read from the tail alone.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct StreamMergeTests {
     /// The checkpoint and the number of `streams` entries, as a transaction of `log` sees them.
     static func indexState(_ log: EventLog) throws -> (checkpoint: UInt64, entries: Int) {
@@ -77,7 +77,7 @@ struct StreamMergeTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomBatchesReadAsTheirEventsThroughMergesAndReopenings(seed: UInt64) async throws {
         try await TestStore.with { store in
-            var random = SeededGenerator(seed: seed)
+            var random = TestSeed.generator(for: "StreamMergeTests.lane\(seed)")
             var positions: [String: [UInt64]] = [:]
             for _ in 0..<4 {
                 let checkpoint = Int.random(in: 3...20, using: &random)

@@ -21,7 +21,7 @@ struct StreamTailTests {
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func aTailAnswersAsTheListOfItsEventsWould(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
+        var random = TestSeed.generator(for: "StreamTailTests.lane\(seed)")
         var tail = StreamTail(base: 5), model = Model(base: 5)
         var versions: [String: UInt64] = [:]
         func next(_ stream: String) -> UInt64 {

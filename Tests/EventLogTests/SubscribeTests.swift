@@ -3,7 +3,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct SubscribeTests {
     /// A poll interval far beyond every test's guard: only this process's head signal can
     /// wake a waiting tail, so a missed wake-up fails the test instead of passing late.

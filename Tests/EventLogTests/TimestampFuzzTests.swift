@@ -14,12 +14,12 @@ import Testing
 /// class listed and decided below; nothing is skipped). Inputs come from random valid instants
 /// and calendar edges, mutations of valid text, random digits in the exact shape and random ASCII.
 ///
-/// - `CHRONICLE_FUZZ_SEED=N` (decimal or `0x` hex): replay a seed; every test prints the one it used.
+/// - `CHRONICLE_SEED=N` (decimal or `0x` hex): replay a run; every test prints its seed and the run's.
 /// - `CHRONICLE_FUZZ_CASES=N`: inputs per generator (default 3,000; the round trip runs 10× that).
-@Suite("Timestamp fuzzing against ISO8601DateFormatter", .timeLimit(.minutes(3)))
+@Suite("Timestamp fuzzing against ISO8601DateFormatter", .timeLimit(.minutes(10)))
 struct TimestampFuzzTests {
     @Test("random valid instants and calendar edges: Chronicle and Foundation give the same instant",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func validInstantsAgree() throws {
         let run = try #require(FuzzRun(name: "validInstantsAgree", salt: 0x0001))
         for text in Generate.calendarEdges() { run.check(text) }
@@ -28,7 +28,7 @@ struct TimestampFuzzTests {
     }
 
     @Test("mutated valid text: both refuse, or both agree, or Chronicle refuses a documented class",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func mutationsAgree() throws {
         let run = try #require(FuzzRun(name: "mutationsAgree", salt: 0x0002))
         for _ in 0..<run.cases { run.check(Generate.mutation(&run.random)) }
@@ -36,7 +36,7 @@ struct TimestampFuzzTests {
     }
 
     @Test("random ASCII and random digits in the exact shape: both refuse, or both agree, or a documented class",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func randomTextAgrees() throws {
         let run = try #require(FuzzRun(name: "randomTextAgrees", salt: 0x0003))
         for _ in 0..<run.cases {
@@ -47,7 +47,7 @@ struct TimestampFuzzTests {
     }
 
     @Test("the decided exceptions: Chronicle refuses each documented class, whatever Foundation does",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func decidedExceptionsAreRefused() throws {
         let run = try #require(FuzzRun(name: "decidedExceptionsAreRefused", salt: 0x0004))
         let examples: [(String, Strictness)] = [
@@ -82,7 +82,7 @@ struct TimestampFuzzTests {
     }
 
     @Test("format then parse is the identity over 0001–9999, and format matches Foundation's formatter",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func formatRoundTrips() throws {
         let run = try #require(FuzzRun(name: "formatRoundTrips", salt: 0x0005))
         let lowest: Int64 = -62_135_596_800_000 // 0001-01-01T00:00:00.000Z
@@ -354,7 +354,6 @@ private func pad(_ value: Int, _ width: Int) -> String {
 // MARK: - A run: seed, cases, checks, report
 
 private final class FuzzRun {
-    static let defaultSeed: UInt64 = 0x7173_5EED_2026_1122
     static let defaultCases = 3_000
 
     let name: String
@@ -373,25 +372,20 @@ private final class FuzzRun {
 
     /// `nil` (with an issue recorded) when an environment variable does not parse.
     init?(name: String, salt: UInt64) {
-        let environment = ProcessInfo.processInfo.environment
-        var seed = Self.defaultSeed
-        if let text = environment["CHRONICLE_FUZZ_SEED"], !text.isEmpty {
-            let parsed = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-            guard let parsed else { Issue.record("CHRONICLE_FUZZ_SEED=\(text) is not a UInt64 (decimal or 0x hex)"); return nil }
-            seed = parsed
-        }
-        var cases = Self.defaultCases
-        if let text = environment["CHRONICLE_FUZZ_CASES"], !text.isEmpty {
-            guard let parsed = Int(text), parsed >= 0 else { Issue.record("CHRONICLE_FUZZ_CASES=\(text) is not a count"); return nil }
-            cases = parsed
+        let cases: Int
+        do {
+            cases = try TestSeed.count("CHRONICLE_FUZZ_CASES", default: Self.defaultCases)
+        } catch {
+            Issue.record(Comment(rawValue: String(describing: error)))
+            return nil
         }
         self.name = name
-        self.seed = seed
+        self.seed = TestSeed.seed(for: "TimestampFuzzTests.\(name)")
         self.cases = cases
-        // Each test draws its own stream from the one seed, so tests replay alone or together.
+        // Each test draws its own stream from the run's seed, so tests replay alone or together.
         random = SeededGenerator(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
         print("TimestampFuzzTests.\(name): seed 0x\(String(seed, radix: 16)), \(cases) cases per generator "
-            + "(replay: CHRONICLE_FUZZ_SEED=0x\(String(seed, radix: 16)) CHRONICLE_FUZZ_CASES=\(cases))")
+            + "(replay: \(TestSeed.replay) CHRONICLE_FUZZ_CASES=\(cases))")
     }
 
     func problem(_ text: String) { problems.append(text) }

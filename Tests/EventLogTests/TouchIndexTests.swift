@@ -4,7 +4,7 @@ import Testing
 
 /// ``TouchIndex``'s table in memory against snapshots older than it: a read that began before
 /// later commits must see the touches as of its own head, and leave the table as it was.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TouchIndexTests {
     @Test func aSnapshotOlderThanTheTableSeesTheTouchesAsOfItsHead() async throws {
         try await TestStore.with { store in

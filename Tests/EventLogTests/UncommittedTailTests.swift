@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The writer adds its events to the stream index's tail as it writes them, before they commit.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UncommittedTailTests {
     /// Entries of a write that never committed are not seen by a reader; once another process
     /// has committed an event at their position, a reader drops them and reads the log.

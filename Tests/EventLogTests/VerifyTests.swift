@@ -4,7 +4,7 @@ import Foundation
 import LMDB
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct VerifyTests {
     /// A closed store holding 10 events, ready to be damaged.
     private func makeStore(_ store: TestStore) async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The rest of what an app does with the store, through `import Chronicle` alone: observed
 /// queries, atomic steps with their positions, audit reads and maintenance, typed errors.
-@Suite("The store as an app's whole product", .timeLimit(.minutes(1)))
+@Suite("The store as an app's whole product", .timeLimit(.minutes(5)))
 struct AppFacadeTests {
     /// A fresh store in a temporary folder, closed and removed after `body`.
     static func withStore(_ body: (ChronicleStore) async throws -> Void) async throws {

@@ -5,7 +5,7 @@ import Testing
 /// An app's view of the library: this target depends on `Chronicle` alone and compiles with
 /// `MemberImportVisibility` on, so every type and member used here is reachable through
 /// `import Chronicle` (the build of this file is most of the proof).
-@Suite("import Chronicle is enough", .timeLimit(.minutes(1)))
+@Suite("import Chronicle is enough", .timeLimit(.minutes(5)))
 struct OneImportTests {
     @Test("commands, reads, changes, errors and sync, named and used with one import")
     func everythingAnAppTouches() async throws {

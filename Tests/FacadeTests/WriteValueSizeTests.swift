@@ -5,7 +5,7 @@ import Testing
 /// `write` hands back whatever its body returns, whatever the value's size: Swift 6.3
 /// miscompiled a `nonisolated(nonsending)` caller whose async closure set a captured generic
 /// value, and some sizes crashed in `swift_task_dealloc` (the task's stack freed out of order).
-@Suite("A write step's value comes back whatever its size", .timeLimit(.minutes(1)))
+@Suite("A write step's value comes back whatever its size", .timeLimit(.minutes(5)))
 struct WriteValueSizeTests {
     @Test("values of 1 to 512 bytes, and a todo, come back from a step that appends and from one that appends nothing")
     func valuesOfEverySize() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import LMDB
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct EnvironmentTests {
     @Test func putThenGetInLaterTransactions() throws {
         try withTemporaryEnvironment { env, _ in

@@ -24,7 +24,7 @@ struct KeyOrderTests {
 
     @Test("a KeyList sorts its keys into the order a cursor gives: keys alike in their first 32 bytes, and keys that begin others, included")
     func keyListSortsAsLMDB() throws {
-        var generator = SeededGenerator(seed: 21)
+        var generator = TestSeed.generator(for: "KeyOrderTests.keyListSortsAsLMDB")
         let keys = orderTestKeys(count: 300, using: &generator)
         var list = KeyList()
         let added = keys.shuffled(using: &generator)

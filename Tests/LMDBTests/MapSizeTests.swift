@@ -3,7 +3,7 @@ import LMDB
 import Testing
 
 /// How the map starts small and grows.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct MapSizeTests {
     @Test("a map below 64 MiB grows to 64 MiB at its first growth, its file reserved up to it (writeMap), and the data stays")
     func smallMapGrowsToSixtyFourMiB() throws {

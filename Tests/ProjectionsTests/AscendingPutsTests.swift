@@ -3,7 +3,7 @@ import LMDB
 @testable import Projections
 import Testing
 
-@Suite("puts in ascending order append only the keys beyond the stored ones", .timeLimit(.minutes(1)))
+@Suite("puts in ascending order append only the keys beyond the stored ones", .timeLimit(.minutes(5)))
 struct AscendingPutsTests {
     @Test("keys among and equal to the stored ones are put, those beyond them appended, and the database holds them all")
     func amongThenBeyond() throws {

@@ -6,7 +6,7 @@ import LMDB
 @testable import Projections
 import Testing
 
-@Suite("daily stats follow deadlines, completion and deletion", .timeLimit(.minutes(3)))
+@Suite("daily stats follow deadlines, completion and deletion", .timeLimit(.minutes(10)))
 struct DailyStatsTests {
     @Test("moving a deadline changes both days; completed todos move their completed count too")
     func movingDeadlines() async throws {
@@ -96,7 +96,7 @@ struct DailyStatsTests {
     @Test("rebuilding daily stats alone rebuilds them with the todos they are counted from, and restores lost counts")
     func rebuildDailyStatsAlone() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 5)
+            var workload = Workload(test: "DailyStatsTests.1")
             var reference = ReferenceModels()
             try await store.append(300, from: &workload, into: &reference)
             try await store.runner.catchUp()

@@ -5,14 +5,14 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("incremental models, rebuilds and an independent fold agree", .timeLimit(.minutes(5)))
+@Suite("incremental models, rebuilds and an independent fold agree", .timeLimit(.minutes(10)))
 struct IncrementalRebuildTests {
     @Test("10,000 random valid and invalid commands: incremental == rebuild (byte for byte) == independent fold")
     func randomCommands() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0004)
+            var workload = Workload(test: "IncrementalRebuildTests.0")
             var reference = ReferenceModels()
-            var batches = SeededGenerator(seed: 7)
+            var batches = TestSeed.generator(for: "IncrementalRebuildTests.batches")
             var nextCatchUp = 1
             for command in 1...10_000 {
                 let events = workload.next()
@@ -56,7 +56,7 @@ struct IncrementalRebuildTests {
     @Test("transactions of several read-ahead chunks, begun again as the map grows, rebuild the same bytes")
     func chunkedTransactionsAndMapGrowth() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0009)
+            var workload = Workload(test: "IncrementalRebuildTests.1")
             // Under the 10,000 events for which a rebuild makes room up front.
             try await store.append(from: &workload, untilHead: 9_000)
             try await store.runner.catchUp()
@@ -85,7 +85,7 @@ struct IncrementalRebuildTests {
     @Test("a rebuild grows the map between its transactions, as the ones before foretell, instead of halfway through one")
     func mapGrowsBetweenTransactions() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0011)
+            var workload = Workload(test: "IncrementalRebuildTests.2")
             // Under the 10,000 events for which a rebuild makes room up front.
             try await store.append(from: &workload, untilHead: 9_000)
             try await store.runner.catchUp()
@@ -103,7 +103,7 @@ struct IncrementalRebuildTests {
     @Test("a rebuild and a catch-up with the largest batch size build the same bytes (the overlay's room is bounded)")
     func largestBatchSize() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0012)
+            var workload = Workload(test: "IncrementalRebuildTests.3")
             try await store.append(from: &workload, untilHead: 3_000)
             try await store.runner.catchUp()
             let incremental = try store.contents()
@@ -120,7 +120,7 @@ struct IncrementalRebuildTests {
     @Test("a backlog caught up in transactions of several chunks gives the same bytes as batch by batch")
     func backlogCaughtUpInChunks() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0010)
+            var workload = Workload(test: "IncrementalRebuildTests.4")
             // Models of their own that apply a first, small backlog batch by batch.
             let chunked = try ReadModels(path: store.directory + "/models-chunked", options: .init(noSync: true, initialMapSize: 64 << 10))
             let runner = ProjectionRunner(log: store.log, models: chunked, batchSize: 1_000, largeTransactions: .events(4_000))
@@ -147,7 +147,7 @@ struct IncrementalRebuildTests {
     @Test("a rebuild swaps in only at the end and brings itself level with events applied meanwhile")
     func blueGreenSwap() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 42)
+            var workload = Workload(test: "IncrementalRebuildTests.5")
             var reference = ReferenceModels()
             func run(_ commands: Int) async throws {
                 for _ in 0..<commands {
@@ -185,7 +185,7 @@ struct IncrementalRebuildTests {
     @Test("a rebuild started later replaces a running one, which stops")
     func supersededRebuild() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 9)
+            var workload = Workload(test: "IncrementalRebuildTests.6")
             for _ in 0..<200 {
                 let events = workload.next()
                 if !events.isEmpty { try await store.append(events) }
@@ -232,7 +232,7 @@ struct IncrementalRebuildTests {
         do {
             let old = try TestStore()
             directory = old.directory
-            var workload = Workload(seed: 3)
+            var workload = Workload(test: "IncrementalRebuildTests.7")
             for _ in 0..<300 {
                 let events = workload.next()
                 if !events.isEmpty { try await old.append(events) }

@@ -3,11 +3,11 @@ import LMDB
 @testable import Projections
 import Testing
 
-@Suite("index changes are written in the database's key order", .timeLimit(.minutes(1)))
+@Suite("index changes are written in the database's key order", .timeLimit(.minutes(5)))
 struct IndexChangesTests {
     @Test("keys alike in their first 32 bytes, and keys that begin others, are each appended in order")
     func orderBeyondThePrefix() throws {
-        var generator = SeededGenerator(seed: 20)
+        var generator = TestSeed.generator(for: "IndexChangesTests.orderBeyondThePrefix")
         let keys = orderTestKeys(count: 300, using: &generator)
         let folder = try TemporaryFolder("index-changes")
         defer { folder.remove() }

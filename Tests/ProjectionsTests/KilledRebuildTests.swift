@@ -5,13 +5,13 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("a rebuild killed halfway", .timeLimit(.minutes(3)))
+@Suite("a rebuild killed halfway", .timeLimit(.minutes(10)))
 struct KilledRebuildTests {
     @Test("SIGKILL mid-rebuild leaves the old models readable and the next rebuild completes",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func killedRebuild() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0xDEAD)
+            var workload = Workload(test: "KilledRebuildTests.1")
             var reference = ReferenceModels()
             while try store.log.head() < 1_500 {
                 let events = workload.next()

@@ -3,7 +3,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("the read-ahead hands over every chunk once, in log order, whichever thread decoded it", .timeLimit(.minutes(2)))
+@Suite("the read-ahead hands over every chunk once, in log order, whichever thread decoded it", .timeLimit(.minutes(5)))
 struct LogReadAheadTests {
     @Test("with no reader of its own, the consumer decodes every chunk itself, up to the head and then nil")
     func consumerAlone() async throws {
@@ -52,7 +52,7 @@ struct LogReadAheadTests {
     /// Runs `body` with a log of at least `events` events (whole commands of a seeded workload) and its head.
     private static func withLog(seed: UInt64, events: UInt64, _ body: (EventLog, UInt64) throws -> Void) async throws {
         try await withStore { store in
-            var workload = Workload(seed: seed)
+            var workload = Workload(test: "LogReadAheadTests.\(seed)")
             try await store.append(from: &workload, untilHead: events)
             try body(store.log, try store.log.head())
         }

@@ -5,12 +5,12 @@ import LMDB
 @testable import Projections
 import Testing
 
-@Suite("verifying the models against the log", .timeLimit(.minutes(3)))
+@Suite("verifying the models against the log", .timeLimit(.minutes(10)))
 struct ModelVerifierTests {
     @Test("intact models pass, shallow and deep")
     func intact() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 5)
+            var workload = Workload(test: "ModelVerifierTests.1")
             for _ in 0..<300 {
                 let events = workload.next()
                 if !events.isEmpty { try await store.append(events) }

@@ -4,9 +4,9 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("observing read-model changes", .timeLimit(.minutes(1)))
+@Suite("observing read-model changes", .timeLimit(.minutes(5)))
 struct ObservationTests {
-    @Test("changes() delivers each change after an append", .timeLimit(.minutes(1)))
+    @Test("changes() delivers each change after an append", .timeLimit(.minutes(5)))
     func deliversChanges() async throws {
         try await withStore { store in
             var changes = store.runner.changes().makeAsyncIterator()
@@ -42,7 +42,7 @@ struct ObservationTests {
         }
     }
 
-    @Test("changes applied by another process arrive as invalidations", .timeLimit(.minutes(1)))
+    @Test("changes applied by another process arrive as invalidations", .timeLimit(.minutes(5)))
     func invalidation() async throws {
         try await withStore { store in
             try await store.append([.userCreated(id: UUID(), name: "First", age: 1)])

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import UUIDText
 
-@Suite("events read in place for the merge keep the stored event only where it may be needed", .timeLimit(.minutes(1)))
+@Suite("events read in place for the merge keep the stored event only where it may be needed", .timeLimit(.minutes(5)))
 struct ReadRecordTests {
     @Test("an event that decodes keeps only its domain event, pulled or not; one that does not decode keeps the stored event")
     func keptWhereNeeded() async throws {

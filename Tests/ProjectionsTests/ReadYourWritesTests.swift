@@ -5,9 +5,9 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("read your writes across processes", .timeLimit(.minutes(2)))
+@Suite("read your writes across processes", .timeLimit(.minutes(5)))
 struct ReadYourWritesTests {
-    @Test("another process appends; this one sees the writes after wait(until:)", .timeLimit(.minutes(1)))
+    @Test("another process appends; this one sees the writes after wait(until:)", .timeLimit(.minutes(5)))
     func otherProcessAppends() async throws {
         try await withStore { store in
             // `chronicle user add` / `todo add` append from a separate process and exit.
@@ -27,7 +27,7 @@ struct ReadYourWritesTests {
         }
     }
 
-    @Test("with the background runner on, a child's append is visible after the wait", .timeLimit(.minutes(1)))
+    @Test("with the background runner on, a child's append is visible after the wait", .timeLimit(.minutes(5)))
     func backgroundRunner() async throws {
         try await withStore { store in
             store.runner.start()
@@ -39,7 +39,7 @@ struct ReadYourWritesTests {
         }
     }
 
-    @Test("this process appends; a separate process reads everything after catching up", .timeLimit(.minutes(1)))
+    @Test("this process appends; a separate process reads everything after catching up", .timeLimit(.minutes(5)))
     func otherProcessReads() async throws {
         try await withStore { store in
             try await store.append([.todoCreated(id: UUID(), title: "Mine", deadline: day("2026-08-08"), userId: nil, memo: nil)])
@@ -53,10 +53,10 @@ struct ReadYourWritesTests {
         }
     }
 
-    @Test("several processes applying the same log at once apply each event exactly once", .timeLimit(.minutes(2)))
+    @Test("several processes applying the same log at once apply each event exactly once", .timeLimit(.minutes(5)))
     func concurrentAppliers() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 77)
+            var workload = Workload(test: "ReadYourWritesTests.1")
             var reference = ReferenceModels()
             var unknown: UInt64 = 0
             while try store.log.head() < 3_000 {
@@ -89,7 +89,7 @@ struct ReadYourWritesTests {
     @Test("a batch overlapping what is already applied applies only the rest (the checkpoint is read in the transaction)")
     func overlappingBatches() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 123)
+            var workload = Workload(test: "ReadYourWritesTests.2")
             var reference = ReferenceModels()
             // Unknown events are counted once each when skipped: the count shows double application.
             var unknown: UInt64 = 0

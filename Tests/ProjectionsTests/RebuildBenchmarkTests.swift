@@ -8,7 +8,7 @@ import Testing
 /// Not a test: fills a store with CHRONICLE_BENCHMARK events (e.g. 1000000) at
 /// CHRONICLE_BENCHMARK_STORE (or a temporary folder, removed afterwards) and rebuilds it,
 /// printing the speed. Time `chronicle rebuild --store …` from a release build for real numbers.
-@Suite("rebuild benchmark", .enabled(if: ProcessInfo.processInfo.environment["CHRONICLE_BENCHMARK"] != nil), .timeLimit(.minutes(10)))
+@Suite("rebuild benchmark", .enabled(if: ProcessInfo.processInfo.environment["CHRONICLE_BENCHMARK"] != nil), .timeLimit(.minutes(20)))
 struct RebuildBenchmarkTests {
     @Test("fill a store and rebuild it")
     func benchmark() async throws {

@@ -4,7 +4,7 @@ import Foundation
 @testable import Projections
 import Testing
 
-@Suite("replay builds past models in memory", .timeLimit(.minutes(3)))
+@Suite("replay builds past models in memory", .timeLimit(.minutes(10)))
 struct ReplayTests {
     private struct Captured {
         var position: UInt64
@@ -16,7 +16,7 @@ struct ReplayTests {
     @Test("replay at several positions equals the states captured at those positions during the run")
     func replayEqualsCapturedStates() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0xBEEF)
+            var workload = Workload(test: "ReplayTests.1")
             var reference = ReferenceModels()
             var captured: [Captured] = [Captured(position: 0, users: [], todos: [], stats: [])]
             for command in 1...2_000 {

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("a large build's transactions end at the entities its models hold", .timeLimit(.minutes(5)))
+@Suite("a large build's transactions end at the entities its models hold", .timeLimit(.minutes(10)))
 struct TransactionBoundTests {
     @Test("a transaction folds another chunk until its events, one model's held entities, or the bytes folded and loaded reach the bound")
     func allowsMore() {
@@ -30,7 +30,7 @@ struct TransactionBoundTests {
     @Test("a rebuild bounded by held entities commits several transactions, fewer when each after the first writes two overlays; the same bytes as the incremental models")
     func rebuildEndsTransactionsAtHeldEntities() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0014)
+            var workload = Workload(test: "TransactionBoundTests.1")
             try await store.append(from: &workload, untilHead: 3_000)
             try await store.runner.catchUp()
             let incremental = try store.contents()
@@ -90,7 +90,7 @@ struct TransactionBoundTests {
     @Test("a backlog caught up in transactions bounded by held entities gives the same bytes as batch by batch, with one overlay a transaction or two")
     func backlogEndsTransactionsAtHeldEntities() async throws {
         try await withStore { store in
-            var workload = Workload(seed: 0x5EED_0014)
+            var workload = Workload(test: "TransactionBoundTests.2")
             try await store.append(from: &workload, untilHead: 6_000)
             #expect(try await store.runner.catchUp() == 6_000)
             var used: [Int] = []

@@ -5,7 +5,7 @@ import Testing
 extension Reliability {
     /// The shared helpers the multi-process tests stand on: `ChildProcess` (on swift-subprocess)
     /// and `TemporaryFolder`, against `/bin/sh` and `/usr/bin/env`.
-    @Suite("Test support: child processes and temporary folders", .timeLimit(.minutes(1)))
+    @Suite("Test support: child processes and temporary folders", .timeLimit(.minutes(5)))
     struct ChildProcessTests {
         static let shell = URL(fileURLWithPath: "/bin/sh")
 

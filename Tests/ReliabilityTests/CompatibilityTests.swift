@@ -6,7 +6,7 @@ extension Reliability {
     /// Stores written by earlier releases open, read, verify and sync with this one
     /// (docs/FORMAT.md, "Evolving the format"). Each fixture under `Tests/Fixtures` was made
     /// by `Tests/Fixtures/make-store.sh` with that release, beside what it printed.
-    @Suite("Stores of earlier releases", .timeLimit(.minutes(3)))
+    @Suite("Stores of earlier releases", .timeLimit(.minutes(10)))
     struct CompatibilityTests {
         static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures")

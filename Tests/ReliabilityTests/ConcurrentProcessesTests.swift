@@ -5,7 +5,7 @@ import Testing
 
 extension Reliability {
     /// Several OS processes on one store at once: four writers and a tailing reader.
-    @Suite("Concurrent processes", .timeLimit(.minutes(5)))
+    @Suite("Concurrent processes", .timeLimit(.minutes(10)))
     struct ConcurrentProcessesTests {
         @Test("four writer processes and a tailing reader: gap-free, nothing lost, versions contiguous, each event seen once in order")
         func fourWritersAndATail() async throws {

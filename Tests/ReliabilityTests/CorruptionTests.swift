@@ -10,7 +10,7 @@ extension Reliability {
     ///
     /// `verify` names what is wrong and where. Every other command refuses with one `error:`
     /// line: no signal, nothing on stdout, and not a byte written to the store's data files.
-    @Suite("Corruption", .timeLimit(.minutes(5)))
+    @Suite("Corruption", .timeLimit(.minutes(10)))
     struct CorruptionTests {
         /// A small store with users, todos and caught-up models, and a few of its ids.
         struct Fixture {
@@ -160,7 +160,7 @@ extension Reliability {
                 // page of `events` (node headers, keys and records), found by its newest record.
                 let last = try Self.record(at: fixture.head, of: fixture.path)
                 let leaf = try #require(file.range(of: Data(last))).lowerBound / 4096 * 4096
-                var random = SeededGenerator(seed: 0xF11B_5EED)
+                var random = TestSeed.generator(for: "CorruptionTests.flips")
                 var refused = 0
                 for round in 0..<32 {
                     let copy = root + "/copy-\(round)"
@@ -256,7 +256,7 @@ extension Reliability {
         func garbageLockFile() async throws {
             try await TemporaryFolder.with("garbage-lock") { root in
                 let fixture = try await Self.makeStore(root + "/store")
-                var random = SeededGenerator(seed: 0x10C6)
+                var random = TestSeed.generator(for: "CorruptionTests.garbageLockFile")
                 for env in ["log", "models"] {
                     let path = "\(fixture.path)/\(env)/lock.mdb"
                     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)

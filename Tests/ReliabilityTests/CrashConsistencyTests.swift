@@ -12,7 +12,7 @@ extension Reliability {
     /// `ChronicleStore`, background projections on) and `append-burst` (raw appends in
     /// batches, several tasks). A kill lands at start-up, while the store is being opened or
     /// created, in a group commit, between an append and its ack, or in a projection batch.
-    @Suite("Crash consistency", .timeLimit(.minutes(5)))
+    @Suite("Crash consistency", .timeLimit(.minutes(10)))
     struct CrashConsistencyTests {
         /// Kills per run of each test (the issue asks for at least 50 in all).
         static let domainKills = 50
@@ -62,7 +62,7 @@ extension Reliability {
             let torture = try Products.torture()
             try await TemporaryFolder.with("crash-domain") { root in
                 let store = root + "/store"
-                var random = SeededGenerator(seed: 0x0C4A_5E00_0000_0007)
+                var random = TestSeed.generator(for: "CrashConsistencyTests.killedDomainWriters")
                 var acknowledged: [DomainAck] = []
                 for round in 0..<Self.domainKills {
                     let moment = round == 0 ? .afterAcks(4) : Moment.random(using: &random)
@@ -85,7 +85,7 @@ extension Reliability {
         func killedBurstWriters() async throws {
             let torture = try Products.torture()
             try await TemporaryFolder.with("crash-burst") { root in
-                var random = SeededGenerator(seed: 0x0B05_7000_0000_0007)
+                var random = TestSeed.generator(for: "CrashConsistencyTests.killedBurstWriters")
                 var acknowledged: [UUID: UInt64] = [:]
                 for round in 0..<Self.burstKills {
                     let moment = round == 0 ? .afterAcks(10) : Moment.random(using: &random)

@@ -9,7 +9,7 @@ extension Reliability {
     /// from disk) and the push decoder (bytes from the network). Each gets well over 100,000
     /// random and mutated inputs per run; the only acceptable outcomes are a value or the
     /// decoder's own error with a one-line message. The suite's time limit is the hang guard.
-    @Suite("Fuzzing", .timeLimit(.minutes(3)))
+    @Suite("Fuzzing", .timeLimit(.minutes(10)))
     struct FuzzTests {
         static let recordInputs = 120_000
         static let pushInputs = 110_000
@@ -55,7 +55,7 @@ extension Reliability {
 
         static func fuzzRecords() -> (failures: [String], counts: [String: Int]) {
             var failures: [String] = []
-            var random = SeededGenerator(seed: 0x5EC0_0D0C)
+            var random = TestSeed.generator(for: "FuzzTests.fuzzRecords")
             let bases = (0..<256).map { Self.randomRecord(&random, position: UInt64($0) + 1) }
             var counts: [String: Int] = [:]
             for round in 0..<Self.recordInputs {
@@ -120,7 +120,7 @@ extension Reliability {
                     originals = try log.read(after: 0, limit: 100)
                     log.close()
                 }
-                var random = SeededGenerator(seed: 0xDA3A_6ED0)
+                var random = TestSeed.generator(for: "FuzzTests.damagedLog")
                 for round in 0..<4 {
                     // Damage every record but one, each its own way.
                     let spared = UInt64(round * 16 + 5)
@@ -262,7 +262,7 @@ extension Reliability {
 
         static func fuzzPushes() throws -> (failures: [String], accepted: Int, refused: Int) {
             var failures: [String] = []
-            var random = SeededGenerator(seed: 0x9054_BD1E)
+            var random = TestSeed.generator(for: "FuzzTests.fuzzPushes")
             let bases = (0..<200).map { _ in Self.randomPush(&random) }
             var accepted = 0, refused = 0
             for base in bases {

@@ -8,7 +8,7 @@ import Testing
 extension Reliability {
     /// LMDB at its limits: the map growing while readers hold transactions (in this process
     /// and in another), the reader table filling up, a writer dying with the write lock held.
-    @Suite("LMDB limits", .timeLimit(.minutes(3)))
+    @Suite("LMDB limits", .timeLimit(.minutes(10)))
     struct LMDBLimitsTests {
         /// A flag threads poll.
         final class Flag: Sendable {

@@ -6,7 +6,7 @@ import SyncServer
 import Testing
 
 /// `chronicle sync …` and `chronicle serve` as separate processes.
-@Suite("Command line sync", .timeLimit(.minutes(5)))
+@Suite("Command line sync", .timeLimit(.minutes(10)))
 struct CommandLineTests {
     static func requireExecutable() throws -> String {
         let path = Executables.chronicle

@@ -8,7 +8,7 @@ import Testing
 /// What every ``EventStorage`` must do, checked the same way against each backend: the
 /// guarantees the HTTP API builds on (docs/PROTOCOL.md). A new backend is added to
 /// ``Backend/all`` and must pass every test here unchanged.
-@Suite("Event storage conformance", .timeLimit(.minutes(3)))
+@Suite("Event storage conformance", .timeLimit(.minutes(10)))
 struct EventStorageConformanceTests {
     /// A way to get a fresh, empty storage, and to let go of it.
     struct Backend: Sendable, CustomTestStringConvertible {

@@ -5,7 +5,7 @@ import Testing
 
 /// The example app in Examples/TodoApp, run as a user would run it: its own process, a store
 /// of its own, a real server on loopback.
-@Suite("The example app", .timeLimit(.minutes(2)))
+@Suite("The example app", .timeLimit(.minutes(5)))
 struct ExampleAppTests {
     @Test("its scripted session: an atomic step undone whole, a refused command, an observed list, a sync that leaves nothing pending")
     func scriptedSession() async throws {

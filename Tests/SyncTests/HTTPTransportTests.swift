@@ -7,7 +7,7 @@ import Testing
 /// Both ways the sync client sends requests, against a real server on loopback: the
 /// platform's default (AsyncHTTPClient on Linux) and URLSession (Apple platforms' default,
 /// which builds here too). What the retry rules read must not depend on which one ran.
-@Suite("The sync client's HTTP transports", .timeLimit(.minutes(2)))
+@Suite("The sync client's HTTP transports", .timeLimit(.minutes(5)))
 struct HTTPTransportTests {
     enum Transport: String, CaseIterable, CustomTestStringConvertible {
         case platform, urlSession

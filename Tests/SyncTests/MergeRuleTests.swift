@@ -8,7 +8,7 @@ import Testing
 
 /// One scripted story per merge rule: devices are real stores syncing with the reference
 /// server on loopback; "offline" is simply not syncing.
-@Suite("Merge rules, one device story each", .timeLimit(.minutes(3)))
+@Suite("Merge rules, one device story each", .timeLimit(.minutes(10)))
 struct MergeRuleTests {
     @Test("per field the later write in the server's order wins; a device's unsent write stays on top until the server orders it")
     func laterWriteWinsPerField() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// The two statements whose plans decide how the PostgreSQL storage scales as a tenant grows
 /// (``PostgresStatements``), planned by a real cluster in the state that misled the planner:
 /// a table that grew by pushes and was never analyzed (autovacuum off).
-@Suite("PostgreSQL plans as a tenant grows", .timeLimit(.minutes(3)))
+@Suite("PostgreSQL plans as a tenant grows", .timeLimit(.minutes(10)))
 struct PostgresPlanTests {
     static let tenant = "alpha"
 

@@ -7,7 +7,7 @@ import Testing
 /// Several `chronicle serve --database` processes on one PostgreSQL database are one server
 /// (SPEC §8): pushes through any of them, duplicates re-sent through others, pollers reading
 /// small pages from any of them, one process killed with SIGKILL mid-push.
-@Suite("Servers on one PostgreSQL database", .timeLimit(.minutes(3)))
+@Suite("Servers on one PostgreSQL database", .timeLimit(.minutes(10)))
 struct PostgresServerClusterTests {
     static let token = "cluster-token"
 

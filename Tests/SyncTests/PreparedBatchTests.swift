@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 import Testing
 
-@Suite("A push batch reads a bounded part of the log", .timeLimit(.minutes(2)))
+@Suite("A push batch reads a bounded part of the log", .timeLimit(.minutes(5)))
 struct PreparedBatchTests {
     @Test("the log is read up to the batch's byte limit, pulled events included: a batch never loads more than it may send")
     func readsNoMoreThanTheBytes() async throws {

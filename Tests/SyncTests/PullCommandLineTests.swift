@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Two stores edited and synced only through `chronicle` processes.
-@Suite("Command line pull and merge", .timeLimit(.minutes(3)))
+@Suite("Command line pull and merge", .timeLimit(.minutes(10)))
 struct PullCommandLineTests {
     @Test("two stores name a tag alike offline; after push and pull both list the same tags, and sync status lists the rename on both")
     func twoStoresThroughTheCommandLine() async throws {

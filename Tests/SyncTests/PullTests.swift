@@ -6,7 +6,7 @@ import Foundation
 import SyncServer
 import Testing
 
-@Suite("Pulling from the reference server", .timeLimit(.minutes(3)))
+@Suite("Pulling from the reference server", .timeLimit(.minutes(10)))
 struct PullTests {
     @Test("an event's schema version travels through push, the server and pull, and stays in the puller's record")
     func schemaVersionsTravel() async throws {

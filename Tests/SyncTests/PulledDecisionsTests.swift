@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// Pulled events take part in a store's decisions as its own do.
-@Suite("Decisions on pulled events", .timeLimit(.minutes(2)))
+@Suite("Decisions on pulled events", .timeLimit(.minutes(5)))
 struct PulledDecisionsTests {
     @Test("a pulled tag's name is taken on the pulling store; a pulled rename moves it, a pulled deletion frees it")
     func pulledTagNames() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import SyncServer
 import Testing
 
-@Suite("Pushing to the reference server", .timeLimit(.minutes(5)))
+@Suite("Pushing to the reference server", .timeLimit(.minutes(10)))
 struct PushTests {
     @Test("800 requests in a row: each answered on its first try (no transport stall)")
     func manyRequestsWithoutAStall() async throws {

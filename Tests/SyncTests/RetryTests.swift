@@ -5,7 +5,7 @@ import Foundation
 import SyncServer
 import Testing
 
-@Suite("Retrying against a faulty server", .timeLimit(.minutes(2)))
+@Suite("Retrying against a faulty server", .timeLimit(.minutes(5)))
 struct RetryTests {
     @Test("503 five times, then success: waits of base × 2^(n-1) capped at the maximum, one stored copy")
     func serviceUnavailableThenSuccess() async throws {
@@ -87,23 +87,23 @@ struct RetryTests {
         try await withFaultServerAndStore(faults: [.holdUntilNextRequest]) { server, log, _ in
             let ids = try await TestLog.appendEvents(log, count: 50)
             let waits = WaitRecorder()
-            // The first answer is held until it times out; the retry must be answered within the
-            // same timeout, which 2 s missed once in a full parallel run (two cores, every suite busy).
+            // The first answer is held until it times out. On a busy machine a retry may time out
+            // too, so the test asks for at least one retry, each a timeout, each the same body.
             let engine = try SyncEngine.quiet(
                 log: log, configuration: .testing(server.url, token: "token-f", requestTimeout: .seconds(5)),
                 sleep: waits.sleep)
             let summary = try await engine.push()
 
             #expect(summary.isComplete)
-            #expect(summary.requests == 2)
-            #expect(summary.failures.count == 1)
-            #expect(summary.failures.first?.isRetryable == true)
-            #expect(summary.failures.first?.description.contains("within") == true
-                    || summary.failures.first?.description.contains("timed out") == true)
+            #expect(summary.requests >= 2)
+            #expect(summary.failures.count == summary.requests - 1)
+            #expect(summary.failures.allSatisfy { $0.isRetryable })
+            #expect(summary.failures.allSatisfy { $0.description.contains("within") || $0.description.contains("timed out") },
+                    "\(summary.failures)")
             #expect(summary.duplicates == 50)
             let pushes = server.script.pushes
-            try #require(pushes.count == 2)
-            #expect(pushes[0] == pushes[1])
+            #expect(pushes.count == summary.requests)
+            #expect(Set(pushes).count == 1, "every retry carries the same events")
             #expect(try await server.http.pullAll(token: "token-f").map(\.id) == ids)
         }
     }
@@ -195,7 +195,7 @@ struct RetryTests {
     }
 }
 
-@Suite("Permanent errors", .timeLimit(.minutes(2)))
+@Suite("Permanent errors", .timeLimit(.minutes(5)))
 struct PermanentErrorTests {
     @Test("400 stops the push with the server's message and leaves pending unchanged")
     func badRequest() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `run()` waits only through the engine's injected ``SyncEngine/Sleep``: the idle wait until
 /// the next poll or pull, and the debounce after an append.
-@Suite("Running sync on an injected clock", .timeLimit(.minutes(1)))
+@Suite("Running sync on an injected clock", .timeLimit(.minutes(5)))
 struct RunClockTests {
     @Test("the idle wait (the shorter of the poll and pull intervals) and the debounce go through the injected sleep")
     func waitsGoThroughTheInjectedSleep() async throws {

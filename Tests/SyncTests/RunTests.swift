@@ -6,7 +6,7 @@ import SyncServer
 import Testing
 
 /// The long-running engine, driven the way an app drives it.
-@Suite("Running sync", .timeLimit(.minutes(2)))
+@Suite("Running sync", .timeLimit(.minutes(5)))
 struct RunTests {
     /// The first status from `updates` that satisfies `condition`.
     static func first(_ updates: AsyncStream<SyncStatus>, where condition: (SyncStatus) -> Bool) async -> SyncStatus? {

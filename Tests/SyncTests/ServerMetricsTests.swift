@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `GET /metrics` as Prometheus scrapes it, after real traffic, on both storages.
-@Suite("Server metrics", .timeLimit(.minutes(2)))
+@Suite("Server metrics", .timeLimit(.minutes(5)))
 struct ServerMetricsTests {
     /// The value of the sample named exactly `series` (name and labels as Prometheus writes them).
     static func sample(_ series: String, in exposition: String) -> Double? {

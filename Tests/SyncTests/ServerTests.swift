@@ -7,7 +7,7 @@ import SyncServer
 import Testing
 
 /// The reference server spoken to directly, as a third-party client would.
-@Suite("Reference server", .timeLimit(.minutes(2)))
+@Suite("Reference server", .timeLimit(.minutes(5)))
 struct ServerTests {
     /// A few wire events made by a real log (so they are valid), as a client would push them.
     static func events(_ count: Int) async throws -> [RecordedEvent] {

@@ -5,7 +5,7 @@ import Testing
 
 /// Sync as an app runs it, on the store alone: two devices running `runSync` in the
 /// background, each following a query of the other's writes.
-@Suite("Sync on the store", .timeLimit(.minutes(1)))
+@Suite("Sync on the store", .timeLimit(.minutes(5)))
 struct StoreSyncTests {
     @Test("two devices running runSync: a user created on one appears in the other's observed list, then its rename")
     func backgroundSyncFeedsObservedQueries() async throws {

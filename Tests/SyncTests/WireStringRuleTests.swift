@@ -11,7 +11,7 @@ import Testing
 /// The two storages answer alike, and never with their insides: one rule for every string the
 /// wire carries (no NUL), `data` kept as its bytes, 5xx bodies that say only "try again later",
 /// and 405 for any method a path does not take (issue 41, point 8).
-@Suite("Wire strings and error bodies, alike on both storages", .timeLimit(.minutes(3)))
+@Suite("Wire strings and error bodies, alike on both storages", .timeLimit(.minutes(10)))
 struct WireStringRuleTests {
     /// `"o\u0000x"` as JSON text: valid JSON, a NUL once decoded.
     static let nul = #"o\u0000x"#

@@ -11,12 +11,12 @@ import UUIDText
 /// case); nil for anything else"), where the test asserts that Chronicle refuses and counts the
 /// case under its class (`UUIDStrictness`, each listed and decided below; nothing is skipped).
 ///
-/// - `CHRONICLE_FUZZ_SEED=N` (decimal or `0x` hex): replay a seed; every test prints the one it used.
+/// - `CHRONICLE_SEED=N` (decimal or `0x` hex): replay a run; every test prints its seed and the run's.
 /// - `CHRONICLE_FUZZ_CASES=N`: inputs per generator (default 5,000).
-@Suite("UUIDText fuzzing against Foundation's UUID(uuidString:)", .timeLimit(.minutes(3)))
+@Suite("UUIDText fuzzing against Foundation's UUID(uuidString:)", .timeLimit(.minutes(10)))
 struct UUIDTextFuzzTests {
     @Test("random UUIDs in upper, lower and mixed case: the same UUID from both parsers",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func randomUUIDsAgree() throws {
         let run = try #require(UUIDFuzzRun(name: "randomUUIDsAgree", salt: 0x0101))
         for _ in 0..<run.cases {
@@ -36,7 +36,7 @@ struct UUIDTextFuzzTests {
     }
 
     @Test("mutated UUID text: both refuse, or both agree, or Chronicle refuses a documented class",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func mutationsAgree() throws {
         let run = try #require(UUIDFuzzRun(name: "mutationsAgree", salt: 0x0102))
         for text in UUIDGenerate.edges { run.check(text) }
@@ -45,7 +45,7 @@ struct UUIDTextFuzzTests {
     }
 
     @Test("random ASCII and random text from the UUID alphabet: both refuse, or both agree, or a documented class",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func randomTextAgrees() throws {
         let run = try #require(UUIDFuzzRun(name: "randomTextAgrees", salt: 0x0103))
         for _ in 0..<run.cases {
@@ -55,7 +55,7 @@ struct UUIDTextFuzzTests {
         run.finish()
     }
 
-    @Test("lowercasedString is uuidString.lowercased() and parses back", .timeLimit(.minutes(2)))
+    @Test("lowercasedString is uuidString.lowercased() and parses back", .timeLimit(.minutes(5)))
     func lowercaseFormatterMatchesFoundation() throws {
         let run = try #require(UUIDFuzzRun(name: "lowercaseFormatterMatchesFoundation", salt: 0x0104))
         var ids = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
@@ -142,7 +142,6 @@ private enum UUIDSpec {
 // MARK: - A run: seed, cases, checks, report
 
 private final class UUIDFuzzRun {
-    static let defaultSeed: UInt64 = 0x7173_5EED_2026_1122
     static let defaultCases = 5_000
 
     let name: String
@@ -162,25 +161,20 @@ private final class UUIDFuzzRun {
 
     /// `nil` (with an issue recorded) when an environment variable does not parse.
     init?(name: String, salt: UInt64) {
-        let environment = ProcessInfo.processInfo.environment
-        var seed = Self.defaultSeed
-        if let text = environment["CHRONICLE_FUZZ_SEED"], !text.isEmpty {
-            let parsed = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-            guard let parsed else { Issue.record("CHRONICLE_FUZZ_SEED=\(text) is not a UInt64 (decimal or 0x hex)"); return nil }
-            seed = parsed
-        }
-        var cases = Self.defaultCases
-        if let text = environment["CHRONICLE_FUZZ_CASES"], !text.isEmpty {
-            guard let parsed = Int(text), parsed >= 0 else { Issue.record("CHRONICLE_FUZZ_CASES=\(text) is not a count"); return nil }
-            cases = parsed
+        let cases: Int
+        do {
+            cases = try TestSeed.count("CHRONICLE_FUZZ_CASES", default: Self.defaultCases)
+        } catch {
+            Issue.record(Comment(rawValue: String(describing: error)))
+            return nil
         }
         self.name = name
-        self.seed = seed
+        self.seed = TestSeed.seed(for: "UUIDTextFuzzTests.\(name)")
         self.cases = cases
-        // Each test draws its own stream from the one seed, so tests replay alone or together.
+        // Each test draws its own stream from the run's seed, so tests replay alone or together.
         random = SeededGenerator(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
         print("UUIDTextFuzzTests.\(name): seed 0x\(String(seed, radix: 16)), \(cases) cases per generator "
-            + "(replay: CHRONICLE_FUZZ_SEED=0x\(String(seed, radix: 16)) CHRONICLE_FUZZ_CASES=\(cases))")
+            + "(replay: \(TestSeed.replay) CHRONICLE_FUZZ_CASES=\(cases))")
     }
 
     func problem(_ text: String) { problems.append(text) }

@@ -27,8 +27,9 @@ struct Workload {
     private static let tagNames = ["Work", "work", "WORK", "Home", "Straße", "STRASSE", "  Errands ", "Σας", "ΣΑΣ"]
     private static let colors = ["#FF8800", "#00aa00", "#123ABC", "#ffffff", "#0A0b0C", "#7f7F7f", "red", "#12345"]
 
-    init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
+    /// A workload drawn from the run's seed for the test called `test` (``TestSeed``).
+    init(test: String) {
+        random = TestSeed.generator(for: test)
     }
 
     /// Decides the next command; returns its events (empty when it is rejected).

@@ -46,10 +46,11 @@ func withFaultServerAndStore<T>(token: String = "token-f", faults: [FaultServer.
 }
 
 extension SyncConfiguration {
-    /// A configuration for tests: deterministic backoff of 1 ms doubling up to `maximum`.
+    /// A configuration for tests: deterministic backoff of 1 ms doubling up to `maximum`, and a
+    /// request timeout that only guards a hang (a busy machine may take seconds to answer).
     static func testing(_ remote: URL, token: String?, batchSize: Int = 500, maximum: Duration = .milliseconds(64),
                         jitter: RetryPolicy.Jitter = .none, maxAttempts: Int? = 10,
-                        requestTimeout: Duration = .seconds(5)) -> SyncConfiguration {
+                        requestTimeout: Duration = .seconds(60)) -> SyncConfiguration {
         SyncConfiguration(remote: remote, token: token, batchSize: batchSize,
                           retry: RetryPolicy(base: .milliseconds(1), maximum: maximum, jitter: jitter, maxAttempts: maxAttempts),
                           requestTimeout: requestTimeout, debounce: .milliseconds(5))

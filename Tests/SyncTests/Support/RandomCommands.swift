@@ -25,12 +25,31 @@ extension ConvergenceRun {
         do {
             if let id = try await command.run(on: store) { created[id] = created.count }
             return "\(command) -> ok"
-        } catch let error as ChronicleError {
-            return "\(command) -> refused: \(error)"
-        } catch let error as DomainError {
-            return "\(command) -> refused: \(error)"
+        } catch {
+            guard let rule = Self.ruleRefusal(error) else { throw UnexpectedFailure(command: "\(command)", error: error) }
+            return "\(command) -> refused: \(rule)"
         }
     }
+
+    /// The rule `error` refuses a command by, or `nil` when it is anything else (a storage
+    /// failure, a damaged store, a conflict between writers), which fails the run.
+    static func ruleRefusal(_ error: any Error) -> DomainError? {
+        let domain: DomainError
+        switch error {
+        case ChronicleError.rejected(let rule): domain = rule
+        case let rule as DomainError: domain = rule
+        default: return nil
+        }
+        if case .invalidEvent = domain { return nil }
+        return domain
+    }
+}
+
+/// A command that failed for a reason other than the app's rules: the run fails with its seed.
+struct UnexpectedFailure: Error, CustomStringConvertible {
+    let command: String
+    let error: any Error
+    var description: String { "\(command) failed, not by a rule: \(error)" }
 }
 
 /// One command of the app's, with its arguments drawn from a device's current state.
