@@ -124,6 +124,13 @@ let package = Package(
         // A small process the crash and multi-process tests start and kill.
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
+        // The merge rules' referee: a plain fold of the server's order into what every device
+        // must show, written from docs/PROTOCOL.md and docs/CLI.md alone (no product module).
+        .target(name: "ChronicleReferee", path: "Tests/ChronicleReferee"),
+        .testTarget(name: "RefereeTests", dependencies: ["ChronicleReferee"]),
+        // The referee beside a store: its log read as the referee reads events, its models as plain values.
+        .target(name: "ChronicleRefereeSupport", dependencies: ["Chronicle", "ChronicleReferee", "ChronicleWire", "EventLog"],
+                path: "Tests/ChronicleRefereeSupport"),
         // What test targets share: child processes, the built products, the raw log to damage.
         .target(name: "ChronicleTestSupport", dependencies: [
             "LMDB", "EventLog",
@@ -141,9 +148,9 @@ let package = Package(
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture",
-                                                        "ChronicleTestSupport"]),
+                                                        "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerPostgres", "Chronicle",
-                                                   "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "ChronicleTestSupport",
+                                                   "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -154,7 +161,7 @@ let package = Package(
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: [
             "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture",
-            "ChronicleCLI", "ChronicleTestSupport",
+            "ChronicleCLI", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

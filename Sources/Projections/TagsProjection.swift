@@ -127,7 +127,12 @@ struct TagsProjection: Projection {
     private mutating func showGroups() throws {
         var names = Set<String>()
         touched.forEachSorted { _, entry in
-            guard !(entry.original?.shown?.name).sameBytes(as: entry.current?.shown?.name) else { return }
+            // A refold (a pulled write about a tag this store wrote later) folds the tag anew
+            // with its own name shown as is: its group is shown again even when its name is the
+            // same, else a tag shown with " (2)" would lose its suffix.
+            let before = entry.original?.shown, after = entry.current?.shown
+            guard !(before?.name).sameBytes(as: after?.name) || before?.shownAs != after?.shownAs
+                || before?.nameWrittenAt != after?.nameWrittenAt else { return }
             if let old = entry.original?.shown { names.insert(Tag.foldedName(old.name)) }
             if let new = entry.current?.shown { names.insert(Tag.foldedName(new.name)) }
         }

@@ -1,4 +1,6 @@
 @_spi(Operator) import Chronicle
+import ChronicleReferee
+import ChronicleRefereeSupport
 import ChronicleTestSupport
 import Domain
 import EventLog
@@ -8,17 +10,16 @@ import Testing
 
 /// Random concurrent commands against one store: the invariants that span entities hold
 /// after every step, whatever the interleaving (SPEC §6).
-@Suite("decisions under concurrency, in one process", .timeLimit(.minutes(3)))
+@Suite("decisions under concurrency, in one process", .timeLimit(.minutes(10)))
 struct DecisionPropertyTests {
-    /// `CHRONICLE_PROPERTY_SEED=N` replays one seed.
-    static let seed = ProcessInfo.processInfo.environment["CHRONICLE_PROPERTY_SEED"].flatMap(UInt64.init)
-        ?? UInt64.random(in: 0..<1_000_000)
+    /// A new seed each run (``TestSeed``; `CHRONICLE_SEED` replays a run).
+    static let seed = TestSeed.seed(for: "DecisionPropertyTests.invariantsAfterEveryStep")
 
     @Test("4 tasks at a time, 150 steps of random commands: unique tag names, no todo of a deleted user, stats = live todos",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func invariantsAfterEveryStep() async throws {
         let t = try TemporaryStore()
-        var random = SeededGenerator(seed: Self.seed)
+        var random = TestSeed.generator(for: "DecisionPropertyTests.invariantsAfterEveryStep")
         var users: [UUID] = [], todos: [UUID] = [], tags: [UUID] = []
         for step in 0..<150 {
             let commands = (0..<4).map { _ in Command.random(&random, users: users, todos: todos, tags: tags) }
@@ -34,11 +35,14 @@ struct DecisionPropertyTests {
                 }
             }
             try await t.store.refresh()
-            let broken = try await Self.brokenInvariants(t.store)
-            #expect(broken.isEmpty, "seed \(Self.seed), step \(step) after \(commands): \(broken)")
+            var broken = try await Self.brokenInvariants(t.store)
+            broken += try await RefereeState.shown(by: t.store)
+                .differences(from: try RefereeState.fold(log: t.store.log), device: "the store")
+            #expect(broken.isEmpty, "seed 0x\(String(Self.seed, radix: 16)) (\(TestSeed.replay)), step \(step) after \(commands): \(broken)")
             if !broken.isEmpty { break }
         }
-        #expect(try ModelVerifier.problems(log: t.store.log, models: t.store.models, deep: true).isEmpty, "seed \(Self.seed)")
+        print("coverage: seeds 1, steps 150, devices 1, events \(try t.store.log.head()), concurrent operations 4")
+        #expect(try ModelVerifier.problems(log: t.store.log, models: t.store.models, deep: true).isEmpty, "seed 0x\(String(Self.seed, radix: 16)) (\(TestSeed.replay))")
         await t.cleanup()
     }
 

@@ -11,27 +11,33 @@ import Testing
 /// they show keeps the merge rules' invariants (no live todo of a deleted user, no two live
 /// tags named alike, stats that count the live todos).
 ///
-/// - `CHRONICLE_CONVERGENCE_SEEDS=N`: how many seeds (1…N) to run (default 200).
+/// - `CHRONICLE_CONVERGENCE_SEEDS=N`: how many seeds to run (default 200; 0 is refused). They
+///   follow from the run's seed, new each run (``TestSeed``; `CHRONICLE_SEED` replays a run).
 /// - `CHRONICLE_CONVERGENCE_SEED=N`: replay seed N alone (its step trace is printed on failure).
-@Suite("Convergence of devices syncing through a faulty network", .timeLimit(.minutes(10)))
+@Suite("Convergence of devices syncing through a faulty network", .timeLimit(.minutes(20)))
 struct ConvergencePropertyTests {
-    static let replaySeed = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_SEED"].flatMap { UInt64($0) }
-    static let seeds: [UInt64] = {
+    static let replaySeed = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_SEED"].flatMap { TestSeed.parse($0) }
+
+    /// `count` seeds in a row from the run's seed (``TestSeed``), or the one to replay.
+    static func seeds(_ name: String, count variable: String, default fallback: Int) throws -> [UInt64] {
         if let replaySeed { return [replaySeed] }
-        let count = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_SEEDS"].flatMap { Int($0) } ?? 200
-        return count > 0 ? Array(1...UInt64(count)) : []
-    }()
+        let count = try TestSeed.count(variable, default: fallback)
+        let first = TestSeed.seed(for: "ConvergencePropertyTests.\(name)")
+        print("ConvergencePropertyTests.\(name): seeds 0x\(String(first, radix: 16)) and the \(count - 1) after it (replay the run: \(TestSeed.replay))")
+        return (0..<UInt64(count)).map { first &+ $0 }
+    }
 
     static func replayHint(_ seed: UInt64) -> String {
-        "replay: CHRONICLE_CONVERGENCE_SEED=\(seed) swift test --filter ConvergencePropertyTests"
+        "replay: CHRONICLE_CONVERGENCE_SEED=0x\(String(seed, radix: 16)) swift test --filter ConvergencePropertyTests"
     }
 
     // MARK: - Randomized
 
     @Test("random offline edits on 2–5 devices, random pushes and pulls through faults, then sync until quiet: all converge, invariants hold")
     func randomRunsConverge() async throws {
-        let reverted = await Self.play(Self.seeds, postgresInstances: 0)
-        if Self.seeds.count >= 50 {
+        let seeds = try Self.seeds("lmdb", count: "CHRONICLE_CONVERGENCE_SEEDS", default: 200)
+        let reverted = await Self.play(seeds, postgresInstances: 0)
+        if seeds.count >= 50 {
             #expect(reverted.undone > 0 && reverted.redone > 0, "the runs must undo and redo, or they prove nothing about them")
         }
     }
@@ -41,8 +47,7 @@ struct ConvergencePropertyTests {
     /// `CHRONICLE_CONVERGENCE_POSTGRES_SEEDS=N` for more).
     @Test("the same through 3 servers on one PostgreSQL database, requests spread over them: all converge")
     func randomRunsConvergeThroughPostgresInstances() async throws {
-        let count = ProcessInfo.processInfo.environment["CHRONICLE_CONVERGENCE_POSTGRES_SEEDS"].flatMap { Int($0) } ?? 12
-        let seeds = Self.replaySeed.map { [$0] } ?? (count > 0 ? Array(1...UInt64(count)) : [])
+        let seeds = try Self.seeds("postgres", count: "CHRONICLE_CONVERGENCE_POSTGRES_SEEDS", default: 12)
         _ = await Self.play(seeds, postgresInstances: 3)
     }
 
@@ -50,11 +55,15 @@ struct ConvergencePropertyTests {
     static func play(_ seeds: [UInt64], postgresInstances: Int) async -> (undone: Int, redone: Int) {
         var failed: [UInt64] = []
         var reverted = (undone: 0, redone: 0)
+        var covered = (devices: 0, steps: 0, events: 0)
         let started = ContinuousClock.now
         for seed in seeds {
             let run = await ConvergenceRun.play(seed: seed, postgresInstances: postgresInstances)
             reverted.undone += run.trace.filter { $0.contains("undo(steps:") && $0.hasSuffix("-> ok") }.count
             reverted.redone += run.trace.filter { $0.contains("redo(steps:") && $0.hasSuffix("-> ok") }.count
+            covered.devices += run.devices
+            covered.steps += run.steps
+            covered.events += run.events
             guard !run.problems.isEmpty else { continue }
             failed.append(seed)
             let detailed = replaySeed != nil || failed.count == 1
@@ -69,12 +78,13 @@ struct ConvergencePropertyTests {
         }
         let elapsed = ContinuousClock.now - started
         if !failed.isEmpty {
-            let message = "\(failed.count) of \(seeds.count) seeds failed (first: \(failed[0]); "
-                + "\(replayHint(failed[0]))); failing seeds: \(failed.map(String.init).joined(separator: " "))"
+            let message = "\(failed.count) of \(seeds.count) seeds failed (first: 0x\(String(failed[0], radix: 16)); "
+                + "\(replayHint(failed[0]))); failing seeds: \(failed.map { "0x" + String($0, radix: 16) }.joined(separator: " "))"
             Issue.record(Comment(rawValue: message))
         }
         let through = postgresInstances > 0 ? " through \(postgresInstances) PostgreSQL-backed servers" : ""
         print("convergence\(through): \(seeds.count) seeds in \(elapsed), \(failed.count) failed; \(reverted.undone) undos and \(reverted.redone) redos took effect")
+        print("coverage: seeds \(seeds.count), steps \(covered.steps), devices \(covered.devices), events \(covered.events)")
         return reverted
     }
 }
@@ -87,6 +97,8 @@ struct ConvergenceRun {
     var trace: [String] = []
     var faults: [String] = []
     var summary = ""
+    /// What the run covered: devices, random steps (the shared start's commands included) and the server's events at the end.
+    var devices = 0, steps = 0, events = 0
 
     /// How many devices and steps a seed gets.
     static let devices = 2...5
@@ -102,6 +114,7 @@ struct ConvergenceRun {
         let deviceCount = Int.random(in: devices, using: &random)
         let stepCount = Int.random(in: steps, using: &random)
         run.summary = "\(deviceCount) devices, \(stepCount) steps"
+        run.devices = deviceCount
         let cluster: SyncCluster
         do {
             // The proxy's faults come from their own generator, derived from the seed.
@@ -119,6 +132,7 @@ struct ConvergenceRun {
             var created: [UUID: Int] = [:]
             for step in 1...Int.random(in: baseline, using: &random) {
                 run.trace.append("start \(step) A " + (try await Self.command(on: first, &random, created: &created)))
+                run.steps += 1
             }
             run.trace.append("start A " + (try await Self.sync(first, push: true)))
             for device in cluster.devices.dropFirst() {
@@ -133,6 +147,7 @@ struct ConvergenceRun {
                     line = try await Self.command(on: device, &random, created: &created)
                 }
                 run.trace.append("#\(step) \(device.name) \(line)")
+                run.steps += 1
             }
             run.faults = cluster.proxy.faults.played
             run.trace.append("quiet phase (faults off)")
@@ -140,6 +155,8 @@ struct ConvergenceRun {
             if run.problems.isEmpty {
                 run.problems += try await cluster.convergenceProblems()
                 run.problems += try await cluster.invariantProblems()
+                run.problems += try await cluster.refereeProblems()
+                run.events = try await cluster.serverOrder().count
             }
         } catch {
             run.problems.append("the run threw: \(error)")

@@ -26,7 +26,7 @@ extension SyncCluster {
             problems += reference.rendering.differences(from: other.rendering, names: (reference.name, other.name))
         }
 
-        let serverIDs = try await server.http.pullAll(token: Self.token).map(\.id)
+        let serverIDs = try await http.pullAll(token: Self.token).map(\.id)
         let serverSet = Set(serverIDs)
         if serverSet.count != serverIDs.count {
             problems.append("the server holds \(serverIDs.count - serverSet.count) events twice")

@@ -8,7 +8,7 @@ import Testing
 
 /// A reference server, a faulty proxy in front of it, and devices syncing through the proxy.
 final class SyncCluster {
-    struct Device {
+    struct Device: Sendable {
         let name: String
         let folder: TemporaryFolder
         let store: ChronicleStore
@@ -19,7 +19,12 @@ final class SyncCluster {
 
     /// The first server (every server holds the same events: they share one database).
     var server: TestServer { servers[0] }
+    /// In-process servers (none when the servers are processes).
     let servers: [TestServer]
+    /// `chronicle serve` processes, which a test may kill and restart (none when in-process).
+    let processes: [ServerProcess]
+    /// The server as the checks read it: directly, not through the proxy.
+    var http: HTTP { processes.first?.http ?? servers[0].http }
     /// The PostgreSQL cluster the servers share, when they run on one.
     let database: PostgresCluster?
     let proxy: FaultyProxy
@@ -28,8 +33,10 @@ final class SyncCluster {
     /// Devices opened for a check, closed at shutdown with the others.
     var extras: [Device] = []
 
-    private init(servers: [TestServer], database: PostgresCluster?, proxy: FaultyProxy, maxAttempts: Int) {
+    private init(servers: [TestServer], processes: [ServerProcess] = [], database: PostgresCluster?, proxy: FaultyProxy,
+                 maxAttempts: Int) {
         self.servers = servers
+        self.processes = processes
         self.database = database
         self.proxy = proxy
         self.maxAttempts = maxAttempts
@@ -59,6 +66,40 @@ final class SyncCluster {
             throw error
         }
     }
+
+    /// `chronicle serve` processes and a proxy in front of them: one on LMDB, or
+    /// `postgresInstances` sharing one PostgreSQL database (a cluster of the run's own).
+    static func startProcesses(seed: UInt64, probability: Double, maxAttempts: Int = 10,
+                               postgresInstances: Int = 0) async throws -> SyncCluster {
+        var processes: [ServerProcess] = []
+        var database: PostgresCluster?
+        var data: TemporaryFolder?
+        do {
+            if postgresInstances > 0 {
+                let cluster = try await PostgresCluster.start()
+                database = cluster
+                for _ in 0..<postgresInstances {
+                    processes.append(try await ServerProcess.start(["--database", cluster.url, "--token", token]))
+                }
+            } else {
+                let folder = try TemporaryFolder("server")
+                data = folder
+                processes.append(try await ServerProcess.start(["--data", folder.path, "--token", token]))
+            }
+            let proxy = try await FaultyProxy.start(upstreams: processes.map(\.url), seed: seed, probability: probability)
+            let cluster = SyncCluster(servers: [], processes: processes, database: database, proxy: proxy, maxAttempts: maxAttempts)
+            cluster.serverData = data
+            return cluster
+        } catch {
+            for process in processes { await process.stop() }
+            await database?.stop()
+            data?.remove()
+            throw error
+        }
+    }
+
+    /// The data folder of a server process on LMDB, removed at shutdown.
+    private var serverData: TemporaryFolder?
 
     /// A new device syncing through the proxy (small batches and pages, so a sync takes
     /// several requests and faults land in the middle of one).
@@ -143,6 +184,8 @@ final class SyncCluster {
         extras = []
         try? await proxy.stop()
         for server in servers { try? await server.stop() }
+        for process in processes { await process.stop() }
         await database?.stop()
+        serverData?.remove()
     }
 }
