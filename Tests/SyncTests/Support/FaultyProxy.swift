@@ -27,6 +27,8 @@ final class FaultyProxy: Sendable {
         case dropAfterForwarding
         /// Forward twice (a duplicated push) and answer the second answer.
         case duplicate
+        /// Wait a little (up to a quarter second), then forward: a slow network.
+        case delay
     }
 
     /// What the proxy does with one pull.
@@ -36,6 +38,11 @@ final class FaultyProxy: Sendable {
         case unavailable
         /// Forward, then close the connection without answering.
         case dropAfterForwarding
+        /// Forward asking for half the events the client asked for: a page cut short, which
+        /// the client takes for the end of the pull (the next pull goes on from its cursor).
+        case shortPage
+        /// Wait a little (up to a quarter second), then forward.
+        case delay
     }
 
     let faults: ProxyFaults
@@ -107,6 +114,9 @@ final class FaultyProxy: Sendable {
         case .duplicate:
             _ = try await forwarder.forward(request, body: body)
             return try await forwarder.forward(request, body: body).response
+        case .delay:
+            try await Task.sleep(for: faults.delay())
+            return try await forwarder.forward(request, body: body).response
         }
     }
 
@@ -121,6 +131,11 @@ final class FaultyProxy: Sendable {
             _ = try await forwarder.forward(request, body: nil)
             try await context.closeConnection()
             throw CancellationError()
+        case .shortPage:
+            return try await forwarder.forward(request, body: nil, halvingLimit: true).response
+        case .delay:
+            try await Task.sleep(for: faults.delay())
+            return try await forwarder.forward(request, body: nil).response
         }
     }
 
@@ -177,9 +192,16 @@ struct Forwarder: Sendable {
         }
     }
 
-    func forward(_ request: Request, body: ByteBuffer?) async throws -> Answer {
+    /// Forwards `request`; with `halvingLimit`, a pull asks for half its `limit` (at least 1).
+    func forward(_ request: Request, body: ByteBuffer?, halvingLimit: Bool = false) async throws -> Answer {
         var target = request.uri.path
-        if let query = request.uri.query, !query.isEmpty { target += "?" + query }
+        if let query = request.uri.query, !query.isEmpty {
+            let parts = query.split(separator: "&").map { part -> String in
+                guard halvingLimit, part.hasPrefix("limit="), let limit = Int(part.dropFirst("limit=".count)) else { return String(part) }
+                return "limit=\(max(1, limit / 2))"
+            }
+            target += "?" + parts.joined(separator: "&")
+        }
         guard let url = URL(string: upstream.absoluteString.trimmingSuffix("/") + target) else {
             throw HTTPError(.badRequest, message: "cannot forward \(target)")
         }
@@ -268,6 +290,11 @@ final class ProxyFaults: Sendable {
             if fault != .pass { s.played.append("pull#\(s.pulls) \(fault.rawValue)") }
             return fault
         }
+    }
+
+    /// How long a `delay` fault waits: up to a quarter second, drawn from the seed.
+    func delay() -> Duration {
+        state.withLock { s in .milliseconds(Int(s.random.next() % 250)) }
     }
 
     /// A fault from `faults` with the state's probability, else `nil`.
