@@ -11,6 +11,7 @@ public struct Entry {
 /// A position in a database, alive inside ``Transaction/withCursor(_:_:)``.
 public struct Cursor {
     let handle: OpaquePointer
+    let bounds: MapBounds
 
     private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {
         var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
@@ -18,8 +19,7 @@ public struct Cursor {
         let code = mdb_cursor_get(handle, &k, &v, op)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
-        return Entry(key: UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                     value: UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return Entry(key: try bounds.buffer(k), value: try bounds.buffer(v))
     }
 
     /// The first entry.

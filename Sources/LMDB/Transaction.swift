@@ -9,10 +9,13 @@ public struct Transaction {
     let handle: OpaquePointer
     /// `true` inside ``Environment/write(_:)``.
     public let isWritable: Bool
+    /// Where the bytes handed back may lie (a damaged file cannot make a read run past it).
+    let bounds: MapBounds
 
     init(handle: OpaquePointer, isWritable: Bool) {
         self.handle = handle
         self.isWritable = isWritable
+        bounds = MapBounds(transaction: handle, isWritable: isWritable)
     }
 
     // MARK: - Databases
@@ -55,7 +58,7 @@ public struct Transaction {
         let code = mdb_get(handle, db.dbi, &k, &v)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
-        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        return try bounds.buffer(v)
     }
 
     /// The value stored under `key`, or `nil`. Valid until the transaction ends.
@@ -122,6 +125,6 @@ public struct Transaction {
         var pointer: OpaquePointer?
         try check(mdb_cursor_open(handle, db.dbi, &pointer))
         guard let pointer else { throw LMDBError.badTransaction }
-        return Cursor(handle: pointer)
+        return Cursor(handle: pointer, bounds: bounds)
     }
 }

@@ -193,6 +193,31 @@ extension Reliability {
             }
         }
 
+        @Test("a record whose stored size runs past its page and the file: refused as damaged, never SIGBUS")
+        func recordSizePastTheFile() async throws {
+            // Found by the bit-flip sweep on a new seed: a flip in the high half of a leaf node's
+            // data size made LMDB hand back a value running past the file's end, and the first
+            // read of it killed the process with SIGBUS.
+            try await TemporaryFolder.with("size-past-file") { root in
+                let fixture = try await Self.makeStore(root + "/store")
+                let path = fixture.path + "/log/data.mdb"
+                var file = try Data(contentsOf: URL(fileURLWithPath: path))
+                let last = try Self.record(at: fixture.head, of: fixture.path)
+                let leaf = try #require(file.range(of: Data(last))).lowerBound / 4096 * 4096
+                // LMDB's leaf page: a 16-byte header, then each node's offset; a node begins with
+                // its data size, low then high 16 bits, little-endian.
+                let node = leaf + (Int(file[leaf + 16]) | Int(file[leaf + 17]) << 8)
+                file[node + 3] ^= 0x01   // the data size grows by 16 MiB
+                try file.write(to: URL(fileURLWithPath: path))
+                for command in [["log", "--ndjson"], ["verify"]] {
+                    let output = try await Self.chronicle(command, store: fixture.path)
+                    #expect(!output.exit.wasSignalled, "\(command): \(output.standardError)")
+                    #expect(output.exit.status == 1 && output.errorLines.count == 1
+                            && output.errorLines[0].contains("damaged"), "\(command): \(output.standardError)")
+                }
+            }
+        }
+
         @Test("a truncated data file: verify names the file and sizes, every other command refuses", arguments: [0.5, 0.8])
         func truncatedDataFile(fraction: Double) async throws {
             try await TemporaryFolder.with("truncated") { root in
