@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The seeds of the randomized tests: a new one each run, printed, and replayable.
 ///
@@ -34,6 +35,22 @@ public enum TestSeed {
         let seed = seed(for: name)
         print("\(name): seed 0x\(String(seed, radix: 16)) (replay: \(replay))")
         return SeededGenerator(seed: seed)
+    }
+
+    /// A fuzz test's seed (from its name) and its cases per generator (`CHRONICLE_FUZZ_CASES`,
+    /// else `defaultCases`), printed with how to replay them; nil, with an issue recorded,
+    /// when the count is refused.
+    public static func fuzz(_ name: String, defaultCases: Int) -> (seed: UInt64, cases: Int)? {
+        do {
+            let cases = try count("CHRONICLE_FUZZ_CASES", default: defaultCases)
+            let seed = seed(for: name)
+            print("\(name): seed 0x\(String(seed, radix: 16)), \(cases) cases per generator "
+                + "(replay: \(replay) CHRONICLE_FUZZ_CASES=\(cases))")
+            return (seed, cases)
+        } catch {
+            Issue.record(Comment(rawValue: String(describing: error)))
+            return nil
+        }
     }
 
     /// A positive count from the environment variable `variable`, else `fallback`.

@@ -372,20 +372,12 @@ private final class FuzzRun {
 
     /// `nil` (with an issue recorded) when an environment variable does not parse.
     init?(name: String, salt: UInt64) {
-        let cases: Int
-        do {
-            cases = try TestSeed.count("CHRONICLE_FUZZ_CASES", default: Self.defaultCases)
-        } catch {
-            Issue.record(Comment(rawValue: String(describing: error)))
-            return nil
-        }
+        guard let (seed, cases) = TestSeed.fuzz("TimestampFuzzTests.\(name)", defaultCases: Self.defaultCases) else { return nil }
         self.name = name
-        self.seed = TestSeed.seed(for: "TimestampFuzzTests.\(name)")
+        self.seed = seed
         self.cases = cases
         // Each test draws its own stream from the run's seed, so tests replay alone or together.
         random = SeededGenerator(seed: seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
-        print("TimestampFuzzTests.\(name): seed 0x\(String(seed, radix: 16)), \(cases) cases per generator "
-            + "(replay: \(TestSeed.replay) CHRONICLE_FUZZ_CASES=\(cases))")
     }
 
     func problem(_ text: String) { problems.append(text) }
