@@ -121,7 +121,8 @@ public struct JSONScanner {
     }
 
     /// Reads a number and returns the range of its literal text in ``bytes``, checked against
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, and refused when its magnitude
+    /// overflows a `Double` (as Foundation's reader refuses it; a tiny one reads as 0 in both).
     public mutating func number() throws(JSONSyntaxError) -> Range<Int> {
         skipWhitespace()
         let start = offset
@@ -133,10 +134,17 @@ public struct JSONScanner {
             offset += 1
             try oneOrMoreDigits()
         }
+        var hasExponent = false
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             offset += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { offset += 1 }
             try oneOrMoreDigits()
+            hasExponent = true
+        }
+        // Only an exponent or more than 308 digits can overflow: most numbers skip the check.
+        if hasExponent || offset - start > 308 {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            guard Double(text)?.isFinite == true else { throw JSONSyntaxError(.numberOutOfRange, at: start) }
         }
         return start..<offset
     }

@@ -20,6 +20,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
         case tooDeep
         /// A name given twice in one object (the name, unescaped).
         case duplicateKey(String)
+        /// A number too large for a 64-bit floating-point value (`1e309`): JSON readers
+        /// such as Foundation's refuse it, so Chronicle's does too.
+        case numberOutOfRange
     }
 
     /// What is wrong.
@@ -43,6 +46,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
         case .unpairedSurrogate: "unpaired surrogate escape at byte \(offset)"
         case .tooDeep: "nested deeper than \(JSONScanner.maxDepth) levels at byte \(offset)"
         case .duplicateKey(let name): "duplicate key \(JSONQuoting.quoted(String(name.unicodeScalars.prefix(64)))) at byte \(offset)"
+        case .numberOutOfRange: "number too large for a 64-bit float at byte \(offset)"
         }
     }
 

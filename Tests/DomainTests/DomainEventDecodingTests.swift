@@ -94,7 +94,7 @@ struct DomainEventDecodingTests {
         ("UserCreated", #"{"name":"Ada","age":36e0}"#, "field 'age' must be an integer"),
         ("UserCreated", #"{"name":"Ada","age":true}"#, "field 'age' must be an integer (got a boolean)"),
         ("UserCreated", #"{"name":"Ada","age":99999999999999999999}"#, "field 'age' is out of range"),
-        ("UserCreated", #"{"name":"Ada","age":1e400}"#, "field 'age' must be an integer"),
+        ("UserCreated", #"{"name":"Ada","age":1e400}"#, "is not valid JSON: number too large for a 64-bit float"),
         ("UserCreated", #"{"name":5,"age":36}"#, "field 'name' must be a string (got a number)"),
         ("UserCreated", #"{"name":null,"age":36}"#, "field 'name' must not be null"),
         ("UserUpdated", #"{"age":[1]}"#, "field 'age' must be an integer (got an array)"),
