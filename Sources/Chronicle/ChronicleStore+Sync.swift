@@ -52,8 +52,10 @@ extension ChronicleStore {
         return try await ChronicleError.mapping { try await engine.pull() }
     }
 
-    /// Syncs in the background until the task is cancelled: pushes as events are written and
-    /// pulls by `configuration.pullInterval`, backing off after failures (see `SyncEngine.run(stopOnPermanentError:)`).
+    /// Syncs in the background until the task is cancelled: pushes as events are written, and
+    /// pulls as the server commits other devices' events (a pull waiting on the server,
+    /// `configuration.pullWait`) or, from a server that does not wait, by
+    /// `configuration.pullInterval`, backing off after failures (see `SyncEngine.run(stopOnPermanentError:)`).
     ///
     /// ```swift
     /// let sync = Task { try await store.runSync(SyncConfiguration(remote: url, token: token, pullInterval: .seconds(30))) }

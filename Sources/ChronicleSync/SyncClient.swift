@@ -57,12 +57,18 @@ struct SyncClient: Sendable {
     }
 
     /// Reads up to `limit` events after the server position `after`, checked against the
-    /// protocol before anything is applied (see ``page(in:after:limit:)``).
-    func pull(after: UInt64, limit: Int) async -> Outcome<WirePage> {
+    /// protocol before anything is applied (see ``page(in:after:limit:)``). With a `wait` (whole
+    /// seconds, at most 60), an empty page waits that long on the server for events; the
+    /// request's timeout grows by as much.
+    func pull(after: UInt64, limit: Int, wait: Duration = .zero) async -> Outcome<WirePage> {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "after", value: String(after)), URLQueryItem(name: "limit", value: String(limit))]
+        let seconds = min(60, wait.components.seconds)
+        if seconds > 0 { components.queryItems?.append(URLQueryItem(name: "wait", value: String(seconds))) }
         let request = makeRequest("GET", components.url!, body: nil)
-        return await exchange(request) { data throws(SyncError) in try Self.page(in: data, after: after, limit: limit) }
+        return await exchange(request, timeout: requestTimeout + .seconds(max(0, seconds))) { data throws(SyncError) in
+            try Self.page(in: data, after: after, limit: limit)
+        }
     }
 
     private func makeRequest(_ method: String, _ url: URL, body: Data?) -> HTTPRequest {
@@ -73,11 +79,11 @@ struct SyncClient: Sendable {
     }
 
     /// Sends `request` and reads a 2xx body with `read`; anything else is a failure.
-    private func exchange<Value: Sendable>(_ request: HTTPRequest,
+    private func exchange<Value: Sendable>(_ request: HTTPRequest, timeout: Duration? = nil,
                                            read: (Data) throws(SyncError) -> Value) async -> Outcome<Value> {
         let response: HTTPResponse
         do {
-            response = try await transport.send(request, timeout: requestTimeout)
+            response = try await transport.send(request, timeout: timeout ?? requestTimeout)
         } catch {
             return .failed(error, retryAfter: nil)
         }

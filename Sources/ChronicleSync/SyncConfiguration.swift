@@ -27,13 +27,19 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// ``SyncEngine/run(stopOnPermanentError:)``: check for unsent events at least this often.
     public var pollInterval: Duration
     /// ``SyncEngine/run(stopOnPermanentError:)``: pull at least this often (`nil`: push only).
+    /// With a ``pullWait``, the interval applies only if the server does not take `wait`.
     public var pullInterval: Duration?
+    /// ``SyncEngine/run(stopOnPermanentError:)``: how long each pull request waits on the
+    /// server for new events (`GET /v1/events?wait=`, whole seconds up to 60), so another
+    /// device's write arrives as the server commits it instead of at the next interval;
+    /// `.zero` pulls by ``pullInterval`` alone. A one-shot ``SyncEngine/pull()`` never waits.
+    public var pullWait: Duration
 
     /// Makes a configuration for syncing with `remote`; `SyncEngine` checks the settings when it is made with it.
     public init(remote: URL, token: String? = nil, batchSize: Int = 500, pullLimit: Int = 1000, maxBatchBytes: Int = 4 << 20,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
                 debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60),
-                pullInterval: Duration? = .seconds(2)) {
+                pullInterval: Duration? = .seconds(2), pullWait: Duration = .seconds(25)) {
         self.remote = remote
         self.token = token
         self.batchSize = batchSize
@@ -44,6 +50,7 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.debounce = debounce
         self.pollInterval = pollInterval
         self.pullInterval = pullInterval
+        self.pullWait = pullWait
     }
 
     func validate() throws(SyncError) {
@@ -56,5 +63,6 @@ public struct SyncConfiguration: Sendable, Hashable {
         if let attempts = retry.maxAttempts, attempts < 1 { throw .invalidRemote("max attempts must be at least 1") }
         guard requestTimeout > .zero else { throw .invalidRemote("the request timeout must be positive") }
         if let pullInterval, pullInterval <= .zero { throw .invalidRemote("the pull interval must be positive") }
+        guard pullWait >= .zero, pullWait <= .seconds(60) else { throw .invalidRemote("the pull wait must be from 0 to 60 seconds") }
     }
 }

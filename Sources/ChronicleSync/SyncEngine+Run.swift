@@ -6,8 +6,11 @@ import Logging
 extension SyncEngine {
     /// Pushes as events arrive until the task is cancelled: after appends (debounced by
     /// `configuration.debounce`), every `configuration.pollInterval`, on ``syncNow()`` and
-    /// on ``networkIsBack()``. With a `configuration.pullInterval`, it also pulls after each
-    /// push that brought the remote up to date, at least that often. Retryable failures back off per the policy, without an
+    /// on ``networkIsBack()``. With a `configuration.pullInterval`, it also pulls: with a
+    /// `configuration.pullWait` (25 s by default), as soon as a request waiting on the server
+    /// (``watchServer()``, beside the pushes) sees events past the cursor, and at every poll;
+    /// without one, or from a server that does not take `wait`, after each push that brought
+    /// the remote up to date, at least every pull interval. Retryable failures back off per the policy, without an
     /// attempt limit; the backoff survives a restart (the next try time is stored).
     ///
     /// After a permanent failure (a 4xx such as 400 or 401) nothing is retried until
@@ -24,8 +27,11 @@ extension SyncEngine {
             phase = SyncStatus.restingPhase(state)
             publish()
         }
+        // Read before the watcher starts: an append between its start and its first read of
+        // the head would otherwise wake no one, and wait for the next poll to be pushed.
+        let headAtStart = (try? log.head()) ?? 0
         let watcher = Task { [log, waker, weak self] in
-            var seen = (try? log.head()) ?? 0
+            var seen = headAtStart
             while !Task.isCancelled {
                 guard let head = try? await log.waitForHead(beyond: seen, timeout: .seconds(10)) else { return }
                 if head > seen {
@@ -38,7 +44,12 @@ extension SyncEngine {
         defer { watcher.cancel() }
 
         state = try store.load()
+        serverWaits = configuration.pullInterval != nil && configuration.pullWait > .zero
+        let listener = serverWaits ? Task { [weak self] in await self?.watchServer() } : nil
+        defer { listener?.cancel() }
         var pulledAt: ContinuousClock.Instant?
+        /// With `serverWaits`: the server has (or may have) events past the cursor.
+        var pullDue = true
         // A backoff a previous process started still holds.
         if !state.lastErrorIsPermanent, let next = state.nextTryAt {
             let wait = Duration.milliseconds(next - Self.nowMilliseconds())
@@ -54,9 +65,10 @@ extension SyncEngine {
             do {
                 outcome = try await drain()
                 if case .upToDate = outcome, let interval = configuration.pullInterval,
-                   pulledAt.map({ ContinuousClock.now - $0 >= interval }) ?? true {
+                   serverWaits ? pullDue : pulledAt.map({ ContinuousClock.now - $0 >= interval }) ?? true {
                     outcome = try await drainPulls()
                     pulledAt = ContinuousClock.now
+                    if case .upToDate = outcome { pullDue = false }
                 }
             } catch is CancellationError {
                 return
@@ -65,9 +77,11 @@ extension SyncEngine {
             case .upToDate:
                 phase = .idle
                 publish()
-                let wait = configuration.pullInterval.map { min($0, configuration.pollInterval) } ?? configuration.pollInterval
-                let reason = await waker.wait(accepting: [.append, .manual, .network], timeout: wait, sleep: sleep)
-                if reason == .manual || reason == .network { pulledAt = nil }
+                let wait = serverWaits ? configuration.pollInterval
+                    : configuration.pullInterval.map { min($0, configuration.pollInterval) } ?? configuration.pollInterval
+                let reason = await waker.wait(accepting: [.append, .manual, .network, .remote], timeout: wait, sleep: sleep)
+                if reason == .manual || reason == .network || reason == .remote { pulledAt = nil }
+                if reason != .append { pullDue = true }
                 if reason == .append, configuration.debounce > .zero {
                     try? await sleep(configuration.debounce)
                 }

@@ -54,6 +54,9 @@ public actor SyncEngine {
     var attemptsThisRun = 0
     var batchLimit: Int
     var running = false
+    /// A running ``run(stopOnPermanentError:)`` learns of the server's events by waiting on it
+    /// (``watchServer()``) rather than by pulling at intervals.
+    var serverWaits = false
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
     private var observers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// What wakes a waiting ``SyncEngine``: new appends, the app, the network coming back.
+/// What wakes a waiting ``SyncEngine``: new appends, the app, the network coming back, the
+/// server having new events.
 ///
 /// A wake nobody waits for is remembered until a wait that accepts it, so a `syncNow()`
 /// that lands while a batch is in flight is not lost.
@@ -10,6 +11,8 @@ final class SyncWaker: Sendable {
         case append
         case manual
         case network
+        /// A pull waiting on the server found events past the cursor.
+        case remote
     }
 
     private struct Waiter {

@@ -27,8 +27,17 @@ public protocol EventStorage: Sendable, CustomStringConvertible {
     /// The tenant's events after `position`, in order, at most `limit`, and no more of them
     /// than fit in `maxBytes` bytes of data (but always the first one), with its last position.
     func events(of tenant: String, after position: UInt64, limit: Int, maxBytes: Int) async throws -> EventPage
+    /// Calls `observer` for the commits other servers sharing this storage make, until
+    /// ``close()``: a server wakes its waiting pulls with it (its own pushes it wakes itself).
+    /// The default does nothing, for a storage no other server shares.
+    func observeCommits(_ observer: @escaping @Sendable (CommitNotice) -> Void) async
     /// Finishes what is under way and lets go of files and connections (at shutdown).
     func close() async
+}
+
+extension EventStorage {
+    /// Nothing to observe: no other server commits to this storage.
+    public func observeCommits(_ observer: @escaping @Sendable (CommitNotice) -> Void) async {}
 }
 
 /// A page of a tenant's events in server order.

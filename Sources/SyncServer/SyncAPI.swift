@@ -16,7 +16,8 @@ import Logging
 /// ```
 ///
 /// - `POST /v1/events`: stores a batch, each event id once per tenant, all or nothing.
-/// - `GET /v1/events?after=&limit=`: the tenant's events in server order.
+/// - `GET /v1/events?after=&limit=&wait=`: the tenant's events in server order; with `wait`,
+///   an empty page waits up to that many seconds for the tenant's next commit.
 /// - `GET /healthz`: 200.
 /// - `GET /openapi.yaml`: this API as OpenAPI 3.0.
 /// - `GET /metrics`: what the server counts, in Prometheus' text format (``ServerMetrics``).
@@ -29,13 +30,21 @@ public struct SyncAPI: Sendable {
         public var maxPullLimit: Int
         /// The `limit` of a pull that gives none.
         public var defaultPullLimit: Int
+        /// The longest a pull waits for events (`wait` up to ``SyncAPI/maxWaitSeconds`` is
+        /// taken; a longer one than this ends sooner, as the protocol allows).
+        public var maxWait: Duration
+        /// The most pulls that may wait at once on this server (503 with `Retry-After` above).
+        public var maxWaiters: Int
 
-        /// Makes limits; by default bodies of up to 8 MiB, and pulls of up to 10,000 events, 1000 when
-        /// the request gives no `limit`.
-        public init(maxBodyBytes: Int = 8 << 20, maxPullLimit: Int = 10_000, defaultPullLimit: Int = 1000) {
+        /// Makes limits; by default bodies of up to 8 MiB, pulls of up to 10,000 events (1000 when
+        /// the request gives no `limit`) waiting up to 60 s, and 10,000 pulls waiting at once.
+        public init(maxBodyBytes: Int = 8 << 20, maxPullLimit: Int = 10_000, defaultPullLimit: Int = 1000,
+                    maxWait: Duration = .seconds(SyncAPI.maxWaitSeconds), maxWaiters: Int = 10_000) {
             self.maxBodyBytes = maxBodyBytes
             self.maxPullLimit = maxPullLimit
             self.defaultPullLimit = defaultPullLimit
+            self.maxWait = maxWait
+            self.maxWaiters = maxWaiters
         }
     }
 
@@ -45,12 +54,15 @@ public struct SyncAPI: Sendable {
     public let limits: Limits
     /// What the endpoints count, served at `GET /metrics`.
     public let metrics: ServerMetrics
+    /// The pulls waiting for their tenant's next commit (`wait`), woken after each push.
+    public let waiters: TenantWaiters
 
     /// Makes the API over `storage`; it serves nothing until ``install(on:)`` adds it to a router.
     public init(storage: any EventStorage, limits: Limits = Limits(), metrics: ServerMetrics = ServerMetrics()) {
         self.storage = storage
         self.limits = limits
         self.metrics = metrics
+        self.waiters = TenantWaiters(capacity: limits.maxWaiters)
     }
 
     /// The paths the API serves and the methods each takes (any other method gets 405).
@@ -102,6 +114,7 @@ public struct SyncAPI: Sendable {
         }
         let result = try await metrics.storage("append") { try await storage.append(batch.events, for: tenant) }
         metrics.appended(accepted: result.accepted, duplicates: result.duplicates)
+        if result.accepted > 0 { waiters.notify(tenant) }
         context.logger.info("batch stored", metadata: [
             "tenant": "\(tenant)", "device": "\(batch.device)", "events": "\(batch.events.count)",
             "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
@@ -113,35 +126,6 @@ public struct SyncAPI: Sendable {
         // The rest of the body is not read: the connection ends after the answer (see ConnectionEndingHandler).
         APIError(.contentTooLarge, "request body is larger than \(limits.maxBodyBytes) bytes: send smaller batches",
                  headers: [.connection: "close"])
-    }
-
-    // MARK: - Pull
-
-    func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try await authenticate(request)
-        let query = request.uri.queryParameters
-        for (name, _) in query where name != "after" && name != "limit" {
-            throw APIError(.badRequest, "unknown query parameter \"\(name)\": a pull takes \"after\" and \"limit\"")
-        }
-        var after: UInt64 = 0
-        if let text = try Self.single("after", in: query) {
-            guard let value = Self.digits(text) else {
-                throw APIError(.badRequest, "\"after\" must be a non-negative integer in decimal digits (a server position)")
-            }
-            after = value
-        }
-        var limit = limits.defaultPullLimit
-        if let text = try Self.single("limit", in: query) {
-            guard let value = Self.digits(text), value >= 1, value <= UInt64(limits.maxPullLimit) else {
-                throw APIError(.badRequest, "\"limit\" must be an integer from 1 to \(limits.maxPullLimit) in decimal digits")
-            }
-            limit = Int(value)
-        }
-        let page = try await metrics.storage("events") {
-            try await storage.events(of: tenant, after: after, limit: limit, maxBytes: WirePage.maxDataBytes)
-        }
-        metrics.served(page.events.count)
-        return Self.json(WirePage(events: page.events, lastPosition: page.lastPosition).encode())
     }
 
     // MARK: - Helpers

@@ -78,6 +78,9 @@ public final class SyncServer: Service, Sendable {
               (1...configuration.limits.maxPullLimit).contains(configuration.limits.defaultPullLimit) else {
             throw .invalidSetting("the request limits must be positive")
         }
+        guard configuration.limits.maxWaiters > 0, configuration.limits.maxWait >= .zero else {
+            throw .invalidSetting("the most waiting pulls must be positive, and the longest wait not negative")
+        }
         guard configuration.idleTimeout > .zero, configuration.requestTimeout > .zero else {
             throw .invalidSetting("the idle and request timeouts must be positive")
         }
@@ -93,7 +96,8 @@ public final class SyncServer: Service, Sendable {
     }
 
     /// Serves until the surrounding `ServiceGroup` shuts down gracefully or the task is
-    /// cancelled, then closes the storage.
+    /// cancelled, then closes the storage. A graceful shutdown ends every waiting pull at once
+    /// (each answers what it has).
     public func run() async throws {
         let storage = api.storage
         do {
@@ -132,9 +136,22 @@ public final class SyncServer: Service, Sendable {
         )
         let releasing = Task { await memory.run() }
         defer { releasing.cancel() }
+        let waiters = api.waiters
+        await storage.observeCommits { notice in
+            switch notice {
+            case .tenant(let tenant): waiters.notify(tenant)
+            case .anyTenant: waiters.notifyAll()
+            }
+        }
         do {
             do {
-                try await app.run()
+                // Waiting pulls answer what they have at once: requests in flight finish, and a
+                // wait would otherwise hold the shutdown for up to its length.
+                try await withGracefulShutdownHandler {
+                    try await app.run()
+                } onGracefulShutdown: {
+                    waiters.close()
+                }
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw SyncServerError.addressInUse(host: configuration.host, port: configuration.port)
             }

@@ -4,9 +4,11 @@ import Logging
 import PostgresNIO
 
 /// One pushed batch stored in one transaction: the tenant's row locked, the ids already
-/// stored found, the new events given the next positions and inserted, the head moved.
+/// stored found, the new events given the next positions and inserted, the head moved, and
+/// (with `notifies`) the servers listening told, at commit, that the tenant has new events.
 struct PostgresAppend {
     let connection: PostgresConnection
+    let notifies: Bool
     let logger: Logger
 
     func append(_ events: [ForeignEvent], for tenant: String) async throws -> IngestResult {
@@ -41,6 +43,10 @@ struct PostgresAppend {
             """, logger: logger)
         let newHead = head + Int64(fresh.count)
         try await connection.query("UPDATE chronicle_tenants SET head = \(newHead) WHERE tenant = \(tenant)", logger: logger)
+        if notifies {
+            // Delivered when the transaction commits, never if it rolls back.
+            try await connection.query("SELECT pg_notify(\(PostgresCommitListener.channel), \(tenant))", logger: logger)
+        }
         return IngestResult(accepted: fresh.count, duplicates: events.count - fresh.count, head: UInt64(newHead))
     }
 }

@@ -21,8 +21,15 @@ import SyncServer
 /// `(tenant, id)` is unique: an event id is stored once per tenant whichever process
 /// receives it, and a re-sent batch stores nothing.
 ///
-/// Only row locks, unique constraints and plain SQL are used (no advisory locks, no
-/// LISTEN/NOTIFY, no sequences), the subset that CockroachDB and YugabyteDB also run. Under
+/// **Waking waiting pulls across servers.** A push that stored events notifies
+/// `chronicle_events` with the tenant's name in its transaction (delivered at commit), and
+/// each server listens on one connection of its own (``PostgresCommitListener``) to wake its
+/// pulls of that tenant. Notifications are hints: a pull reads again when its wait ends, so
+/// with `notifications: false` (no `NOTIFY`, no `LISTEN`) every event still arrives, within
+/// the wait.
+///
+/// Besides `pg_notify` and `LISTEN`, only row locks, unique constraints and plain SQL are used
+/// (no advisory locks, no sequences), the subset that CockroachDB and YugabyteDB also run. Under
 /// serializable or snapshot isolation (their defaults) an append the database refuses as a
 /// serialization failure is run again, as those databases require of their clients.
 ///
@@ -38,28 +45,41 @@ public final class PostgresEventStorage: EventStorage {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
+    private let connection: PostgresConnection.Configuration
+    /// Whether pushes notify and the storage listens (see ``init(location:operationTimeout:notifications:logger:)``).
+    public let notifications: Bool
+    private let listener = PostgresCommitListener()
 
     public var description: String { location.description }
 
     /// Connects (lazily) to the database `url` names: `postgres://user[:password]@host[:port]/database`.
     /// - throws: ``DatabaseLocation/Error`` for a URL that is not one.
-    public convenience init(url: String, operationTimeout: Duration = .seconds(10),
+    public convenience init(url: String, operationTimeout: Duration = .seconds(10), notifications: Bool = true,
                             logger: Logger = Logger(label: "chronicle.postgres")) throws {
-        try self.init(location: DatabaseLocation(url: url), operationTimeout: operationTimeout, logger: logger)
+        try self.init(location: DatabaseLocation(url: url), operationTimeout: operationTimeout, notifications: notifications,
+                      logger: logger)
     }
 
-    /// - parameter operationTimeout: how long one call may wait for the database before it
-    ///   counts as unavailable (the pool would otherwise keep a request waiting while it
-    ///   retries connecting).
-    public init(location: DatabaseLocation, operationTimeout: Duration = .seconds(10),
+    /// - parameters:
+    ///   - operationTimeout: how long one call may wait for the database before it counts as
+    ///     unavailable (the pool would otherwise keep a request waiting while it retries connecting).
+    ///   - notifications: whether a push notifies the other servers' waiting pulls as it commits
+    ///     (`NOTIFY`) and this server listens (`LISTEN`). Without them, a waiting pull still
+    ///     receives every event, when its wait ends (for databases without `LISTEN`, and tests).
+    public init(location: DatabaseLocation, operationTimeout: Duration = .seconds(10), notifications: Bool = true,
                 logger: Logger = Logger(label: "chronicle.postgres")) {
         self.location = location
         self.operationTimeout = operationTimeout
+        self.notifications = notifications
         self.logger = logger
         var configuration = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
                                                          password: location.password, database: location.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(3)
         configuration.options.maximumConnections = 16
+        var connection = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
+                                                          password: location.password, database: location.database, tls: .disable)
+        connection.options.connectTimeout = .seconds(3)
+        self.connection = connection
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         running = Task { await client.run() }
@@ -104,7 +124,7 @@ public final class PostgresEventStorage: EventStorage {
             guard event.version > 0 else { throw EventStorageError.invalidEvent("version must be at least 1 (event \(event.id))") }
         }
         try EventStorageError.refuseNUL(in: events)   // `text` cannot hold it: refused as a bad event, not a failed statement
-        return try await available { [client, logger] in
+        return try await available { [client, logger, notifications] in
             // Under serializable or snapshot isolation (CockroachDB's and YugabyteDB's defaults,
             // or a PostgreSQL configured so), a transaction that finds the tenant's row changed
             // since it began is refused with a serialization failure and must be run again: it
@@ -114,7 +134,8 @@ public final class PostgresEventStorage: EventStorage {
                 let started = ContinuousClock.now
                 do {
                     return try await client.withTransaction(logger: logger) { connection in
-                        try await PostgresAppend(connection: connection, logger: logger).append(events, for: tenant)
+                        try await PostgresAppend(connection: connection, notifies: notifications, logger: logger)
+                            .append(events, for: tenant)
                     }
                 } catch where Self.isTransient(error) {
                     guard attempt < Self.transientAttempts else {
@@ -170,7 +191,15 @@ public final class PostgresEventStorage: EventStorage {
         }
     }
 
+    /// Listens for the pushes of every server on the database, on a connection outside the
+    /// pool, until ``close()``; does nothing without ``notifications``.
+    public func observeCommits(_ observer: @escaping @Sendable (CommitNotice) -> Void) async {
+        guard notifications else { return }
+        listener.start(connection, logger: logger, observer: observer)
+    }
+
     public func close() async {
+        await listener.stop()
         running.cancel()
         await running.value
     }

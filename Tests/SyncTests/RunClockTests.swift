@@ -19,6 +19,7 @@ struct RunClockTests {
             var configuration = SyncConfiguration.testing(server.url, token: "token-a")
             configuration.pollInterval = .seconds(3000)
             configuration.pullInterval = .seconds(1800)
+            configuration.pullWait = .zero   // pulls at intervals, not waiting on the server
             configuration.debounce = .milliseconds(7)
             let engine = try SyncEngine.quiet(log: log, configuration: configuration, sleep: sleep)
             let running = Task { try await engine.run() }

@@ -15,12 +15,18 @@ struct ServeCommand: AsyncParsableCommand {
     var data: String?
     @Option(help: ArgumentHelp("Keep tenants, tokens and events in this PostgreSQL database (postgres://user[:password]@host[:port]/database; default: $CHRONICLE_DATABASE_URL). Any number of servers may share it.", valueName: "url"))
     var database: String?
+    @Flag(inversion: .prefixedNo,
+          help: "With --database: pushes NOTIFY and each server LISTENs, so waiting pulls wake on every server (--no-notify for a database without LISTEN: they then get events when their wait ends).")
+    var notify = true
     @Option(help: "A bearer token; each one is its own tenant. Repeatable.") var token: [String] = []
     @Option(help: "A file of 'tenant token' lines (# comments allowed).") var tokensFile: String?
     @Option(help: "The largest request body accepted, in bytes.") var maxBodyBytes = 8 << 20
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: "Close a connection silent for this many seconds.") var idleTimeout = 60
     @Option(help: "Close a connection whose request takes longer than this many seconds to arrive.") var requestTimeout = 120
+    @Option(help: "The most pulls that may wait for events at once (503 with Retry-After beyond).") var maxWaiters = 10_000
+    @Option(help: "The longest a pull waits for events, in seconds (0 to 60; a pull asking longer answers sooner).")
+    var maxWait = SyncAPI.maxWaitSeconds
 
     func validate() throws {
         if database != nil, data != nil { throw ValidationError("--data and --database exclude each other: one storage per server") }
@@ -28,6 +34,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard idleTimeout >= 1, requestTimeout >= 1 else {
             throw ValidationError("--idle-timeout and --request-timeout must be at least 1 second")
+        }
+        guard maxWaiters >= 1 else { throw ValidationError("--max-waiters must be at least 1") }
+        guard (0...SyncAPI.maxWaitSeconds).contains(maxWait) else {
+            throw ValidationError("--max-wait must be from 0 to \(SyncAPI.maxWaitSeconds) seconds")
         }
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -46,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
         let storage: any EventStorage
         if let databaseURL {
             do {
-                storage = try PostgresEventStorage(url: databaseURL)
+                storage = try PostgresEventStorage(url: databaseURL, notifications: notify)
             } catch {
                 throw ValidationError("--database: \(error)")
             }
@@ -55,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = SyncServer.Configuration(
             host: host, port: port, tokens: tokens,
-            limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes),
+            limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes, maxWait: .seconds(maxWait), maxWaiters: maxWaiters),
             logLevel: .init(rawValue: logLevel) ?? .info,
             idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout))
         let server = try SyncServer(configuration: configuration, storage: storage)

@@ -162,12 +162,16 @@ struct SyncCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
         @OptionGroup var remote: RemoteOptions
         @Option(help: "Also push at least this often, in seconds, even without new events.") var interval: Int = 60
-        @Option(help: "Pull at least this often, in milliseconds.") var pullIntervalMs: Int = 2000
+        @Option(help: "Pull at least this often, in milliseconds (when the server does not take --pull-wait).")
+        var pullIntervalMs: Int = 2000
+        @Option(help: "Each pull waits up to this many seconds on the server for new events, which then arrive as they commit (0 to 60; 0 pulls by --pull-interval-ms alone).")
+        var pullWait: Int = 25
 
         func validate() throws {
             try remote.validate()
             guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
             guard pullIntervalMs >= 1 else { throw ValidationError("--pull-interval-ms must be at least 1") }
+            guard (0...60).contains(pullWait) else { throw ValidationError("--pull-wait must be from 0 to 60 seconds") }
         }
 
         func run() async throws {
@@ -176,6 +180,7 @@ struct SyncCommand: AsyncParsableCommand {
             var configuration = try remote.configuration(maxAttempts: nil)
             configuration.pollInterval = .seconds(interval)
             configuration.pullInterval = .milliseconds(pullIntervalMs)
+            configuration.pullWait = .seconds(pullWait)
             let engine = try chronicle.syncEngine(configuration, logger: syncLogger())
             let updates = await engine.statusUpdates()
             let printer = Task {

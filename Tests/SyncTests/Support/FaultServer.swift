@@ -79,6 +79,7 @@ final class FaultServer: Sendable {
 
     func stop() async throws {
         script.releaseAll()
+        api.waiters.close()   // as SyncServer does on a graceful shutdown: waiting pulls answer now
         await group.triggerGracefulShutdown()
         try await task.value
         await api.storage.close()

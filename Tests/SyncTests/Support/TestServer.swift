@@ -24,15 +24,18 @@ final class TestServer: Sendable {
     var http: HTTP { HTTP(base: url) }
 
     /// Starts a server that knows `tokens` (token → tenant; `nil` tenant: named from the token).
-    /// A server on `cluster`'s database, which other servers may share (the cluster is not its to stop).
-    static func start(tokens: [String: String?], sharing cluster: PostgresCluster) async throws -> TestServer {
+    /// A server on `cluster`'s database, which other servers may share (the cluster is not its to stop);
+    /// with `notifications: false`, its pushes notify no one and it listens to no one.
+    static func start(tokens: [String: String?], sharing cluster: PostgresCluster, notifications: Bool = true,
+                      limits: SyncAPI.Limits = SyncAPI.Limits()) async throws -> TestServer {
         let data = try TemporaryFolder("server")
         do {
             var table = TokenTable()
             for (token, tenant) in tokens.sorted(by: { $0.key < $1.key }) { try table.add(token: token, tenant: tenant) }
-            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table),
-                                        storage: try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), logger: Quiet.logger),
-                                        logger: Quiet.logger)
+            let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), notifications: notifications,
+                                                   logger: Quiet.logger)
+            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table, limits: limits),
+                                        storage: storage, logger: Quiet.logger)
             return TestServer(running: try await server.start(), data: data, cluster: nil)
         } catch {
             data.remove()
