@@ -26,6 +26,12 @@ struct MapBounds {
 
     init(transaction: OpaquePointer, isWritable: Bool) {
         checked = !isWritable
+        // A write transaction checks nothing: no need to ask LMDB for sizes on its path.
+        guard checked else {
+            pageSize = 0
+            lastPage = 0
+            return
+        }
         var info = MDB_envinfo()
         var stat = MDB_stat()
         let env = mdb_txn_env(transaction)
