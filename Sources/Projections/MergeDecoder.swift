@@ -102,9 +102,11 @@ struct MergeDecoder {
             if ranksAfter || event.timestampMilliseconds >= recorded.timestampMilliseconds { unseenWrites += 1 }
         }
         let stream = recorded.stream
+        // A pulled event that meets its entity deleted changes nothing, so it overrules nothing.
+        let entity = Self.entity(before: before, below: server, upstream: ranks)
         switch event {
         case .userDeleted, .todoDeleted, .tagDeleted:
-            if unseenWrites > 0 {
+            if unseenWrites > 0, !entity.deleted {
                 item.conflicts.append(MergeConflict(
                     stream: stream, kind: "deleted",
                     detail: "\(unseenWrites) change\(unseenWrites == 1 ? "" : "s") made here went with its deletion on device \(recorded.origin)"))
@@ -118,8 +120,8 @@ struct MergeDecoder {
         // A field this replica wrote last (in the merge's order) that the pulled event now
         // overwrites, although the pulled write was made earlier by its device's clock: the
         // other device could not have seen this one's.
-        for field in (item.overruled ? [] : item.event?.writtenFields ?? []) {
-            guard let last = lastWriter(of: field, before: before, below: server, upstream: ranks),
+        for field in (item.overruled || entity.deleted ? [] : item.event?.writtenFields ?? []) {
+            guard let last = entity.writers[field],
                   last.origin == log.deviceID, last.timestampMilliseconds >= recorded.timestampMilliseconds else { continue }
             item.conflicts.append(MergeConflict(
                 stream: stream, kind: "overwritten",
@@ -127,16 +129,24 @@ struct MergeDecoder {
         }
     }
 
-    /// The event that last wrote `field`, in the merge's order, among those ranked below `server`.
-    private func lastWriter(of field: MergeField, before: ArraySlice<RecordedEvent>, below server: UInt64,
-                            upstream: [UInt64: UInt64]) -> RecordedEvent? {
-        var best: (rank: MergeRank, event: RecordedEvent)?
-        for event in before {
-            let rank = MergeRank(upstream: upstream[event.position], position: event.position)
-            guard (rank.upstream ?? .max) < server, Self.domainEvent(event)?.writtenFields.contains(field) == true else { continue }
-            if best.map({ $0.rank < rank }) ?? true { best = (rank, event) }
+    /// The entity of `before`'s stream in the merge's order just before server position
+    /// `server`: whether it is deleted, and the event whose write each field holds (a write
+    /// that met a deletion wrote nothing; a restoration brings back the writers of its deletion).
+    private static func entity(before: ArraySlice<RecordedEvent>, below server: UInt64,
+                               upstream: [UInt64: UInt64]) -> (deleted: Bool, writers: [MergeField: RecordedEvent]) {
+        let ranked = before.compactMap { event in upstream[event.position].flatMap { $0 < server ? ($0, event) : nil } }
+            .sorted { $0.0 < $1.0 }
+        var deleted = false
+        var writers: [MergeField: RecordedEvent] = [:]
+        for (_, recorded) in ranked {
+            guard let event = domainEvent(recorded) else { continue }
+            switch event {
+            case .userDeleted, .todoDeleted, .tagDeleted: deleted = true
+            case .userRestored, .todoRestored, .tagRestored: deleted = false
+            default: if !deleted { for field in event.writtenFields { writers[field] = recorded } }
+            }
         }
-        return best?.event
+        return (deleted, writers)
     }
 }
 

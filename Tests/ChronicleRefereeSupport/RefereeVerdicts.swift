@@ -1,4 +1,4 @@
-import Chronicle
+@_spi(Operator) import Chronicle
 import ChronicleReferee
 import ChronicleWire
 import EventLog
@@ -11,17 +11,34 @@ extension RefereeState {
     /// The referee's fold of `log` in its own order: the merge's order for a store that
     /// pulled nothing (decisions made on one store, by any number of processes).
     public static func fold(log: EventLog) throws -> RefereeState {
+        fold(try events(of: log))
+    }
+
+    /// `log`'s events in its own order, as the referee reads them (`position` is this log's).
+    public static func events(of log: EventLog) throws -> [RefereeEvent] {
         var events: [RefereeEvent] = []
         var after: UInt64 = 0
         while true {
             let page = try log.read(after: after, limit: 1000)
-            guard let last = page.last else { break }
+            guard let last = page.last else { return events }
             for recorded in page {
                 events.append(try RefereeEvent.parse(json: Data(EventJSON.encode(recorded, includePosition: true).utf8)))
             }
             after = last.position
         }
-        return fold(events)
+    }
+
+    /// Where the `overwritten` and `deleted` conflicts `store` lists differ from the referee's
+    /// for its log and `serverOrder` (one line, or none), and how many it lists.
+    public static func conflictProblems(of store: ChronicleStore, serverOrder: [RefereeEvent],
+                                        device: String) async throws -> (problems: [String], listed: Int) {
+        let listed = try await store.conflicts().filter { $0.kind != RefereeTagRenamed.kind }
+            .map { RefereeConflict(stream: $0.stream, kind: $0.kind, detail: $0.detail) }
+        let expected = conflicts(of: store.log.deviceID, log: try events(of: store.log), serverOrder: serverOrder)
+        guard listed != expected else { return ([], listed.count) }
+        let extra = listed.filter { !expected.contains($0) }, missing = expected.filter { !listed.contains($0) }
+        return (["device \(device)'s overwritten/deleted conflicts differ from the referee's: lists \(extra), lacks \(missing)"
+                 + (extra.isEmpty && missing.isEmpty ? " (same items, another order: \(listed))" : "")], listed.count)
     }
 }
 

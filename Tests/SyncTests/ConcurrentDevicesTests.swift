@@ -1,3 +1,4 @@
+import Chronicle
 import ChronicleReferee
 import ChronicleRefereeSupport
 import ChronicleSync
@@ -32,7 +33,7 @@ struct ConcurrentDevicesTests {
             let seed = first &+ index
             print("ConcurrentDevicesTests.\(storage): seed 0x\(String(seed, radix: 16)) (replay: \(TestSeed.replay))")
             let run = try await Self.play(seed: seed, postgresInstances: postgresInstances)
-            print("coverage: seeds 1, steps \(run.steps), devices 6, events \(run.events), concurrent operations \(run.concurrent)")
+            print("coverage: seeds 1, steps \(run.steps), devices 6, events \(run.events), concurrent operations \(run.concurrent), overwritten/deleted conflicts \(run.conflicts)")
             #expect(run.problems.isEmpty, """
                 seed 0x\(String(seed, radix: 16)) (\(TestSeed.replay)) on \(storage):
                 \(run.problems.prefix(10).joined(separator: "\n"))
@@ -48,6 +49,8 @@ struct ConcurrentDevicesTests {
         var steps = 0, events = 0
         /// The most device operations seen in flight at once.
         var concurrent = 0
+        /// The `overwritten` and `deleted` conflicts the devices listed, each checked by the referee.
+        var conflicts = 0
     }
 
     static func play(seed: UInt64, postgresInstances: Int) async throws -> Run {
@@ -129,12 +132,20 @@ struct ConcurrentDevicesTests {
 
             run.problems += try await cluster.convergenceProblems()
             run.problems += try await cluster.invariantProblems()
-            run.problems += try await cluster.refereeProblems()
+            let verdict = try await cluster.refereeVerdict()
+            run.problems += verdict.problems
+            run.conflicts = verdict.conflicts
             let order = try await cluster.serverOrder()
             run.events = order.count
             let expected = RefereeState.fold(order)
             for device in processes {
                 run.problems += try await device.shown().differences(from: expected, device: device.name)
+                let store = try ChronicleStore(directory: device.folder.path, backgroundProjections: false)
+                try await store.refresh()
+                let listed = try await RefereeState.conflictProblems(of: store, serverOrder: order, device: device.name)
+                run.problems += listed.problems
+                run.conflicts += listed.listed
+                await store.close()
             }
             run.problems += Self.skewProblems(order)
         } catch {

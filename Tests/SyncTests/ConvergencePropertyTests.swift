@@ -55,7 +55,7 @@ struct ConvergencePropertyTests {
     static func play(_ seeds: [UInt64], postgresInstances: Int) async -> (undone: Int, redone: Int) {
         var failed: [UInt64] = []
         var reverted = (undone: 0, redone: 0)
-        var covered = (devices: 0, steps: 0, events: 0)
+        var covered = (devices: 0, steps: 0, events: 0, conflicts: 0)
         let started = ContinuousClock.now
         for seed in seeds {
             let run = await ConvergenceRun.play(seed: seed, postgresInstances: postgresInstances)
@@ -64,6 +64,7 @@ struct ConvergencePropertyTests {
             covered.devices += run.devices
             covered.steps += run.steps
             covered.events += run.events
+            covered.conflicts += run.conflicts
             guard !run.problems.isEmpty else { continue }
             failed.append(seed)
             let detailed = replaySeed != nil || failed.count == 1
@@ -84,7 +85,7 @@ struct ConvergencePropertyTests {
         }
         let through = postgresInstances > 0 ? " through \(postgresInstances) PostgreSQL-backed servers" : ""
         print("convergence\(through): \(seeds.count) seeds in \(elapsed), \(failed.count) failed; \(reverted.undone) undos and \(reverted.redone) redos took effect")
-        print("coverage: seeds \(seeds.count), steps \(covered.steps), devices \(covered.devices), events \(covered.events)")
+        print("coverage: seeds \(seeds.count), steps \(covered.steps), devices \(covered.devices), events \(covered.events), overwritten/deleted conflicts \(covered.conflicts)")
         return reverted
     }
 }
@@ -99,6 +100,8 @@ struct ConvergenceRun {
     var summary = ""
     /// What the run covered: devices, random steps (the shared start's commands included) and the server's events at the end.
     var devices = 0, steps = 0, events = 0
+    /// The `overwritten` and `deleted` conflicts the devices listed, each checked by the referee.
+    var conflicts = 0
 
     /// How many devices and steps a seed gets.
     static let devices = 2...5
@@ -155,7 +158,9 @@ struct ConvergenceRun {
             if run.problems.isEmpty {
                 run.problems += try await cluster.convergenceProblems()
                 run.problems += try await cluster.invariantProblems()
-                run.problems += try await cluster.refereeProblems()
+                let verdict = try await cluster.refereeVerdict()
+                run.problems += verdict.problems
+                run.conflicts = verdict.conflicts
                 run.events = try await cluster.serverOrder().count
             }
         } catch {

@@ -108,6 +108,27 @@ struct MergeRuleTests {
         }
     }
 
+    @Test("a deletion or a write that meets its entity already deleted overrules nothing: one line, not two")
+    func eventsMeetingADeletionListNothing() async throws {
+        try await withSyncedDevices(3) { devices in
+            let (a, b, c) = (devices[0], devices[1], devices[2])
+            let todo = try await a.store.createTodo(title: "Old", deadline: "2026-12-01")
+            try await a.sync()
+            try await b.sync()
+            try await c.sync()
+            try await c.store.updateTodo(todo.id, title: "C's, unsent")
+            try await a.store.deleteTodo(todo.id)
+            try await b.store.updateTodo(todo.id, memo: "B's")
+            try await b.store.deleteTodo(todo.id)
+            try await a.push()   // the deletion that voids C's change
+            try await b.push()   // a write and a deletion that meet it: they change nothing
+            try await c.pull()
+            let onC = try await c.store.conflicts()
+            #expect(onC.map(\.kind) == ["deleted"])
+            #expect(onC.first?.detail.hasPrefix("1 change made here went with its deletion on device \(a.store.log.deviceID)") == true)
+        }
+    }
+
     @Test("a todo whose user was deleted on another device is not live, whichever came first")
     func todoOfDeletedUserIsNotLive() async throws {
         try await withSyncedDevices(2) { devices in

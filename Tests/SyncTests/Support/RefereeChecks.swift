@@ -21,15 +21,27 @@ extension SyncCluster {
     }
 
     /// Where a device (and the fresh one that only pulled) shows something other than the
-    /// referee's fold of the server's order: users, todos, tags, stats or `tag-renamed` conflicts.
-    func refereeProblems() async throws -> [String] {
-        let expected = RefereeState.fold(try await serverOrder())
+    /// referee's fold of the server's order (users, todos, tags, stats, `tag-renamed`
+    /// conflicts), or lists other `overwritten`/`deleted` conflicts than the referee's for its
+    /// log; and how many of those the devices list in all.
+    func refereeVerdict() async throws -> (problems: [String], conflicts: Int) {
+        let order = try await serverOrder()
+        let expected = RefereeState.fold(order)
         var problems: [String] = []
+        var conflicts = 0
         for device in devices + extras {
             try await device.store.refresh()
             let shown = try await RefereeState.shown(by: device.store)
             problems += shown.differences(from: expected, device: device.name)
+            let listed = try await RefereeState.conflictProblems(of: device.store, serverOrder: order, device: device.name)
+            problems += listed.problems
+            conflicts += listed.listed
         }
-        return problems
+        return (problems, conflicts)
+    }
+
+    /// The problems of ``refereeVerdict()``.
+    func refereeProblems() async throws -> [String] {
+        try await refereeVerdict().problems
     }
 }
