@@ -10,16 +10,16 @@ import Foundation
 // whose stream does not name their entity's kind, events about an entity never created,
 // and a second creation of one id (the first stands).
 //
-// DOCS-OPEN: a todo whose user is deleted but that is not deleted itself (created offline for
-//   that user, or never reached by the user's deletion batch): do its own changes apply while
-//   it is hidden? Read here: yes; "deletes win" is about the entity's own deletion, and the
-//   todo "returns with the user's restoration" with them.
+// Settled since in docs/PROTOCOL.md ("Fine points of the rules"), as read here first:
+// - a todo hidden only by its user's deletion (created offline for that user, or never
+//   reached by the user's deletion batch) takes its own changes, shown once the user returns;
+// - a deleted tag keeps its place on todos (per tag, the later Tagged/Untagged still wins);
+// - a restoration keeps a tag's place among equal names (it gives no name);
+// - a rename to the name the tag already has still moves the tag after the others.
 // DOCS-OPEN: a todo naming a user this fold never saw created is taken as not live.
 // DOCS-OPEN: `"memo": null` (and any member of the wrong type) is taken as absent, not as a clear.
 // DOCS-OPEN: colors are lowercased in the model ("stored lowercase") whatever the event holds;
 //   tag names of shape 1 are upcast by NFC only (docs/FORMAT.md, which says more, is not read).
-// DOCS-OPEN: a deleted tag keeps its place on todos (per tag, the later Tagged/Untagged
-//   still wins while it is deleted) and shows on them again once restored.
 
 struct RefereeUserRecord {
     var name: String, age: Int, deleted = false
@@ -105,13 +105,13 @@ extension RefereeState {
                 guard let id = entity("tag-"), var tag = tags[id] else { continue }
                 switch event.type {
                 case "TagDeleted": tag.deleted = true
-                // DOCS-OPEN: a restoration gives no name, so the tag's rank stays that of the
+                // A restoration gives no name, so the tag's rank stays that of the
                 // write that named it before the deletion, even if another live tag took the
                 // name meanwhile (possible only across devices: the command refuses it here).
                 case "TagRestored": tag.deleted = false
                 default:
                     guard !tag.deleted else { continue }
-                    // DOCS-OPEN: a rename to the name the tag already has still counts as the
+                    // A rename to the name the tag already has still counts as the
                     // write that gave it (moves the tag to the end of its collision order).
                     if let tagName { tag.name = tagName; tag.nameRank = rank }
                     tag.color = data["color"]?.string?.lowercased() ?? tag.color

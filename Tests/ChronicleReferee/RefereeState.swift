@@ -110,8 +110,7 @@ extension RefereeState {
             }
             return out + "\""
         }
-        // DOCS-OPEN: "tags by case-folded name" read as the shown name ("work" before "work (2)");
-        // names compare as Swift strings (NFC scalar order), the docs name no collation.
+        // Tags by case-folded shown name ("work" before "work (2)", docs/PROTOCOL.md); names compare as Swift strings (NFC scalar order), the docs name no collation.
         let folded = tags.mapValues { RefereeCaseFolding.fold($0.name) }
         return RefereeLists(
             users: users.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
