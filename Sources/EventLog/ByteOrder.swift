@@ -12,6 +12,17 @@ extension UnsafeRawBufferPointer {
     func readBigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
         T(bigEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
     }
+
+    /// Reads a big-endian integer at `offset` of a key or value LMDB handed back: a damaged
+    /// file can cut it short, which is refused, never read past.
+    /// - throws: ``EventLogError/corruptRecord(position:reason:)`` naming `what`.
+    func storedBigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int = 0,
+                                               _ what: @autoclosure () -> String) throws(EventLogError) -> T {
+        guard offset >= 0, count - offset >= MemoryLayout<T>.size else {
+            throw .corruptRecord(position: 0, reason: "\(what()) holds \(count) bytes, too few")
+        }
+        return readBigEndian(T.self, at: offset)
+    }
 }
 
 /// Key encodings of the log's databases.

@@ -188,7 +188,7 @@ public final class EventLog: Sendable {
     /// The event with `id`, or `nil`.
     public func event(id: UUID) throws -> RecordedEvent? {
         let position: UInt64? = try withRead { txn in
-            try txn.get(databases.ids, key: Keys.id(id)).map { $0.readBigEndian(UInt64.self, at: 0) }
+            try txn.get(databases.ids, key: Keys.id(id)).map { try $0.storedBigEndian(UInt64.self, "an ids value") }
         }
         return try position.flatMap { try event(at: $0) }
     }
@@ -227,7 +227,7 @@ public final class EventLog: Sendable {
                 try txn.withCursor(databases.events) { cursor in
                     var entry = try cursor.seek(atLeast: Keys.position(cursorPosition &+ 1))
                     while let current = entry {
-                        last = current.key.readBigEndian(UInt64.self, at: 0)
+                        last = try current.key.storedBigEndian(UInt64.self, "an events key")
                         if (try? RecordCodec.decodeType(current.value)) == type {
                             matches.append(try databases.decode(current))
                             if found.count + matches.count >= limit { exhausted = false; break }

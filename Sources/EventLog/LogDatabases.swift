@@ -117,7 +117,7 @@ struct LogDatabases: Sendable {
     /// The last position in the log.
     func headPosition(_ txn: Transaction) throws -> UInt64 {
         try txn.withCursor(events) { cursor in
-            try cursor.last().map { $0.key.readBigEndian(UInt64.self, at: 0) } ?? 0
+            try cursor.last().map { try $0.key.storedBigEndian(UInt64.self, "the last events key") } ?? 0
         }
     }
 
@@ -125,7 +125,7 @@ struct LogDatabases: Sendable {
     func headLink(_ txn: Transaction) throws -> (position: UInt64, hash: ChainHash) {
         try txn.withCursor(events) { cursor in
             guard let last = try cursor.last() else { return (0, .genesis) }
-            let position = last.key.readBigEndian(UInt64.self, at: 0)
+            let position = try last.key.storedBigEndian(UInt64.self, "the last events key")
             guard let hash = RecordCodec.storedHash(last.value) else {
                 throw EventLogError.corruptRecord(position: position, reason: "record is truncated")
             }
@@ -181,7 +181,7 @@ struct LogDatabases: Sendable {
                 let entry = try cursor.seek(atLeast: UnsafeRawBufferPointer(after)) != nil ? try cursor.previous() : try cursor.last()
                 guard let entry, entry.key.count > name.count, entry.key[name.count] == 0,
                       name.isEmpty || memcmp(entry.key.baseAddress!, name.baseAddress!, name.count) == 0 else { return 0 }
-                return entry.value.readBigEndian(UInt64.self, at: 0)
+                return try entry.value.storedBigEndian(UInt64.self, "a streams value")
             }
         }
     }

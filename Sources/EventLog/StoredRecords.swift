@@ -42,7 +42,7 @@ public struct StoredRecords: Sendable {
                 do throws(RecordError) {
                     view = try RecordCodec.view(record)
                 } catch {
-                    throw EventLogError.corruptRecord(position: record.readBigEndian(UInt64.self, at: 6), reason: error.description)
+                    throw EventLogError.corruptRecord(position: (try? record.storedBigEndian(UInt64.self, at: 6, "a record")) ?? 0, reason: error.description)
                 }
                 try body(view)
             }

@@ -99,9 +99,9 @@ final class StreamIndex: Sendable {
         try txn.withCursor(databases.streams) { cursor in
             var entry = try cursor.seek(atLeast: prefix)
             while let current = entry, positions.count < limit, current.key.starts(with: prefix) {
-                let position = current.key.readBigEndian(UInt64.self, at: prefix.count)
+                let position = try current.key.storedBigEndian(UInt64.self, at: prefix.count, "a streams key")
                 guard position <= snapshot.checkpoint else { break }   // a merge's slice wrote it; the tail has it
-                if current.value.readBigEndian(UInt64.self, at: 0) > version { positions.append(position) }
+                if try current.value.storedBigEndian(UInt64.self, "a streams value") > version { positions.append(position) }
                 entry = try cursor.next()
             }
         }

@@ -48,7 +48,7 @@ struct WriteCursors {
     func storedPosition(of id: UUID) throws -> UInt64? {
         guard !isBeyondStored(id) else { return nil }
         return try withUnsafeBytes(of: id.uuid) { key in
-            try txn.get(idsDatabase, key: key).map { $0.readBigEndian(UInt64.self, at: 0) }
+            try txn.get(idsDatabase, key: key).map { try $0.storedBigEndian(UInt64.self, "an ids value") }
         }
     }
 

@@ -218,6 +218,34 @@ extension Reliability {
             }
         }
 
+        @Test("the newest record's key cut to 0 bytes: refused as damaged, never read past")
+        func lastKeyCutShort() async throws {
+            // Found by the bit-flip sweep on a new seed (CHRONICLE_SEED=0xb5edba469b52ec40): a
+            // flip in a leaf node's key size made the head's key shorter than a position, and
+            // reading it stopped the process on a bounds check.
+            try await TemporaryFolder.with("key-cut-short") { root in
+                let fixture = try await Self.makeStore(root + "/store")
+                let path = fixture.path + "/log/data.mdb"
+                var file = try Data(contentsOf: URL(fileURLWithPath: path))
+                let last = try Self.record(at: fixture.head, of: fixture.path)
+                let leaf = try #require(file.range(of: Data(last))).lowerBound / 4096 * 4096
+                // LMDB's leaf page: a 16-byte header whose bytes 12–13 end the node offsets; a node
+                // is its data size (4 bytes), flags (2), key size (2, little-endian), key, data.
+                let lower = Int(file[leaf + 12]) | Int(file[leaf + 13]) << 8
+                let slot = leaf + lower - 2   // the last node's offset: the newest position
+                let node = leaf + (Int(file[slot]) | Int(file[slot + 1]) << 8)
+                try #require(file[node + 6] == 8 && file[node + 7] == 0, "the node's key is not a position")
+                file[node + 6] = 0
+                try file.write(to: URL(fileURLWithPath: path))
+                for command in [["log", "--ndjson"], ["verify"]] {
+                    let output = try await Self.chronicle(command, store: fixture.path)
+                    #expect(!output.exit.wasSignalled, "\(command): \(output.standardError)")
+                    #expect(output.exit.status == 1 && output.errorLines.count == 1
+                            && output.errorLines[0].contains("damaged"), "\(command): \(output.standardError)")
+                }
+            }
+        }
+
         @Test("a truncated data file: verify names the file and sizes, every other command refuses", arguments: [0.5, 0.8])
         func truncatedDataFile(fraction: Double) async throws {
             try await TemporaryFolder.with("truncated") { root in
