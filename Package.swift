@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB → LMDB → EventLog (+ CCRC32C, its checksum); Domain stands alone; ChronicleWire
+// Layering (inner to outer): CLMDB → LMDB → EventLog (+ CCRC32C, its checksum); Domain stands alone, and so
+// does ChronicleSchema (an app's declared model; ChronicleTodoModel declares the todo app's on it); ChronicleWire
 // (the sync protocol's bodies) builds on EventLog; Projections and ChronicleSync build on
 // EventLog (+ Domain, + ChronicleWire); Chronicle is the
 // app-facing library; SyncServer is the reference remote (storage behind a seam: embedded
@@ -77,6 +78,11 @@ let package = Package(
         // the client and the server; the log knows nothing of it.
         .target(name: "ChronicleWire", dependencies: ["EventLog", "JSONText", "UUIDText"]),
         .target(name: "Domain", dependencies: ["JSONText", "UUIDText"]),
+        // An app's model declared in Swift (entities, typed fields, rules, aggregates) and its
+        // record, which a store keeps; knows nothing of the log or the storage.
+        .target(name: "ChronicleSchema"),
+        // The todo app's model (User, Todo, Tag, DailyStat), declared on ChronicleSchema alone.
+        .target(name: "ChronicleTodoModel", dependencies: ["ChronicleSchema"]),
         .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
             "EventLog", "ChronicleWire", "LMDB",
@@ -87,7 +93,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "Chronicle", dependencies: [
-            "Domain", "EventLog", "LMDB", "Projections", "ChronicleSync", "UUIDText",
+            "ChronicleSchema", "ChronicleTodoModel", "Domain", "EventLog", "LMDB", "Projections", "ChronicleSync", "UUIDText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -113,7 +119,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
-            "Chronicle", "ChronicleSync", "ChronicleWire", "Domain", "EventLog", "Projections", "UUIDText",
+            "Chronicle", "ChronicleSchema", "ChronicleTodoModel", "ChronicleSync", "ChronicleWire", "Domain", "EventLog", "Projections", "UUIDText",
             "SyncServer", "SyncServerPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -145,6 +151,7 @@ let package = Package(
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CCRC32C", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
+        .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),

@@ -1,3 +1,5 @@
+import ChronicleSchema
+import ChronicleTodoModel
 import Domain
 import EventLog
 import Foundation
@@ -35,6 +37,8 @@ public final class ChronicleStore: Sendable {
     @_spi(Operator) public let projections: ProjectionRunner
     /// The store's folder.
     public let directory: String
+    /// The model the store was opened with, recorded in it (`ChronicleModel`; see <doc:DeclaringYourModel>).
+    public let model: ChronicleModel
     let loader: EntityLoader
     let lastAppended = Mutex<UInt64>(0)
     private let isClosed = Mutex(false)
@@ -48,14 +52,24 @@ public final class ChronicleStore: Sendable {
     ///   - logOptions: how the log is opened (`noSync` for throwaway stores in tests only).
     ///   - upgradeProgress: told how far the rebuild of read models built by another version
     ///     is (after an upgrade of Chronicle; the old models are read until it ends).
+    ///   - model: the app's model, recorded in the store (the todo app's, for now the only one
+    ///     the store's commands serve).
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something
     ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
-    ///   format, no access).
+    ///   format, no access, another app's model or this version of it recorded otherwise).
     public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init(),
-                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) throws(ChronicleError) {
+                upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in },
+                model: ChronicleModel = TodoAppModel.model) throws(ChronicleError) {
         try StoreFolder.prepare(directory)
         self.directory = directory
+        self.model = model
         let log = try ChronicleError.mapping { try EventLog(path: directory + "/log", options: logOptions) }
+        do {
+            try ModelRecording.record(model, in: log, path: directory)
+        } catch {
+            log.close()
+            throw error
+        }
         self.log = log
         do {
             self.models = try ReadModels(path: directory + "/models")

@@ -7,7 +7,11 @@
 // - Projections: ReadModelChange, ProjectionName, MergeConflict, the models' status.
 // - ChronicleSync: SyncConfiguration, SyncEngine, RetryPolicy, summaries, SyncStatus, SyncError.
 // - EventLog: RecordedEvent, IngestResult, ForeignEvent (audit reads, import).
+// - ChronicleSchema: ChronicleModel, the declared model a store records.
+// - ChronicleTodoModel: TodoAppModel, the todo app's model.
+@_exported import ChronicleSchema
 @_exported import ChronicleSync
+@_exported import ChronicleTodoModel
 @_exported import Domain
 @_exported import EventLog
 @_exported import Projections

@@ -11,7 +11,7 @@ struct ChronicleCommand: AsyncParsableCommand {
             UserCommand.self, TodoCommand.self, TagCommand.self, StatsCommand.self,
             LogCommand.self, VerifyCommand.self, ReplayCommand.self, RebuildCommand.self,
             SyncCommand.self, ServeCommand.self, DemoCommand.self,
-            BackupCommand.self, ExportCommand.self, ImportCommand.self, UndoCommand.self, RedoCommand.self,
+            BackupCommand.self, ExportCommand.self, ImportCommand.self, UndoCommand.self, RedoCommand.self, ModelCommand.self,
         ]
     )
 
