@@ -22,7 +22,8 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// How long one request may take, connecting included, before it counts as a timeout.
     public var requestTimeout: Duration
     /// ``SyncEngine/run(stopOnPermanentError:)``: after an append, wait this long for more
-    /// before pushing, so a burst of appends goes in one batch.
+    /// before pushing. `.zero` (the default) pushes at once, so another device sees the write
+    /// as soon as the server has it; appends made while a push is under way go in the next one.
     public var debounce: Duration
     /// ``SyncEngine/run(stopOnPermanentError:)``: check for unsent events at least this often.
     public var pollInterval: Duration
@@ -38,7 +39,7 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// Makes a configuration for syncing with `remote`; `SyncEngine` checks the settings when it is made with it.
     public init(remote: URL, token: String? = nil, batchSize: Int = 500, pullLimit: Int = 1000, maxBatchBytes: Int = 4 << 20,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
-                debounce: Duration = .milliseconds(200), pollInterval: Duration = .seconds(60),
+                debounce: Duration = .zero, pollInterval: Duration = .seconds(60),
                 pullInterval: Duration? = .seconds(2), pullWait: Duration = .seconds(25)) {
         self.remote = remote
         self.token = token

@@ -10,6 +10,7 @@ import Prometheus
 ///   own refusals (431, malformed) under `route="unrouted"`;
 /// - `chronicle_events_appended_total`, `chronicle_events_duplicate_total`,
 ///   `chronicle_events_served_total`: events stored by pushes, already known, sent in pages;
+/// - `chronicle_pulls_waiting`: pulls waiting now for their tenant's next commit (`wait=`);
 /// - `chronicle_storage_in_flight{operation}` and `chronicle_storage_duration_seconds{operation}`:
 ///   calls into the storage (`append`, `events`, `authenticate`) under way and how long they took:
 ///   with PostgreSQL, how much of the connection pool the server is using.
@@ -53,6 +54,17 @@ public final class ServerMetrics: Sendable {
     /// Counts a page's events.
     func served(_ count: Int) {
         Counter(label: "chronicle_events_served_total", factory: factory).increment(by: count)
+    }
+
+    /// Counts a pull that waits for its tenant's next commit, in `chronicle_pulls_waiting`,
+    /// until ``stoppedWaiting()``.
+    func startedWaiting() {
+        Meter(label: "chronicle_pulls_waiting", factory: factory).increment()
+    }
+
+    /// A waiting pull answered (or ended): one less in `chronicle_pulls_waiting`.
+    func stoppedWaiting() {
+        Meter(label: "chronicle_pulls_waiting", factory: factory).decrement()
     }
 
     /// Runs a call into the storage, counted while it runs and timed.

@@ -43,7 +43,11 @@ extension SyncAPI {
                            "too many pulls are waiting on this server (at most \(limits.maxWaiters)); try again later",
                            headers: [.retryAfter: "\(Self.waitersFullRetryAfter)"])
         }
-        defer { waiters.leave(ticket) }
+        metrics.startedWaiting()
+        defer {
+            waiters.leave(ticket)
+            metrics.stoppedWaiting()
+        }
         let deadline = ContinuousClock.now + wait
         while true {
             // Read after entering: a commit between the first read and the entry is not missed.

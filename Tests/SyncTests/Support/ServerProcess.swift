@@ -58,6 +58,27 @@ actor ServerProcess {
         self.child = nil
     }
 
+    /// Asks the server to stop (SIGTERM) and returns how long it took to exit, or nil when it
+    /// still ran after `limit` (it is SIGKILLed then).
+    func terminate(within limit: Duration) async -> Duration? {
+        guard let child else { return .zero }
+        let started = ContinuousClock.now
+        child.terminate()
+        let exited = try? await withTimeout(limit, "the server's exit") { await child.waitForExit() }
+        if exited == nil { child.kill(); _ = await child.waitForExit() }
+        self.child = nil
+        return exited == nil ? nil : ContinuousClock.now - started
+    }
+
+    /// A gauge or counter of the server's `GET /metrics` (0 when not reported yet).
+    nonisolated func metric(_ name: String) async throws -> Double {
+        let reply = try await http.request("GET", "metrics", token: nil)
+        for line in reply.text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.dropFirst(name.count + 1)) ?? 0
+        }
+        return 0
+    }
+
     private static func launch(_ arguments: [String], port: Int) async throws -> (child: ChildProcess, port: Int) {
         let child = try await ChildProcess(try Products.chronicle(),
                                            ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--log-level", "error"] + arguments)
