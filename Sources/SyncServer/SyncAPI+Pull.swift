@@ -20,24 +20,41 @@ extension SyncAPI {
     func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         let tenant = try await authenticate(request)
         let query = try PullQuery(request.uri.queryParameters, limits: limits)
-        let read = { [storage, metrics] () async throws -> EventPage in
+        let read = { @Sendable [storage, metrics] () async throws -> EventPage in
             try await metrics.storage("events") {
                 try await storage.events(of: tenant, after: query.after, limit: query.limit, maxBytes: WirePage.maxDataBytes)
             }
         }
-        var page = try await read()
-        if page.events.isEmpty, query.wait > .zero {
-            page = try await waitForEvents(of: tenant, for: query.wait, read: read)
+        guard query.wait > .zero else {
+            return served(try await read())
         }
+        // Pulls that may wait share one read of the page they ask for: the devices woken by one
+        // commit, and their next pulls, ask for the same page at once. (A pull that does not
+        // wait reads for itself: on PostgreSQL a commit through another server may not have
+        // raised this server's generation yet, and it must see every acknowledged event.)
+        let key = SharedPageReads.Key(tenant: tenant, after: query.after, limit: query.limit)
+        let shared = { @Sendable [sharedReads, waiters] () async throws -> EventPage in
+            try await sharedReads.page(key, generation: waiters.generation, read: read)
+        }
+        var page = try await shared()
+        if page.events.isEmpty {
+            page = try await waitForEvents(of: tenant, for: query.wait, read: shared, lastRead: read)
+        }
+        return served(page)
+    }
+
+    /// Counts and encodes a pull's answer.
+    private func served(_ page: EventPage) -> Response {
         metrics.served(page.events.count)
         return Self.json(WirePage(events: page.events, lastPosition: page.lastPosition).encode())
     }
 
-    /// Reads until a page holds events or the wait is over (its time is up, the server is
-    /// shutting down): the last read follows the end of the wait, so an event committed during
-    /// it is served whatever happened to the notifications.
-    private func waitForEvents(of tenant: String, for wait: Duration,
-                               read: () async throws -> EventPage) async throws -> EventPage {
+    /// Reads (`read`, shared) until a page holds events or the wait is over (its time is up,
+    /// the server is shutting down): the last read (`lastRead`, the pull's own) follows the end
+    /// of the wait, so an event committed during it is served whatever happened to the
+    /// notifications.
+    private func waitForEvents(of tenant: String, for wait: Duration, read: () async throws -> EventPage,
+                               lastRead: () async throws -> EventPage) async throws -> EventPage {
         guard let ticket = waiters.enter(tenant) else {
             throw APIError(.serviceUnavailable,
                            "too many pulls are waiting on this server (at most \(limits.maxWaiters)); try again later",
@@ -54,14 +71,14 @@ extension SyncAPI {
             let page = try await read()
             let remaining = deadline - ContinuousClock.now
             guard page.events.isEmpty, remaining > .zero else { return page }
-            if await waiters.wait(ticket, for: remaining) == .ended { return try await read() }
+            if await waiters.wait(ticket, for: remaining) == .ended { return try await lastRead() }
         }
     }
 }
 
 /// The query of a pull, checked: `after`, `limit` and `wait`, each given at most once, in
 /// decimal digits; anything else is a 400 naming what is wrong.
-struct PullQuery {
+struct PullQuery: Sendable {
     var after: UInt64 = 0
     var limit: Int
     var wait: Duration = .zero

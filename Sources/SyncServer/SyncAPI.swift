@@ -56,6 +56,8 @@ public struct SyncAPI: Sendable {
     public let metrics: ServerMetrics
     /// The pulls waiting for their tenant's next commit (`wait`), woken after each push.
     public let waiters: TenantWaiters
+    /// The reads that woken pulls asking for the same page share.
+    let sharedReads = SharedPageReads()
 
     /// Makes the API over `storage`; it serves nothing until ``install(on:)`` adds it to a router.
     public init(storage: any EventStorage, limits: Limits = Limits(), metrics: ServerMetrics = ServerMetrics()) {

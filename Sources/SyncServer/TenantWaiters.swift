@@ -19,9 +19,9 @@ import Synchronization
 /// ```
 ///
 /// A waiter holds no storage connection or transaction: an entry here, a timer, and its
-/// request's suspended task. A waiting connection costs the server about 48 KiB in all
-/// (1,000 of them measured; a keep-alive connection idle after a pull, 36 KiB), so
-/// ``capacity`` bounds what waiting pulls may hold.
+/// request's suspended task. A waiting connection costs the server about 35 KiB in all
+/// (1,000 of them measured, release build: `tools/bench live`), so ``capacity`` bounds what
+/// waiting pulls may hold.
 public final class TenantWaiters: Sendable {
     /// How a wait ended.
     public enum Outcome: Sendable, Equatable {
@@ -50,6 +50,8 @@ public final class TenantWaiters: Sendable {
         var byTenant: [String: Set<UInt64>] = [:]
         var nextID: UInt64 = 0
         var closed = false
+        /// Raised by every notification, before it wakes anyone (``generation``).
+        var generation: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -63,6 +65,10 @@ public final class TenantWaiters: Sendable {
 
     /// How many pulls wait now.
     public var count: Int { state.withLock { $0.waiters.count } }
+
+    /// How many notifications there have been, of any tenant: a read that began at the current
+    /// generation began after every notification so far, so it sees every commit they told of.
+    public var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Registers a pull of `tenant` about to wait; `nil` when ``capacity`` pulls already wait.
     public func enter(_ tenant: String) -> Ticket? {
@@ -108,6 +114,7 @@ public final class TenantWaiters: Sendable {
     /// Wakes the waiters of `tenant`: it has committed events.
     public func notify(_ tenant: String) {
         let woken = state.withLock { s -> [CheckedContinuation<Outcome, Never>] in
+            s.generation &+= 1
             guard let ids = s.byTenant[tenant] else { return [] }
             return ids.compactMap { id in Self.take(id, in: &s) }
         }
@@ -117,7 +124,8 @@ public final class TenantWaiters: Sendable {
     /// Wakes every waiter, of every tenant (notifications may have been lost: all read again).
     public func notifyAll() {
         let woken = state.withLock { s -> [CheckedContinuation<Outcome, Never>] in
-            s.waiters.keys.compactMap { id in Self.take(id, in: &s) }
+            s.generation &+= 1
+            return s.waiters.keys.compactMap { id in Self.take(id, in: &s) }
         }
         for continuation in woken { continuation.resume(returning: .notified) }
     }

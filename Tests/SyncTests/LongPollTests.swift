@@ -193,6 +193,29 @@ struct LongPollTests {
         }
     }
 
+    @Test("300 pulls waiting at one position, one push: all answer with it after one shared read of the storage, not 300; the gauge counts them while they wait")
+    func wokenPullsShareOneRead() async throws {
+        let server = try await TestServer.start(tokens: [Self.token: nil])
+        try await Self.stopping(server) {
+            func metric(_ series: String) async throws -> Double {
+                let text = try await server.http.request("GET", "metrics", token: nil).text
+                return ServerMetricsTests.sample(series, in: text) ?? 0
+            }
+            let count = 300
+            let pulls = (0..<count).map { _ in Self.pull(server, wait: 60) }
+            try await Self.waiting(count, on: server)
+            #expect(try await metric("chronicle_pulls_waiting") == Double(count))
+            let reads = #"chronicle_storage_duration_seconds_count{operation="events"}"#
+            let before = try await metric(reads)
+            try await Self.push(1, to: server)
+            for pull in pulls { #expect(try await pull.value.answer.positions() == [1]) }
+            let after = try await metric(reads)
+            // One read for all of them (a few more if a pull was between waits as the push landed).
+            #expect(after - before <= 5, "\(after - before) storage reads for \(count) woken pulls")
+            #expect(try await metric("chronicle_pulls_waiting") == 0)
+        }
+    }
+
     @Test("a server stopped while 200 pulls wait stops before their wait ends, every pull answered (empty) or its connection closed")
     func stopWithManyWaiters() async throws {
         let server = try await TestServer.start(tokens: [Self.token: nil])

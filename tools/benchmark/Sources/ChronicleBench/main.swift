@@ -6,6 +6,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == ChildProcess.subcommand {
     exit(await Child.main(Array(arguments.dropFirst())))
 }
+if arguments.first == LiveLatency.subcommand {
+    exit(await LiveLatency.main(Array(arguments.dropFirst())))
+}
 if arguments.first == JSONComparison.subcommand {
     exit(JSONComparison.main(Array(arguments.dropFirst())))
 }

@@ -17,6 +17,8 @@ struct BenchOptions: Sendable {
     static let usage = """
         usage: chronicle-bench [--quick] [--runs N] [--json FILE] [--svg FILE] [--only LIST] [--dir DIR] [--keep]
                chronicle-bench json [--events N] [--runs N]   (Chronicle's JSON reading beside Foundation's)
+               chronicle-bench live [--waiting 1,100,1000] [--writes N] [--poll-writes N] [--storage lmdb,postgres]
+                                    (write-to-visible latency with devices waiting, beside polling)
 
         Runs Chronicle, GRDB (SQLite) and raw LMDB side by side on the same generated data,
         alternating the systems run by run, and prints a table of medians (min–max) and
