@@ -1,6 +1,9 @@
 import Chronicle
 import ChronicleTestSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Live sync against real `chronicle serve` processes: an instance SIGKILLed while devices
@@ -79,8 +82,12 @@ struct LiveSyncProcessTests {
         defer { data.remove() }
         let server = try await ServerProcess.start(["--data", data.path, "--token", Self.token])
         let count = 1000
-        let pulls = (0..<count).map { _ in
-            Task { () -> Int? in try? await LongPoll.pull(server.url, token: Self.token, after: 0, wait: 60).status }
+        // Plain sockets, read once the server is gone: a thousand pulls cost this process (and
+        // the tests running beside it) next to nothing.
+        var pulls: [RawPull] = []
+        defer { for pull in pulls { pull.close() } }
+        for _ in 0..<count {
+            pulls.append(try RawPull.send(port: server.port, path: "/v1/events?after=0&wait=60", token: Self.token))
         }
         try await Self.waiting(count, on: [server])
         let took = await server.terminate(within: .seconds(30))
@@ -88,10 +95,55 @@ struct LiveSyncProcessTests {
         #expect(took.map { $0 < .seconds(10) } ?? false, "exiting took \(String(describing: took)), the waits being 60 s")
         var answered = 0
         for pull in pulls {
-            let status = await pull.value
+            let status = pull.status()
             #expect(status == nil || status == 200, "a waiting pull was answered \(String(describing: status))")
             if status == 200 { answered += 1 }
         }
         print("SIGTERM with \(count) pulls waiting: exited in \(String(describing: took)); \(answered) answered, the rest closed")
     }
+}
+
+/// A pull sent over a plain blocking socket of its own (HTTP/1.1, `Connection: close`), whose
+/// answer is read only when asked for: after the server is gone, reads never block.
+struct RawPull: Sendable {
+    let descriptor: Int32
+
+    static func send(port: Int, path: String, token: String) throws -> RawPull {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ServerProcessError("socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(descriptor)
+            throw ServerProcessError("connect() to port \(port) failed: errno \(errno)")
+        }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n\r\n".utf8)
+        let written = request.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == request.count else {
+            Glibc.close(descriptor)
+            throw ServerProcessError("write() of a pull sent \(written) of \(request.count) bytes")
+        }
+        return RawPull(descriptor: descriptor)
+    }
+
+    /// The answer's status code, or nil when the connection closed without one (reads to the end).
+    func status() -> Int? {
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            answer += buffer[0..<count]
+        }
+        let line = String(decoding: answer.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self).split(separator: " ")
+        guard line.count >= 2, line[0].hasPrefix("HTTP/1.") else { return nil }
+        return Int(line[1])
+    }
+
+    func close() { Glibc.close(descriptor) }
 }

@@ -193,7 +193,7 @@ struct LongPollTests {
         }
     }
 
-    @Test("300 pulls waiting at one position, one push: all answer with it after one shared read of the storage, not 300; the gauge counts them while they wait")
+    @Test("100 pulls waiting at one position, one push: all answer with it after one shared read of the storage, not 100; the gauge counts them while they wait")
     func wokenPullsShareOneRead() async throws {
         let server = try await TestServer.start(tokens: [Self.token: nil])
         try await Self.stopping(server) {
@@ -201,7 +201,7 @@ struct LongPollTests {
                 let text = try await server.http.request("GET", "metrics", token: nil).text
                 return ServerMetricsTests.sample(series, in: text) ?? 0
             }
-            let count = 300
+            let count = 100
             let pulls = (0..<count).map { _ in Self.pull(server, wait: 60) }
             try await Self.waiting(count, on: server)
             #expect(try await metric("chronicle_pulls_waiting") == Double(count))
