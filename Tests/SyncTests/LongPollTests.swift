@@ -164,7 +164,9 @@ struct LongPollTests {
             let first = try await TestServer.start(tokens: [Self.token: nil], sharing: cluster, notifications: false)
             let second = try await TestServer.start(tokens: [Self.token: nil], sharing: cluster, notifications: false)
             try await Self.stopping(first, second) {
-                let waiter = Self.pull(first, wait: 3)
+                // Nothing wakes the pull: it answers when its wait ends, which must come after the
+                // push even on a busy machine (3 s was once too short beside two busy processes).
+                let waiter = Self.pull(first, wait: 15)
                 try await Self.waiting(1, on: first)
                 try await Self.push(5, to: second)
                 let (answer, _) = try await waiter.value
