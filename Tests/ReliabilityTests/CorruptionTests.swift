@@ -198,23 +198,11 @@ extension Reliability {
             // Found by the bit-flip sweep on a new seed: a flip in the high half of a leaf node's
             // data size made LMDB hand back a value running past the file's end, and the first
             // read of it killed the process with SIGBUS.
-            try await TemporaryFolder.with("size-past-file") { root in
-                let fixture = try await Self.makeStore(root + "/store")
-                let path = fixture.path + "/log/data.mdb"
-                var file = try Data(contentsOf: URL(fileURLWithPath: path))
-                let last = try Self.record(at: fixture.head, of: fixture.path)
-                let leaf = try #require(file.range(of: Data(last))).lowerBound / 4096 * 4096
+            try await Self.expectLeafDamageRefused("size-past-file") { file, leaf in
                 // LMDB's leaf page: a 16-byte header, then each node's offset; a node begins with
                 // its data size, low then high 16 bits, little-endian.
                 let node = leaf + (Int(file[leaf + 16]) | Int(file[leaf + 17]) << 8)
                 file[node + 3] ^= 0x01   // the data size grows by 16 MiB
-                try file.write(to: URL(fileURLWithPath: path))
-                for command in [["log", "--ndjson"], ["verify"]] {
-                    let output = try await Self.chronicle(command, store: fixture.path)
-                    #expect(!output.exit.wasSignalled, "\(command): \(output.standardError)")
-                    #expect(output.exit.status == 1 && output.errorLines.count == 1
-                            && output.errorLines[0].contains("damaged"), "\(command): \(output.standardError)")
-                }
             }
         }
 
@@ -223,12 +211,7 @@ extension Reliability {
             // Found by the bit-flip sweep on a new seed (CHRONICLE_SEED=0xb5edba469b52ec40): a
             // flip in a leaf node's key size made the head's key shorter than a position, and
             // reading it stopped the process on a bounds check.
-            try await TemporaryFolder.with("key-cut-short") { root in
-                let fixture = try await Self.makeStore(root + "/store")
-                let path = fixture.path + "/log/data.mdb"
-                var file = try Data(contentsOf: URL(fileURLWithPath: path))
-                let last = try Self.record(at: fixture.head, of: fixture.path)
-                let leaf = try #require(file.range(of: Data(last))).lowerBound / 4096 * 4096
+            try await Self.expectLeafDamageRefused("key-cut-short") { file, leaf in
                 // LMDB's leaf page: a 16-byte header whose bytes 12–13 end the node offsets; a node
                 // is its data size (4 bytes), flags (2), key size (2, little-endian), key, data.
                 let lower = Int(file[leaf + 12]) | Int(file[leaf + 13]) << 8
@@ -236,6 +219,20 @@ extension Reliability {
                 let node = leaf + (Int(file[slot]) | Int(file[slot + 1]) << 8)
                 try #require(file[node + 6] == 8 && file[node + 7] == 0, "the node's key is not a position")
                 file[node + 6] = 0
+            }
+        }
+
+        /// Damages a new store's data file with `damage` (given the file and the offset of the
+        /// leaf page that holds the newest record), then expects `log` and `verify` to refuse
+        /// the store as damaged, one line each, never stopped by a signal.
+        static func expectLeafDamageRefused(_ name: String, _ damage: (inout Data, Int) throws -> Void) async throws {
+            try await TemporaryFolder.with(name) { root in
+                let fixture = try await Self.makeStore(root + "/store")
+                let path = fixture.path + "/log/data.mdb"
+                var file = try Data(contentsOf: URL(fileURLWithPath: path))
+                let last = try Self.record(at: fixture.head, of: fixture.path)
+                let leaf = try #require(file.range(of: Data(last))).lowerBound / 4096 * 4096
+                try damage(&file, leaf)
                 try file.write(to: URL(fileURLWithPath: path))
                 for command in [["log", "--ndjson"], ["verify"]] {
                     let output = try await Self.chronicle(command, store: fixture.path)
