@@ -77,13 +77,13 @@ let package = Package(
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
         // the client and the server; the log knows nothing of it.
         .target(name: "ChronicleWire", dependencies: ["EventLog", "JSONText", "UUIDText"]),
-        .target(name: "Domain", dependencies: ["JSONText", "UUIDText"]),
+        .target(name: "Domain", dependencies: ["ChronicleSchema", "JSONText", "UUIDText"]),
         // An app's model declared in Swift (entities, typed fields, rules, aggregates) and its
         // record, which a store keeps; knows nothing of the log or the storage.
-        .target(name: "ChronicleSchema"),
+        .target(name: "ChronicleSchema", dependencies: ["JSONText", "UUIDText"]),
         // The todo app's model (User, Todo, Tag, DailyStat), declared on ChronicleSchema alone.
         .target(name: "ChronicleTodoModel", dependencies: ["ChronicleSchema"]),
-        .target(name: "Projections", dependencies: ["Domain", "EventLog", "LMDB", "UUIDText"]),
+        .target(name: "Projections", dependencies: ["ChronicleSchema", "Domain", "EventLog", "LMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
             "EventLog", "ChronicleWire", "LMDB",
             .product(name: "Logging", package: "swift-log"),
@@ -138,9 +138,9 @@ let package = Package(
         // The referee beside a store: its log read as the referee reads events, its models as plain values.
         .target(name: "ChronicleRefereeSupport", dependencies: ["Chronicle", "ChronicleReferee", "ChronicleWire", "EventLog"],
                 path: "Tests/ChronicleRefereeSupport"),
-        // What test targets share: child processes, the built products, the raw log to damage.
+        // What test targets share: child processes, the built products, the raw log to damage, a second app's model.
         .target(name: "ChronicleTestSupport", dependencies: [
-            "LMDB", "EventLog",
+            "LMDB", "EventLog", "ChronicleSchema",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/ChronicleTestSupport"),
@@ -151,7 +151,7 @@ let package = Package(
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CCRC32C", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel"]),
+        .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "ChronicleTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
@@ -165,7 +165,7 @@ let package = Package(
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "ChronicleTestSupport", "EventLog", "ChronicleWire"]),
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

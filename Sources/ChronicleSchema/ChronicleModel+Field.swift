@@ -1,3 +1,5 @@
+import Foundation
+
 extension ChronicleModel {
     /// One typed field of an entity.
     public struct Field: Sendable, Hashable {
@@ -73,6 +75,8 @@ extension ChronicleModel {
         case integer(Int)
         case number(Double)
         case boolean(Bool)
+        /// A set's members, sorted (a JSON array of lowercase UUIDs).
+        case ids([UUID])
 
         /// Whether the value fits `type` (a day, timestamp or decimal is given as text).
         public func fits(_ type: FieldType) -> Bool {

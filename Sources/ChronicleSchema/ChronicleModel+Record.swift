@@ -130,7 +130,9 @@ extension ChronicleModel.Field: Codable {
 extension ChronicleModel.FieldValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) {
+        if let ids = try? container.decode([String].self) {
+            self = .ids(ChronicleModel.sortedIDs(Set(ids.compactMap { UUID(uuidString: $0) })))
+        } else if let value = try? container.decode(Bool.self) {
             self = .boolean(value)
         } else if let value = try? container.decode(Int.self) {
             self = .integer(value)
@@ -148,6 +150,7 @@ extension ChronicleModel.FieldValue: Codable {
         case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .boolean(let value): try container.encode(value)
+        case .ids(let ids): try container.encode(ids.map { $0.uuidString.lowercased() })
         }
     }
 }

@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Foundation
 import UUIDText
 
@@ -40,21 +41,7 @@ public struct Tag: Sendable, Equatable, Hashable, Codable, Identifiable {
     /// Tag.foldedName(" Straße ") == Tag.foldedName("STRASSE")   // true
     /// ```
     public static func foldedName(_ name: String) -> String {
-        // Unicode's canonical caseless match is NFD(fold(NFD(x))): decomposing
-        // first lets folding see combining marks such as U+0345, and folding can
-        // itself produce decomposed text (ΐ folds to ι + two marks), so the
-        // result is composed again; NFC is as canonical as NFD and shorter.
-        //
-        // Foundation's `folding(options: .caseInsensitive, locale: nil)` does
-        // full folding on Linux (checked with Swift 6.3.1: ß → ss, ẞ → ss,
-        // ς → σ, ﬁ → fi, ᾼ → αι) and, with no locale, ignores the process
-        // locale, so a Turkish environment does not change the keys. The tests
-        // in TagTests pin these cases, so a platform that folds differently fails
-        // there instead of letting duplicates in.
-        name.trimmingCharacters(in: .whitespacesAndNewlines)
-            .decomposedStringWithCanonicalMapping
-            .folding(options: .caseInsensitive, locale: nil)
-            .precomposedStringWithCanonicalMapping
+        ChronicleModel.Uniqueness.caseFolded.key(name)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Foundation
 
 /// How live tags whose names are equal up to case are shown: tags created (or renamed)
@@ -21,7 +22,7 @@ public enum TagNames {
 
     /// The name shown for a tag named `name` at place `order` of its group: `"work (2)"`.
     public static func shownName(_ name: String, order: Int) -> String {
-        order <= 1 ? name : "\(name) (\(order))"
+        ChronicleModel.Uniqueness.shown(name, place: order)
     }
 
     /// ``shownOrder(_:)`` applied to the names.

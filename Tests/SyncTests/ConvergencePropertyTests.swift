@@ -151,6 +151,9 @@ struct ConvergenceRun {
                 }
                 run.trace.append("#\(step) \(device.name) \(line)")
                 run.steps += 1
+                // The declared model's generic fold shows what the stored models show, at every
+                // step (this device's unsent events on top of what it pulled).
+                if run.problems.isEmpty { run.problems += try await SyncCluster.modelReplayProblems(device) }
             }
             run.faults = cluster.proxy.faults.played
             run.trace.append("quiet phase (faults off)")
@@ -158,6 +161,7 @@ struct ConvergenceRun {
             if run.problems.isEmpty {
                 run.problems += try await cluster.convergenceProblems()
                 run.problems += try await cluster.invariantProblems()
+                for device in cluster.devices + cluster.extras { run.problems += try await SyncCluster.modelReplayProblems(device) }
                 let verdict = try await cluster.refereeVerdict()
                 run.problems += verdict.problems
                 run.conflicts = verdict.conflicts

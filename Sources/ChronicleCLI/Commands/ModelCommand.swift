@@ -1,7 +1,5 @@
 import ArgumentParser
 import ChronicleSchema
-import ChronicleTodoModel
-import EventLog
 import Foundation
 
 /// `chronicle model`: the app's model the store records (entities, fields, rules, aggregates).
@@ -14,24 +12,14 @@ struct ModelCommand: AsyncParsableCommand {
     @Flag(help: "Print the model's record: one JSON object.") var json = false
 
     func run() async throws {
-        let log = try StoreAccess.openLog(store)
-        let records = try log.modelRecords()
-        // A store written before models were recorded holds the todo app's events.
-        guard let newest = records.last else {
-            if json {
-                CLIOutput.line(String(decoding: TodoAppModel.model.record(), as: UTF8.self))
-            } else {
-                CLIOutput.line(Self.describe(TodoAppModel.model) + "\n(not recorded in the store: the built-in todo app's model)")
-            }
-            return
+        let recorded = try RecordedModel(log: try StoreAccess.openLog(store))
+        if json {
+            CLIOutput.line(String(decoding: recorded.bytes, as: UTF8.self))
+        } else {
+            // A store written before models were recorded holds the todo app's events.
+            CLIOutput.line(Self.describe(recorded.model)
+                           + (recorded.recordedVersion == nil ? "\n(not recorded in the store: the built-in todo app's model)" : ""))
         }
-        let model: ChronicleModel
-        do {
-            model = try ChronicleModel(record: Data(newest.bytes))
-        } catch {
-            throw RefusedInput("the store's model version \(newest.version): \(error.description)")
-        }
-        CLIOutput.line(json ? String(decoding: newest.bytes, as: UTF8.self) : Self.describe(model))
     }
 
     /// The model for people: one block per entity, one line per field, then the aggregates.
@@ -71,6 +59,7 @@ struct ModelCommand: AsyncParsableCommand {
         case .integer(let number): String(number)
         case .number(let number): String(number)
         case .boolean(let flag): String(flag)
+        case .ids: value.json
         }
     }
 

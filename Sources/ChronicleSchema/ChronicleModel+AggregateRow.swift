@@ -1,0 +1,100 @@
+import Foundation
+
+extension ChronicleModel {
+    /// One row of an aggregate: the grouped value and each measure's.
+    public struct AggregateRow: Sendable, Hashable {
+        /// The value of the grouped field the row is about, e.g. a day.
+        public var key: FieldValue
+        /// Each measure's value by its name: an integer for a count and for a sum of integers,
+        /// a number for a sum of numbers, text for a sum of decimals.
+        public var measures: [String: FieldValue]
+
+        /// A row from its parts.
+        public init(key: FieldValue, measures: [String: FieldValue]) {
+            self.key = key
+            self.measures = measures
+        }
+    }
+}
+
+extension ChronicleModel.Snapshot {
+    /// The rows of aggregate `name` over the shown entities, sorted by key (nil: no such aggregate).
+    /// A row exists while one shown entity has its key.
+    public func rows(of name: String) -> [ChronicleModel.AggregateRow]? {
+        guard let aggregate = model.aggregates.first(where: { $0.name == name }),
+              let entity = model.entity(named: aggregate.entity),
+              let grouped = entity.field(named: aggregate.groupedBy) else { return nil }
+        var groups: [ChronicleModel.FieldValue: [ChronicleModel.EntityState]] = [:]
+        for state in shown(aggregate.entity) {
+            guard let key = state.values[grouped.name] else { continue }
+            groups[key, default: []].append(state)
+        }
+        return groups.map { key, states in
+            var measures: [String: ChronicleModel.FieldValue] = [:]
+            for measure in aggregate.measures {
+                measures[measure.name] = Self.measure(measure, of: states, in: entity)
+            }
+            return ChronicleModel.AggregateRow(key: key, measures: measures)
+        }.sorted { $0.key.sortsBefore($1.key) }
+    }
+
+    private static func measure(_ measure: ChronicleModel.Measure, of states: [ChronicleModel.EntityState],
+                                in entity: ChronicleModel.Entity) -> ChronicleModel.FieldValue {
+        switch measure.kind {
+        case .count:
+            guard let field = measure.field else { return .integer(states.count) }
+            return .integer(states.count { $0.values[field] == .boolean(true) })
+        case .sum:
+            guard let field = measure.field, let type = entity.field(named: field)?.type else { return .integer(0) }
+            switch type {
+            case .integer:
+                return .integer(states.reduce(0) { sum, state in
+                    if case .integer(let value)? = state.values[field] { sum &+ value } else { sum }
+                })
+            case .decimal:
+                let total = states.reduce(Decimal(0)) { sum, state in
+                    if case .text(let text)? = state.values[field], let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) {
+                        sum + value
+                    } else {
+                        sum
+                    }
+                }
+                return .text(total.description)
+            default:
+                return .number(states.reduce(0.0) { sum, state in
+                    switch state.values[field] {
+                    case .number(let value)?: sum + value
+                    case .integer(let value)?: sum + Double(value)
+                    default: sum
+                    }
+                })
+            }
+        }
+    }
+}
+
+extension ChronicleModel.FieldValue {
+    /// The order lists sort values in: numbers by value, text by its UTF-8 bytes (days and
+    /// timestamps by time), false before true; values of different kinds by kind.
+    public func sortsBefore(_ other: ChronicleModel.FieldValue) -> Bool {
+        switch (self, other) {
+        case let (.integer(a), .integer(b)): a < b
+        case let (.number(a), .number(b)): a < b
+        case let (.integer(a), .number(b)): Double(a) < b
+        case let (.number(a), .integer(b)): a < Double(b)
+        case let (.text(a), .text(b)): Array(a.utf8).lexicographicallyPrecedes(b.utf8)
+        case let (.boolean(a), .boolean(b)): !a && b
+        case let (.ids(a), .ids(b)): a.map(\.uuidString).lexicographicallyPrecedes(b.map(\.uuidString))
+        default: kindOrder < other.kindOrder
+        }
+    }
+
+    private var kindOrder: Int {
+        switch self {
+        case .boolean: 0
+        case .integer, .number: 1
+        case .text: 2
+        case .ids: 3
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+extension ChronicleModel {
+    /// Every entity of a model held in memory, folded from its events: how `replay`, the
+    /// generic `list` and `show` of the CLI, and `verify --deep` read a store by its model alone.
+    ///
+    /// ```swift
+    /// var snapshot = ChronicleModel.Snapshot(model)
+    /// for event in events { snapshot.apply(try reader.read(type: …, stream: …, data: …)) }
+    /// snapshot.shown("Note")             // the live notes, by id
+    /// snapshot.rows(of: "NotesPerDay")   // the aggregate's rows, by key
+    /// ```
+    ///
+    /// The fold is total: an event that does not apply (a creation of an id that exists, a
+    /// change of an entity that is not live, a restoration of one that is not deleted) changes
+    /// nothing. A deletion keeps the entity as it was, and a restoration brings it back so.
+    /// What is shown follows the rules of the model:
+    /// - an entity whose parent (a reference with ``ParentDeletion``) is here and not shown is
+    ///   hidden, and comes back with it;
+    /// - a set shows the members that are shown;
+    /// - live entities whose unique values collide (written apart, on devices that had not seen
+    ///   each other) keep them; the first in the merge's order shows its value, the next with
+    ///   ` (2)`, and so on.
+    public struct Snapshot: Sendable {
+        /// The model folded by.
+        public let model: ChronicleModel
+        private var states: [String: [UUID: EntityState]] = [:]
+        /// Per entity, id and unique field: the rank of the write that gave its value.
+        private var uniqueRanks: [String: [UUID: [String: EventRank]]] = [:]
+        private var applied: UInt64 = 0
+
+        /// An empty snapshot of `model`, as of position 0.
+        public init(_ model: ChronicleModel) {
+            self.model = model
+        }
+
+        /// Folds one event in, ranked after every event folded so far.
+        public mutating func apply(_ event: Event) {
+            apply(event, rank: EventRank(upstream: nil, position: applied + 1))
+        }
+
+        /// Folds one event in; `rank` orders the values of unique fields that collide.
+        public mutating func apply(_ event: Event, rank: EventRank) {
+            applied = max(applied, rank.position)
+            guard let entity = model.entity(named: event.entity) else { return }
+            var state = states[entity.name]?[event.id]
+            switch event.change {
+            case .created(let given):
+                guard state == nil else { return }
+                state = entity.created(event.id, given)
+                noteUnique(of: entity, event.id, written: given.keys, rank: rank)
+            case .deleted, .restored:
+                let deleted = event.change == .deleted
+                guard state != nil, state?.isDeleted != deleted else { return }
+                state?.isDeleted = deleted
+            case .updated(let given):
+                guard state?.isDeleted == false else { return }
+                entity.update(&state!, with: given)
+                noteUnique(of: entity, event.id, written: given.keys, rank: rank)
+            case .set(let field, let on):
+                guard state?.isDeleted == false else { return }
+                state?.values[field] = .boolean(on)
+            case .added(let field, let member), .removed(let field, let member):
+                guard var kept = state, !kept.isDeleted else { return }
+                var members = Set(kept.members(of: field))
+                if case .added = event.change { members.insert(member) } else { members.remove(member) }
+                kept.values[field] = .ids(ChronicleModel.sortedIDs(members))
+                state = kept
+            }
+            states[entity.name, default: [:]][event.id] = state
+        }
+
+        /// Forgets everything about one entity, as if none of its events had been folded; a
+        /// merge then folds its events again in their order.
+        public mutating func forget(entity: String, id: UUID) {
+            states[entity]?[id] = nil
+            uniqueRanks[entity]?[id] = nil
+        }
+
+        /// The entity as folded, deleted or not (nil when none of its events created it).
+        public func state(of entity: String, id: UUID) -> EntityState? {
+            states[entity]?[id]
+        }
+
+        /// The shown entity `id` of `entity`, as ``shown(_:)`` shows it.
+        public func shown(_ entity: String, id: UUID) -> EntityState? {
+            shown(entity).first { $0.id == id }
+        }
+
+        /// The shown entities of `entity`, sorted by id (lowercase): not deleted, their parents
+        /// shown, each set with its shown members, colliding unique values told apart.
+        public func shown(_ entity: String) -> [EntityState] {
+            guard let declared = model.entity(named: entity) else { return [] }
+            var visible: [String: [UUID: Bool]] = [:]
+            var shown = (states[entity] ?? [:]).values.filter { isShown($0, &visible, depth: 0) }
+            for field in declared.fields {
+                guard case .references(let target) = field.type else { continue }
+                for index in shown.indices {
+                    let members = shown[index].members(of: field.name).filter { id in
+                        states[target]?[id].map { isShown($0, &visible, depth: 0) } ?? false
+                    }
+                    shown[index].values[field.name] = .ids(members)
+                }
+            }
+            for field in declared.fields {
+                guard let uniqueness = field.unique else { continue }
+                showCollisions(of: field.name, under: uniqueness, in: &shown, entity: entity)
+            }
+            return shown.map { ($0, $0.id.uuidString.lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
+        }
+
+        /// Whether `state` is shown: not deleted, and its parents (here) shown. Parent chains
+        /// longer than the model's entities are a cycle of references: they stop there.
+        private func isShown(_ state: EntityState, _ memo: inout [String: [UUID: Bool]], depth: Int) -> Bool {
+            if let known = memo[state.entity]?[state.id] { return known }
+            guard !state.isDeleted, let entity = model.entity(named: state.entity) else { return false }
+            var shown = true
+            if depth <= model.entities.count {
+                for field in entity.fields where field.onParentDeletion != nil {
+                    guard case .reference(let target) = field.type, let parentID = state.reference(field.name),
+                          let parent = states[target]?[parentID] else { continue }
+                    if !isShown(parent, &memo, depth: depth + 1) { shown = false }
+                }
+            }
+            memo[state.entity, default: [:]][state.id] = shown
+            return shown
+        }
+
+        private func showCollisions(of field: String, under uniqueness: Uniqueness, in shown: inout [EntityState], entity: String) {
+            var groups: [String: [Int]] = [:]
+            for index in shown.indices {
+                guard case .text(let text)? = shown[index].values[field] else { continue }
+                groups[uniqueness.key(text), default: []].append(index)
+            }
+            for indices in groups.values where indices.count > 1 {
+                let ordered = indices.sorted { a, b in
+                    let rankA = uniqueRanks[entity]?[shown[a].id]?[field], rankB = uniqueRanks[entity]?[shown[b].id]?[field]
+                    switch (rankA, rankB) {
+                    case let (x?, y?): return x < y
+                    case (.some, nil): return true
+                    default: return false
+                    }
+                }
+                for (place, index) in ordered.enumerated() {
+                    guard case .text(let text)? = shown[index].values[field] else { continue }
+                    shown[index].values[field] = .text(Uniqueness.shown(text, place: place + 1))
+                }
+            }
+        }
+
+        private mutating func noteUnique(of entity: Entity, _ id: UUID, written: some Sequence<String>, rank: EventRank) {
+            for name in written where entity.field(named: name)?.unique != nil {
+                uniqueRanks[entity.name, default: [:]][id, default: [:]][name] = rank
+            }
+        }
+    }
+}

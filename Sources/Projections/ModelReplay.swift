@@ -1,0 +1,62 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+
+/// Any app's entities and aggregates as of a position, folded in memory from the log by the
+/// model alone (``ChronicleModel/Snapshot``): what the CLI's generic `list` and `show` read.
+///
+/// ```swift
+/// let replayed = try ModelReplay.snapshot(log: log, model: model)
+/// replayed.snapshot.shown("Note")
+/// ```
+///
+/// Events are folded in the merge's order (the server's order, then this replica's unsent
+/// events: ``ChronicleModel/EventRank``), which is what the stored models equal. The stored
+/// models are not touched. Memory grows with the events read: every one is held, decoded, to
+/// be put in that order.
+public enum ModelReplay {
+    /// The fold, and what could not be read.
+    public struct Result: Sendable {
+        /// The position replayed up to (included).
+        public var position: UInt64
+        public var snapshot: ChronicleModel.Snapshot
+        /// Events read.
+        public var events: UInt64
+        /// The events the model cannot read (an unknown type, a value of the wrong type, a
+        /// newer shape), with the first problem's line: they are kept in the log, not shown.
+        public var unread: UInt64
+        public var firstProblem: String?
+    }
+
+    /// Folds events 1 through `position` (the head by default) under `model`.
+    /// - throws: ``ProjectionError/beyondHead(position:head:)`` when `position` is past the log's end.
+    public static func snapshot(log: EventLog, model: ChronicleModel, until position: UInt64? = nil) throws -> Result {
+        let head = try log.head()
+        let position = position ?? head
+        guard position <= head else { throw ProjectionError.beyondHead(position: position, head: head) }
+        let reader = ChronicleModel.EventReader(model)
+        var result = Result(position: position, snapshot: ChronicleModel.Snapshot(model), events: 0, unread: 0)
+        var ranked: [(rank: ChronicleModel.EventRank, event: ChronicleModel.Event)] = []
+        var last: UInt64 = 0
+        while last < position {
+            let chunk = try log.read(after: last, limit: Int(min(position - last, 4096)), maxBytes: EventLog.defaultBatchBytes)
+            guard let first = chunk.first?.position, let end = chunk.last?.position else { break }
+            let upstream = try log.upstreamPositions(in: first...end)
+            for recorded in chunk where recorded.position <= position {
+                result.events += 1
+                do {
+                    let event = try reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
+                                                schemaVersion: Int(recorded.schemaVersion))
+                    ranked.append((ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position), event))
+                } catch {
+                    result.unread += 1
+                    if result.firstProblem == nil { result.firstProblem = "event \(recorded.position): \(error.description)" }
+                }
+            }
+            last = end
+        }
+        ranked.sort { $0.rank < $1.rank }
+        for (rank, event) in ranked { result.snapshot.apply(event, rank: rank) }
+        return result
+    }
+}
