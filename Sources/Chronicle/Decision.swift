@@ -23,10 +23,15 @@ enum ConsistencyKeys {
     /// Claimed by the live tag that has a name (case-folded); released when it is renamed
     /// or deleted. A folded name too long for a key is named by its SHA-256.
     static func tagName(_ name: String) -> String {
-        let folded = Tag.foldedName(name)
-        let key = "tag-name:" + folded
-        guard key.utf8.count > AppendKey.maxKeyBytes else { return key }
-        return "tag-name-sha256:" + SHA256.hash(data: Data(folded.utf8)).map { byte in
+        fitted("tag-name:" + Tag.foldedName(name))
+    }
+
+    /// `key` when it fits a key (``AppendKey/maxKeyBytes``), else named by what follows its first
+    /// colon's SHA-256: `tag-name:<long name>` → `tag-name-sha256:<hex>`.
+    static func fitted(_ key: String) -> String {
+        guard key.utf8.count > AppendKey.maxKeyBytes, let colon = key.firstIndex(of: ":") else { return key }
+        let rest = key[key.index(after: colon)...]
+        return key[..<colon] + "-sha256:" + SHA256.hash(data: Data(rest.utf8)).map { byte in
             String(byte, radix: 16).leftPadded(to: 2)
         }.joined()
     }

@@ -12,7 +12,8 @@ struct ChronicleCommand: AsyncParsableCommand {
             LogCommand.self, VerifyCommand.self, ReplayCommand.self, RebuildCommand.self,
             SyncCommand.self, ServeCommand.self, DemoCommand.self,
             BackupCommand.self, ExportCommand.self, ImportCommand.self, UndoCommand.self, RedoCommand.self, ModelCommand.self,
-            EntityListCommand.self, EntityShowCommand.self,
+            EntityListCommand.self, EntityShowCommand.self, EntityCreateCommand.self, EntityUpdateCommand.self,
+            EntityDeleteCommand.self, EntityRestoreCommand.self,
         ]
     )
 

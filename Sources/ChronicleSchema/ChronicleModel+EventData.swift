@@ -93,7 +93,7 @@ extension ChronicleModel.EventReader {
 
 extension ChronicleModel {
     /// Ids in the order lists show them: by their lowercase spelling.
-    static func sortedIDs(_ ids: some Sequence<UUID>) -> [UUID] {
+    public static func sortedIDs(_ ids: some Sequence<UUID>) -> [UUID] {
         ids.map { ($0, $0.lowercasedString) }.sorted { $0.1 < $1.1 }.map(\.0)
     }
 }

@@ -177,6 +177,7 @@ extension ChronicleModel.FieldRule: Codable {
         case "canonicalComposition": self = .canonicalComposition
         case "lowercased": self = .lowercased
         case "emptyIsAbsent": self = .emptyIsAbsent
+        case "trimmed": self = .trimmed
         default:
             throw DecodingError.dataCorruptedError(forKey: .rule, in: container, debugDescription: "unknown rule \(name)")
         }
@@ -194,7 +195,7 @@ extension ChronicleModel.FieldRule: Codable {
             try container.encode(range.lowerBound, forKey: .min)
             try container.encode(range.upperBound, forKey: .max)
         case .pattern(let pattern): try container.encode(pattern, forKey: .value)
-        case .notBlank, .canonicalComposition, .lowercased, .emptyIsAbsent: break
+        case .notBlank, .canonicalComposition, .lowercased, .emptyIsAbsent, .trimmed: break
         }
     }
 }

@@ -1,6 +1,9 @@
 extension ChronicleModel {
     /// A check or a normalization of a field's value, applied in the order declared.
     public enum FieldRule: Sendable, Hashable {
+        /// Text stored without white space or newlines at either end (checked after by the
+        /// rules that follow it).
+        case trimmed
         /// Text with something besides white space.
         case notBlank
         /// Text of at least this many characters.
@@ -23,6 +26,7 @@ extension ChronicleModel {
         /// The rule's name in the model's record.
         public var name: String {
             switch self {
+            case .trimmed: "trimmed"
             case .notBlank: "notBlank"
             case .minLength: "minLength"
             case .maxLength: "maxLength"
@@ -38,7 +42,7 @@ extension ChronicleModel {
         /// Whether the rule applies to fields of `type`.
         public func applies(to type: FieldType) -> Bool {
             switch self {
-            case .notBlank, .minLength, .maxLength, .pattern, .canonicalComposition, .lowercased, .emptyIsAbsent:
+            case .trimmed, .notBlank, .minLength, .maxLength, .pattern, .canonicalComposition, .lowercased, .emptyIsAbsent:
                 type == .text
             case .range: type == .integer
             case .numberRange: type == .number

@@ -82,6 +82,11 @@ extension ChronicleModel {
             states[entity]?[id]
         }
 
+        /// Every entity of `entity` as folded, deleted or not, in no order.
+        public func states(of entity: String) -> [EntityState] {
+            states[entity].map { Array($0.values) } ?? []
+        }
+
         /// The shown entity `id` of `entity`, as ``shown(_:)`` shows it.
         public func shown(_ entity: String, id: UUID) -> EntityState? {
             shown(entity).first { $0.id == id }

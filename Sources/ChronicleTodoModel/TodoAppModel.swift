@@ -9,11 +9,11 @@ public enum TodoAppModel {
         do {
             return try ChronicleModel("todo-app", version: 1) { model in
                 model.entity("User") { user in
-                    user.text("name", .notBlank, .maxLength(200))
+                    user.text("name", .trimmed, .notBlank, .maxLength(200))
                     user.integer("age", .range(0...150))
                 }
                 model.entity("Todo") { todo in
-                    todo.text("title", .notBlank, .maxLength(500))
+                    todo.text("title", .trimmed, .notBlank, .maxLength(500))
                     todo.day("deadline")
                     todo.reference("userId", to: "User", optional: true, onParentDeletion: .deleteWithParent)
                     todo.text("memo", .emptyIsAbsent, optional: true)
@@ -23,7 +23,7 @@ public enum TodoAppModel {
                 }
                 // Tag events carry data of shape 2 (names in canonical composition).
                 model.entity("Tag", eventSchemaVersion: 2) { tag in
-                    tag.text("name", .notBlank, .maxLength(50), .canonicalComposition, unique: .caseFolded)
+                    tag.text("name", .trimmed, .notBlank, .maxLength(50), .canonicalComposition, unique: .caseFolded)
                     tag.text("color", .pattern("#[0-9a-fA-F]{6}"), .lowercased)
                 }
                 model.aggregate("DailyStat", of: "Todo", groupedBy: "deadline", as: "date") { day in

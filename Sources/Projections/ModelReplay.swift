@@ -26,6 +26,8 @@ public enum ModelReplay {
         /// newer shape), with the first problem's line: they are kept in the log, not shown.
         public var unread: UInt64
         public var firstProblem: String?
+        /// Per stream, the version of its last event read (what a decision read it at).
+        public var versions: [String: UInt64] = [:]
     }
 
     /// Folds events 1 through `position` (the head by default) under `model`.
@@ -44,6 +46,7 @@ public enum ModelReplay {
             let upstream = try log.upstreamPositions(in: first...end)
             for recorded in chunk where recorded.position <= position {
                 result.events += 1
+                result.versions[recorded.stream] = max(result.versions[recorded.stream] ?? 0, recorded.version)
                 do {
                     let event = try reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
                                                 schemaVersion: Int(recorded.schemaVersion))
@@ -58,5 +61,33 @@ public enum ModelReplay {
         ranked.sort { $0.rank < $1.rank }
         for (rank, event) in ranked { result.snapshot.apply(event, rank: rank) }
         return result
+    }
+}
+
+extension ModelReplay.Result: ChronicleModel.StateReading {
+    // What a command decides on, read from the fold (for tools: each lookup scans an entity's states).
+
+    public func state(of entity: String, id: UUID) -> ChronicleModel.EntityState? {
+        snapshot.state(of: entity, id: id)
+    }
+
+    public func isShown(_ entity: String, id: UUID) -> Bool {
+        snapshot.shown(entity, id: id) != nil
+    }
+
+    public func holder(of entity: String, field: String, key: String) -> UUID? {
+        guard let uniqueness = snapshot.model.entity(named: entity)?.field(named: field)?.unique else { return nil }
+        return snapshot.states(of: entity).first { state in
+            guard !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
+            return uniqueness.key(text) == key
+        }?.id
+    }
+
+    public func children(of entity: String, field: String, parent: UUID) -> [ChronicleModel.EntityState] {
+        snapshot.states(of: entity).filter { $0.reference(field) == parent }
+    }
+
+    public func version(of stream: String) -> UInt64 {
+        versions[stream] ?? 0
     }
 }

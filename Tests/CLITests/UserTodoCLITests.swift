@@ -159,7 +159,7 @@ struct UserTodoCLITests {
     @Test("an unknown command is an error whatever follows it, --help included")
     func unknownCommands() async throws {
         let cli = CLIRunner()
-        for (arguments, message) in [(["restore", "--help"], "error: unknown command 'restore' for 'chronicle': see 'chronicle --help'\n"),
+        for (arguments, message) in [(["resurrect", "--help"], "error: unknown command 'resurrect' for 'chronicle': see 'chronicle --help'\n"),
                                      (["user", "bogus", "--help"], "error: unknown command 'bogus' for 'chronicle user': see 'chronicle user --help'\n"),
                                      (["sync", "pul"], "error: unknown command 'pul' for 'chronicle sync': see 'chronicle sync --help'\n")] {
             let result = try await cli.run(arguments, useStore: false)

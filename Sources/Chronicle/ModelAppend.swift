@@ -1,0 +1,36 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+
+/// Appends what a model's command decided (``ChronicleModel/Decision``) as one batch: each
+/// stream at the version the decision read it at, its conditions as the log's append keys, so
+/// the model's rules hold against every process writing the store.
+///
+/// For tools (the CLI's generic `create`, `update`, `delete`, `restore`); the keys are the
+/// ones the todo app's commands write, so both hold each other's decisions.
+@_spi(Operator) public enum ModelAppend {
+    /// Appends `decision` to `log`.
+    /// - throws: ``ChronicleError/conflict(_:)`` when a stream or key changed since the
+    ///   decision read it (nothing is appended then), or what the log threw.
+    public static func append(_ decision: ChronicleModel.Decision, to log: EventLog) async throws(ChronicleError) -> AppendResult {
+        var appends: [StreamAppend] = []
+        for event in decision.events {
+            let new = NewEvent(type: event.type, schemaVersion: UInt16(clamping: event.schemaVersion), data: event.data)
+            if let index = appends.firstIndex(where: { $0.stream == event.stream }) {
+                appends[index].events.append(new)
+            } else {
+                let version = decision.expectedVersions[event.stream] ?? 0
+                appends.append(StreamAppend(stream: event.stream, expected: version == 0 ? .noStream : .exact(version), events: [new]))
+            }
+        }
+        let keys = decision.conditions.map { condition -> AppendKey in
+            switch condition {
+            case .claim(let key, let owner): .claim(ConsistencyKeys.fitted(key), by: owner)
+            case .release(let key, let owner): .release(ConsistencyKeys.fitted(key), by: owner)
+            case .touch(let key): .touch(ConsistencyKeys.fitted(key))
+            case .unchanged(let key, let since): .unchanged(ConsistencyKeys.fitted(key), since: since)
+            }
+        }
+        return try await ChronicleError.mapping { try await log.append(appends, keys: keys) }
+    }
+}
