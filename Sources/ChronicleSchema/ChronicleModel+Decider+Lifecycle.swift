@@ -84,8 +84,10 @@ extension ChronicleModel.Decider.Context {
             guard !current.contains(member) else { throw Problem("\(named) already has \(name) \(member.uuidString.lowercased())") }
             if !checked { try requireShown(target, member) }
         }
-        for member in removing where !current.contains(member) {
-            throw Problem("\(named) does not have \(name) \(member.uuidString.lowercased())")
+        for member in removing {
+            // A member that is not shown is not there to remove (the set shows shown members only).
+            if !checked { try requireShown(target, member) }
+            guard current.contains(member) else { throw Problem("\(named) does not have \(name) \(member.uuidString.lowercased())") }
         }
         decision.expectedVersions[stream] = try reading.version(of: stream)
         let key = field.member ?? "id"

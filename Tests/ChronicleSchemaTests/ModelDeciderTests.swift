@@ -100,6 +100,8 @@ import Testing
         try store.run("Note", Self.id(4), .create(["day": .text("2026-02-03")]))
         #expect(store.problem("Note", Self.id(4), .update([:])) == "nothing to update: give at least one field to change")
         #expect(store.problem("Note", Self.id(4), .update(["pinned": .boolean(false)])) == "note \(Self.text(4)) pinned is already false")
+        #expect(store.problem("Note", Self.id(4), .remove(field: "labels", member: Self.id(5))) == "unknown label \(Self.text(5))")
+        try store.run("Label", Self.id(5), .create(["name": .text("blue")]))
         #expect(store.problem("Note", Self.id(4), .remove(field: "labels", member: Self.id(5))) == "note \(Self.text(4)) does not have labels \(Self.text(5))")
         #expect(store.problem("Note", Self.id(4), .restore) == "note \(Self.text(4)) is not deleted")
         try store.run("Folder", Self.id(1), .delete)
