@@ -18,7 +18,7 @@ extension SyncAPI {
     /// in ``waiters``, which a push of the tenant (through this server, or through another
     /// sharing the storage: ``EventStorage/observeCommits(_:)``) and shutdown wake.
     func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try await authenticate(request)
+        let tenant = try await authenticate(request).tenant
         let query = try PullQuery(request.uri.queryParameters, limits: limits)
         let read = { @Sendable [storage, metrics] () async throws -> EventPage in
             try await metrics.storage("events") {
