@@ -102,7 +102,9 @@ struct SyncClient: Sendable {
             return .failed(error, retryAfter: nil)
         }
         guard (200..<300).contains(response.status) else {
-            return .failed(.http(status: response.status, message: Self.errorMessage(in: response.body)),
+            var message = Self.errorMessage(in: response.body)
+            if response.status == 401, Self.reason(in: response.body) == "revoked_device" { message = SyncError.revokedPrefix + message }
+            return .failed(.http(status: response.status, message: message),
                            retryAfter: RetryAfter.parse(response.retryAfter))
         }
         do {
@@ -185,6 +187,11 @@ struct SyncClient: Sendable {
             }
         }
         return snippet(data)
+    }
+
+    /// The `reason` of a refusal (docs/PROTOCOL.md, "Authentication and tenants"), if any.
+    static func reason(in data: Data) -> String? {
+        ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["reason"] as? String
     }
 
     static func snippet(_ data: Data) -> String {

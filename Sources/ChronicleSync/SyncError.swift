@@ -32,6 +32,16 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the server refused the request because its operator revoked this device
+    /// (a 401 whose `reason` is `revoked_device`).
+    public var isDeviceRevoked: Bool {
+        if case .http(401, let message) = self { return message.hasPrefix(Self.revokedPrefix) }
+        return false
+    }
+
+    /// How ``SyncClient`` marks a 401 refusing a revoked device in the message it keeps.
+    static let revokedPrefix = "device revoked: "
+
     /// The HTTP status, when the server answered.
     public var status: Int? {
         if case .http(let status, _) = self { return status }

@@ -156,6 +156,12 @@ public struct JWTAuthentication: Sendable {
         }
     }
 
+    /// Whether `name` can name a device: 1 to 128 bytes, no control characters (what the server
+    /// records and an operator types).
+    public static func isValidDevice(_ name: String) -> Bool {
+        (1...128).contains(name.utf8.count) && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+    }
+
     /// Checks the claim settings (``SyncServer`` calls it at start).
     func validate() throws(SyncServerError) {
         guard !tenantClaim.isEmpty else { throw .invalidSetting("the JWT tenant claim must not be empty") }

@@ -9,6 +9,8 @@ struct JWTClaimSet: JWTPayload {
     var numbers: [String: Double] = [:]
     var stringLists: [String: [String]] = [:]
 
+    init() {}
+
     private struct Name: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }

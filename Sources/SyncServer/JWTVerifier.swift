@@ -91,15 +91,10 @@ final class JWTVerifier: Sendable {
         guard TokenTable.isValidTenant(tenant) else { throw .invalidClaim }
         var device: String?
         if let claim = settings.deviceClaim, let value = claims.strings[claim] {
-            guard Self.isValidDevice(value) else { throw .invalidClaim }
+            guard JWTAuthentication.isValidDevice(value) else { throw .invalidClaim }
             device = value
         }
         return RequestIdentity(tenant: tenant, device: device)
-    }
-
-    /// 1 to 128 bytes, no control characters: what the server records and an operator types.
-    static func isValidDevice(_ name: String) -> Bool {
-        (1...128).contains(name.utf8.count) && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
     }
 
     /// Base64url without padding, as JWS uses it; nil for anything else.

@@ -12,7 +12,7 @@ import Prometheus
 ///   `chronicle_events_served_total`: events stored by pushes, already known, sent in pages;
 /// - `chronicle_pulls_waiting`: pulls waiting now for their tenant's next commit (`wait=`);
 /// - `chronicle_storage_in_flight{operation}` and `chronicle_storage_duration_seconds{operation}`:
-///   calls into the storage (`append`, `events`, `authenticate`) under way and how long they took:
+///   calls into the storage (`append`, `events`, `authenticate`, `device`) under way and how long they took:
 ///   with PostgreSQL, how much of the connection pool the server is using;
 /// - `chronicle_auth_refusals_total{reason}`: requests refused for their bearer token, by
 ///   class (``AuthenticationRefusal``: `expired`, `bad_signature`, `unknown_key`, …);

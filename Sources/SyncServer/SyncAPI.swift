@@ -126,6 +126,7 @@ public struct SyncAPI: Sendable {
         let result = try await metrics.storage("append") { try await storage.append(batch.events, for: tenant) }
         metrics.appended(accepted: result.accepted, duplicates: result.duplicates)
         if result.accepted > 0 { waiters.notify(tenant) }
+        await recordProgress(of: identity, pushed: result.head, pulled: nil, logger: context.logger)
         context.logger.info("batch stored", metadata: [
             "tenant": "\(tenant)", "device": "\(identity.device ?? batch.device)", "events": "\(batch.events.count)",
             "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
@@ -137,6 +138,18 @@ public struct SyncAPI: Sendable {
         // The rest of the body is not read: the connection ends after the answer (see ConnectionEndingHandler).
         APIError(.contentTooLarge, "request body is larger than \(limits.maxBodyBytes) bytes: send smaller batches",
                  headers: [.connection: "close"])
+    }
+
+    /// Records how far the request's device pushed or pulled; a failure is logged, never the request's.
+    func recordProgress(of identity: RequestIdentity, pushed: UInt64?, pulled: UInt64?, logger: Logger) async {
+        guard let device = identity.device else { return }
+        do {
+            try await metrics.storage("device") {
+                try await storage.record(device: device, of: identity.tenant, pushed: pushed, pulled: pulled)
+            }
+        } catch {
+            logger.warning("device progress not recorded", metadata: ["tenant": "\(identity.tenant)", "error": "\(error)"])
+        }
     }
 
     // MARK: - Helpers
@@ -164,7 +177,12 @@ public struct SyncAPI: Sendable {
         guard token.utf8.count <= Self.maxTokenBytes else { throw AuthenticationRefusal.tooLarge }
         guard !token.isEmpty else { throw AuthenticationRefusal.malformed }
         if let verifier, JWTVerifier.isJWTShaped(Substring(token)) {
-            return try await metrics.verifying { try await verifier.verify(token) }
+            let identity = try await metrics.verifying { try await verifier.verify(token) }
+            if let device = identity.device {
+                let admitted = try await metrics.storage("device") { try await storage.admit(device: device, of: identity.tenant) }
+                guard admitted else { throw AuthenticationRefusal.revokedDevice }
+            }
+            return identity
         }
         guard let tenant = try await metrics.storage("authenticate", { try await storage.tenant(forToken: token) }) else {
             throw AuthenticationRefusal.unknownToken
