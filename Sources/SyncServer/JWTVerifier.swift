@@ -32,6 +32,9 @@ final class JWTVerifier: Sendable {
     private struct Header: Decodable {
         var alg: String?
         var kid: String?
+        /// Extensions the token says a verifier must understand (RFC 7515 §4.1.11): the server
+        /// understands none, so a token listing any is refused.
+        var crit: [String]?
     }
 
     /// Whether `token` is shaped like a JWS (three dot-separated parts): with JWT
@@ -46,7 +49,7 @@ final class JWTVerifier: Sendable {
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { throw .malformed }
         guard let headerBytes = Self.base64URLDecoded(parts[0]),
               let header = try? JSONDecoder().decode(Header.self, from: headerBytes) else { throw .malformed }
-        guard let alg = header.alg else { throw .malformed }
+        guard let alg = header.alg, header.crit == nil else { throw .malformed }
         guard let algorithm = JWTAuthentication.Algorithm(rawValue: alg) else { throw .unsupportedAlgorithm }
         let keys = settings.keys
         let index: Int
