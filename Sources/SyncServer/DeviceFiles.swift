@@ -16,8 +16,10 @@ actor DeviceFiles {
     private var revoked: [String: (stamp: Stamp?, names: Set<String>)] = [:]
     private var flushing: Task<Void, Never>?
 
-    /// A file's modification time and size: a changed revocation list changes one of them.
+    /// A file's inode, modification time and size: a revocation list written anew (a new file
+    /// renamed into place) changes its inode, whatever the clock's resolution.
     struct Stamp: Equatable {
+        var inode: UInt64?
         var modified: Date?
         var size: Int?
     }
@@ -112,7 +114,10 @@ actor DeviceFiles {
     private func revokedNames(of tenant: String) throws -> Set<String> {
         let path = revokedPath(tenant)
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let stamp = attributes.map { Stamp(modified: $0[.modificationDate] as? Date, size: ($0[.size] as? NSNumber)?.intValue) }
+        let stamp = attributes.map {
+            Stamp(inode: ($0[.systemFileNumber] as? NSNumber)?.uint64Value, modified: $0[.modificationDate] as? Date,
+                  size: ($0[.size] as? NSNumber)?.intValue)
+        }
         if let cached = revoked[tenant], cached.stamp == stamp { return cached.names }
         var names = Set<String>()
         if stamp != nil {
