@@ -28,7 +28,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // 3.x or 4.x: jwt-kit needs 4.1 or later.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -53,6 +54,9 @@ let package = Package(
         // while it waits and cannot keep connections alive safely; on the NIO the server
         // already builds. Apple platforms keep URLSession.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The sync server's JWT verification (HS256, RS256, ES256, JWKS): the JOSE parts, whose
+        // pitfalls (algorithm confusion, key formats) a hand-written verifier would have to re-learn.
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -110,6 +114,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "JWTKit", package: "jwt-kit"),
         ],
         // The protocol as OpenAPI 3.0, served at /openapi.yaml (docs/openapi.yaml links here).
         resources: [.embedInCode("openapi.yaml")]),

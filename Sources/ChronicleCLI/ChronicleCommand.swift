@@ -10,7 +10,7 @@ struct ChronicleCommand: AsyncParsableCommand {
         subcommands: [
             UserCommand.self, TodoCommand.self, TagCommand.self, StatsCommand.self,
             LogCommand.self, VerifyCommand.self, ReplayCommand.self, RebuildCommand.self,
-            SyncCommand.self, ServeCommand.self, DemoCommand.self,
+            SyncCommand.self, ServeCommand.self, ServerCommand.self, DemoCommand.self,
             BackupCommand.self, ExportCommand.self, ImportCommand.self, UndoCommand.self, RedoCommand.self, ModelCommand.self,
             EntityListCommand.self, EntityShowCommand.self, EntityCreateCommand.self, EntityUpdateCommand.self,
             EntityDeleteCommand.self, EntityRestoreCommand.self,

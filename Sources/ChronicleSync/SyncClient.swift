@@ -23,20 +23,29 @@ struct SyncClient: Sendable {
     }
 
     let endpoint: URL
-    let token: String?
+    /// The bearer token, from the provider (nil: requests carry none).
+    let tokens: SyncTokenCache?
     let requestTimeout: Duration
     let transport: any HTTPTransport
 
+    /// A client sending the one fixed `token`.
     init(remote: URL, token: String?, requestTimeout: Duration, transport: (any HTTPTransport)? = nil) throws(SyncError) {
+        try self.init(remote: remote, tokenProvider: token.map(SyncTokenProvider.fixed), requestTimeout: requestTimeout,
+                      transport: transport)
+    }
+
+    /// A client sending the tokens `tokenProvider` gives, asking it for a fresh one after a 401.
+    init(remote: URL, tokenProvider: SyncTokenProvider?, requestTimeout: Duration,
+         transport: (any HTTPTransport)? = nil) throws(SyncError) {
         guard let scheme = remote.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidRemote("\(remote.absoluteString) is not an http:// or https:// URL")
         }
         guard let host = remote.host, !host.isEmpty else { throw .invalidRemote("\(remote.absoluteString) has no host") }
-        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace || $0.isNewline }) {
+        if let token = tokenProvider?.fixedToken, !SyncTokenCache.isUsable(token) {
             throw .invalidRemote("the token must not be empty or contain whitespace")
         }
         self.endpoint = remote.appendingPathComponent("v1").appendingPathComponent("events")
-        self.token = token
+        self.tokens = tokenProvider.map(SyncTokenCache.init(provider:))
         self.requestTimeout = requestTimeout
         self.transport = transport ?? Self.platformTransport(requestTimeout: requestTimeout)
     }
@@ -52,8 +61,7 @@ struct SyncClient: Sendable {
 
     /// Posts `body` (a ``WirePush`` of `count` events).
     func push(_ body: Data, count: Int) async -> Outcome<Acknowledgement> {
-        let request = makeRequest("POST", endpoint, body: body)
-        return await exchange(request) { data throws(SyncError) in try Self.acknowledgement(in: data, count: count) }
+        return await exchange("POST", endpoint, body: body) { data throws(SyncError) in try Self.acknowledgement(in: data, count: count) }
     }
 
     /// Reads up to `limit` events after the server position `after`, checked against the
@@ -65,30 +73,38 @@ struct SyncClient: Sendable {
         components.queryItems = [URLQueryItem(name: "after", value: String(after)), URLQueryItem(name: "limit", value: String(limit))]
         let seconds = min(60, wait.components.seconds)
         if seconds > 0 { components.queryItems?.append(URLQueryItem(name: "wait", value: String(seconds))) }
-        let request = makeRequest("GET", components.url!, body: nil)
-        return await exchange(request, timeout: requestTimeout + .seconds(max(0, seconds))) { data throws(SyncError) in
+        return await exchange("GET", components.url!, body: nil, timeout: requestTimeout + .seconds(max(0, seconds))) {
+            data throws(SyncError) in
             try Self.page(in: data, after: after, limit: limit)
         }
     }
 
-    private func makeRequest(_ method: String, _ url: URL, body: Data?) -> HTTPRequest {
+    private func makeRequest(_ method: String, _ url: URL, body: Data?, token: String?) -> HTTPRequest {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         return HTTPRequest(method: method, url: url, headers: headers, body: body)
     }
 
-    /// Sends `request` and reads a 2xx body with `read`; anything else is a failure.
-    private func exchange<Value: Sendable>(_ request: HTTPRequest, timeout: Duration? = nil,
+    /// Sends the request and reads a 2xx body with `read`; anything else is a failure. After a
+    /// 401 it asks the token provider once for a fresh token and sends the request again with
+    /// it (unless the provider has nothing newer); the second answer is final.
+    private func exchange<Value: Sendable>(_ method: String, _ url: URL, body: Data?, timeout: Duration? = nil,
                                            read: (Data) throws(SyncError) -> Value) async -> Outcome<Value> {
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
-            response = try await transport.send(request, timeout: timeout ?? requestTimeout)
+            let token = try await tokens?.current()
+            response = try await transport.send(makeRequest(method, url, body: body, token: token), timeout: timeout ?? requestTimeout)
+            if response.status == 401, let tokens, let token, let fresh = try await tokens.fresh(after: token) {
+                response = try await transport.send(makeRequest(method, url, body: body, token: fresh), timeout: timeout ?? requestTimeout)
+            }
         } catch {
             return .failed(error, retryAfter: nil)
         }
         guard (200..<300).contains(response.status) else {
-            return .failed(.http(status: response.status, message: Self.errorMessage(in: response.body)),
+            var message = Self.errorMessage(in: response.body)
+            if response.status == 401, Self.reason(in: response.body) == "revoked_device" { message = SyncError.revokedPrefix + message }
+            return .failed(.http(status: response.status, message: message),
                            retryAfter: RetryAfter.parse(response.retryAfter))
         }
         do {
@@ -171,6 +187,11 @@ struct SyncClient: Sendable {
             }
         }
         return snippet(data)
+    }
+
+    /// The `reason` of a refusal (docs/PROTOCOL.md, "Authentication and tenants"), if any.
+    static func reason(in data: Data) -> String? {
+        ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["reason"] as? String
     }
 
     static func snippet(_ data: Data) -> String {

@@ -4,13 +4,18 @@ import Foundation
 ///
 /// ```swift
 /// var configuration = SyncConfiguration(remote: URL(string: "https://sync.example.com")!, token: token)
+/// configuration.tokenProvider = SyncTokenProvider { need in try await identity.accessToken(forceRefresh: need == .fresh) }
 /// configuration.retry = RetryPolicy(base: .milliseconds(500), maximum: .seconds(60), maxAttempts: nil)
 /// ```
 public struct SyncConfiguration: Sendable, Hashable {
     /// The server's base URL; batches go to `<remote>/v1/events`.
     public var remote: URL
-    /// The bearer token naming this store's tenant on the server.
+    /// A fixed bearer token naming this store's tenant on the server (a static token, for
+    /// development); ``tokenProvider``, when set, is used instead.
     public var token: String?
+    /// Where the engine gets its bearer token, asked again once after a 401 (the app's
+    /// identity provider, whose JWTs the server verifies). Wins over ``token``.
+    public var tokenProvider: SyncTokenProvider?
     /// The most events in one push.
     public var batchSize: Int
     /// The most events one pull request asks for (the reference server serves up to 10,000).
@@ -52,6 +57,18 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.pollInterval = pollInterval
         self.pullInterval = pullInterval
         self.pullWait = pullWait
+    }
+
+    /// Makes a configuration whose bearer tokens come from `tokenProvider` (the app's identity
+    /// provider), with the same defaults as ``init(remote:token:batchSize:pullLimit:maxBatchBytes:retry:requestTimeout:debounce:pollInterval:pullInterval:pullWait:)``.
+    public init(remote: URL, tokenProvider: SyncTokenProvider, batchSize: Int = 500, pullLimit: Int = 1000,
+                maxBatchBytes: Int = 4 << 20, retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
+                debounce: Duration = .zero, pollInterval: Duration = .seconds(60),
+                pullInterval: Duration? = .seconds(2), pullWait: Duration = .seconds(25)) {
+        self.init(remote: remote, token: nil, batchSize: batchSize, pullLimit: pullLimit, maxBatchBytes: maxBatchBytes,
+                  retry: retry, requestTimeout: requestTimeout, debounce: debounce, pollInterval: pollInterval,
+                  pullInterval: pullInterval, pullWait: pullWait)
+        self.tokenProvider = tokenProvider
     }
 
     func validate() throws(SyncError) {

@@ -120,6 +120,7 @@ extension SyncEngine {
                 state.counters.failures += 1
                 state.lastError = error.description
                 state.lastErrorIsPermanent = !error.isRetryable
+                state.deviceRevoked = error.isDeviceRevoked
                 state.nextTryAt = nil
             }
             attemptsThisRun += 1
@@ -166,6 +167,7 @@ extension SyncEngine {
             state.attempts = 0
             state.lastError = nil
             state.lastErrorIsPermanent = false
+            state.deviceRevoked = false
             state.nextTryAt = nil
             state.remote = remote
         }

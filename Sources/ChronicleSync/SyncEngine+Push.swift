@@ -139,6 +139,8 @@ extension SyncEngine {
                 state.attempts = 0
                 state.lastError = nil
                 state.lastErrorIsPermanent = false
+                state.deviceRevoked = false
+            state.deviceRevoked = false
                 state.nextTryAt = nil
                 state.lastSuccessAt = now
                 state.remote = remote
@@ -169,6 +171,7 @@ extension SyncEngine {
                 state.counters.failures += 1
                 state.lastError = error.description
                 state.lastErrorIsPermanent = !error.isRetryable
+                state.deviceRevoked = error.isDeviceRevoked
                 state.nextTryAt = nil
                 state.remote = configuration.remote.absoluteString
             }

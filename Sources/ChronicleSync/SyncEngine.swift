@@ -86,7 +86,8 @@ public actor SyncEngine {
         try configuration.validate()
         self.log = log
         self.configuration = configuration
-        self.client = try SyncClient(remote: configuration.remote, token: configuration.token,
+        self.client = try SyncClient(remote: configuration.remote,
+                                     tokenProvider: configuration.tokenProvider ?? configuration.token.map(SyncTokenProvider.fixed),
                                      requestTimeout: configuration.requestTimeout)
         self.store = try SyncStateStore(log: log)
         self.state = try store.load()

@@ -17,6 +17,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case storage(String)
     /// ``SyncEngine/run(stopOnPermanentError:)`` was called while it already runs.
     case alreadyRunning
+    /// The token provider gave no usable token (it threw, or returned an empty one); retried,
+    /// since an identity provider may be offline.
+    case credentials(String)
 
     /// Whether trying again later may succeed (SPEC §5): connection failures, timeouts,
     /// 408, 429, 500, 502, 503 and 504. Everything else stops the push.
@@ -24,9 +27,20 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .http(let status, _): SyncError.retryableStatuses.contains(status)
         case .transport(let code, _): !SyncError.permanentTransportCodes.contains(code)
+        case .credentials: true
         case .invalidResponse, .invalidRemote, .storage, .alreadyRunning: false
         }
     }
+
+    /// Whether the server refused the request because its operator revoked this device
+    /// (a 401 whose `reason` is `revoked_device`).
+    public var isDeviceRevoked: Bool {
+        if case .http(401, let message) = self { return message.hasPrefix(Self.revokedPrefix) }
+        return false
+    }
+
+    /// How ``SyncClient`` marks a 401 refusing a revoked device in the message it keeps.
+    static let revokedPrefix = "device revoked: "
 
     /// The HTTP status, when the server answered.
     public var status: Int? {
@@ -49,6 +63,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return "sync state: \(why)"
         case .alreadyRunning:
             return "this sync engine is already running"
+        case .credentials(let why):
+            return "no token: \(why)"
         }
     }
 

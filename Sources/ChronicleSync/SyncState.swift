@@ -16,6 +16,8 @@ struct SyncState: Codable, Sendable, Hashable {
     var lastError: String?
     /// The last failure will not heal by waiting (a 4xx other than 408/429).
     var lastErrorIsPermanent = false
+    /// The server refused the last try because an operator revoked this device.
+    var deviceRevoked = false
     /// When the next try is due after a retryable failure (Unix milliseconds).
     var nextTryAt: Int64?
     /// When the last batch was acknowledged (Unix milliseconds).
@@ -37,6 +39,7 @@ struct SyncState: Codable, Sendable, Hashable {
         attempts = try container.decodeIfPresent(Int.self, forKey: .attempts) ?? 0
         lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
         lastErrorIsPermanent = try container.decodeIfPresent(Bool.self, forKey: .lastErrorIsPermanent) ?? false
+        deviceRevoked = try container.decodeIfPresent(Bool.self, forKey: .deviceRevoked) ?? false
         nextTryAt = try container.decodeIfPresent(Int64.self, forKey: .nextTryAt)
         lastSuccessAt = try container.decodeIfPresent(Int64.self, forKey: .lastSuccessAt)
         remote = try container.decodeIfPresent(String.self, forKey: .remote)

@@ -37,6 +37,9 @@ public struct SyncStatus: Sendable, Hashable {
     public var attemptsThisRun: Int
     /// Why the last try failed; `nil` after a success.
     public var lastError: String?
+    /// The server refused the last try because its operator revoked this device: nothing
+    /// syncs until they reinstate it (the app may tell its user so).
+    public var deviceRevoked: Bool
     /// When the next try is due after a retryable failure.
     public var nextTryAt: Date?
     /// When the last batch was acknowledged.
@@ -55,6 +58,7 @@ public struct SyncStatus: Sendable, Hashable {
         self.attempts = state.attempts
         self.attemptsThisRun = attemptsThisRun
         self.lastError = state.lastError
+        self.deviceRevoked = state.deviceRevoked
         self.nextTryAt = state.nextTryAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         self.lastSuccessAt = state.lastSuccessAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         self.pulledPosition = state.pulledPosition

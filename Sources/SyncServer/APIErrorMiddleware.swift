@@ -25,6 +25,7 @@ public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 "error": "\(apiError.message)",
             ]
             if let cause = apiError.cause { metadata["cause"] = "\(String(reflecting: cause))" }
+            if let reason = apiError.reason { metadata["reason"] = "\(reason)" }
             if apiError.status.code >= 500 {
                 context.logger.error("request failed", metadata: metadata)
             } else {

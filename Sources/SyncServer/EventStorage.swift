@@ -33,11 +33,40 @@ public protocol EventStorage: Sendable, CustomStringConvertible {
     func observeCommits(_ observer: @escaping @Sendable (CommitNotice) -> Void) async
     /// Finishes what is under way and lets go of files and connections (at shutdown).
     func close() async
+
+    // MARK: Devices (see ``DeviceRecord``)
+
+    /// Lets a request of `device` of `tenant` through, recording it as seen now; `false`
+    /// (and nothing recorded) when an operator revoked the device.
+    func admit(device: String, of tenant: String) async throws -> Bool
+    /// Records how far `device` of `tenant` pushed (the tenant's last position after its push)
+    /// or pulled (the last position its pull reached); positions only move forward.
+    func record(device: String, of tenant: String, pushed: UInt64?, pulled: UInt64?) async throws
+    /// The tenants the storage holds, sorted (for operators).
+    func tenantNames() async throws -> [String]
+    /// The devices of `tenant` the storage has seen or an operator revoked, sorted by name.
+    func devices(of tenant: String) async throws -> [DeviceRecord]
+    /// Revokes (`true`) or reinstates (`false`) `device` of `tenant`; a device never seen may be
+    /// revoked before it comes. Every server sharing the storage refuses a revoked device's
+    /// next request.
+    func setRevoked(_ revoked: Bool, device: String, of tenant: String) async throws
 }
 
 extension EventStorage {
     /// Nothing to observe: no other server commits to this storage.
     public func observeCommits(_ observer: @escaping @Sendable (CommitNotice) -> Void) async {}
+    /// Every device is let through: this storage keeps no devices.
+    public func admit(device: String, of tenant: String) async throws -> Bool { true }
+    /// Nothing recorded: this storage keeps no devices.
+    public func record(device: String, of tenant: String, pushed: UInt64?, pulled: UInt64?) async throws {}
+    /// None listed: this storage keeps no list of tenants.
+    public func tenantNames() async throws -> [String] { [] }
+    /// None: this storage keeps no devices.
+    public func devices(of tenant: String) async throws -> [DeviceRecord] { [] }
+    /// Refused: this storage keeps no devices.
+    public func setRevoked(_ revoked: Bool, device: String, of tenant: String) async throws {
+        throw EventStorageError.unavailable("\(self) keeps no devices")
+    }
 }
 
 /// A page of a tenant's events in server order.

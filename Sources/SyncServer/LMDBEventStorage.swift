@@ -12,6 +12,8 @@ public final class LMDBEventStorage: EventStorage {
     /// The tenants' event logs, each opened on first use.
     public let tenants: TenantStore
     private let tokens = TokenHolder()
+    /// The devices, in files beside the logs (``DeviceFiles``).
+    private let deviceFiles: DeviceFiles
 
     /// How a server opens its tenants' logs by default: as a client does, but merging each log's
     /// stream index every 50,000 events instead of 200,000. A tenant's log stays open for the
@@ -24,6 +26,7 @@ public final class LMDBEventStorage: EventStorage {
     ///   - options: how the logs are opened (`noSync` for throwaway servers only).
     public init(dataDirectory: String, options: EventLog.Options = LMDBEventStorage.defaultLogOptions) {
         tenants = TenantStore(dataDirectory: dataDirectory, options: options)
+        deviceFiles = DeviceFiles(dataDirectory: dataDirectory)
     }
 
     public var description: String { (tenants.directory as NSString).deletingLastPathComponent }
@@ -53,7 +56,32 @@ public final class LMDBEventStorage: EventStorage {
     }
 
     public func close() async {
+        await deviceFiles.flush()
         await tenants.closeAll()
+    }
+
+    public func admit(device: String, of tenant: String) async throws -> Bool {
+        try await deviceFiles.admit(device: device, of: tenant)
+    }
+
+    public func record(device: String, of tenant: String, pushed: UInt64?, pulled: UInt64?) async throws {
+        try await deviceFiles.record(device: device, of: tenant, pushed: pushed, pulled: pulled)
+    }
+
+    /// The tenants with a log under `<data>/tenants`.
+    public func tenantNames() async throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tenants.directory)) ?? []
+        return names.filter(TokenTable.isValidTenant).sorted()
+    }
+
+    public func devices(of tenant: String) async throws -> [DeviceRecord] {
+        guard TokenTable.isValidTenant(tenant) else { throw SyncServerError.invalidTenant(tenant) }
+        return try await deviceFiles.devices(of: tenant)
+    }
+
+    public func setRevoked(_ revoked: Bool, device: String, of tenant: String) async throws {
+        guard TokenTable.isValidTenant(tenant) else { throw SyncServerError.invalidTenant(tenant) }
+        try await deviceFiles.setRevoked(revoked, device: device, of: tenant)
     }
 
     /// The tokens `prepare` was given.

@@ -12,8 +12,11 @@ import Prometheus
 ///   `chronicle_events_served_total`: events stored by pushes, already known, sent in pages;
 /// - `chronicle_pulls_waiting`: pulls waiting now for their tenant's next commit (`wait=`);
 /// - `chronicle_storage_in_flight{operation}` and `chronicle_storage_duration_seconds{operation}`:
-///   calls into the storage (`append`, `events`, `authenticate`) under way and how long they took:
-///   with PostgreSQL, how much of the connection pool the server is using.
+///   calls into the storage (`append`, `events`, `authenticate`, `device`) under way and how long they took:
+///   with PostgreSQL, how much of the connection pool the server is using;
+/// - `chronicle_auth_refusals_total{reason}`: requests refused for their bearer token, by
+///   class (``AuthenticationRefusal``: `expired`, `bad_signature`, `unknown_key`, …);
+/// - `chronicle_jwt_verify_duration_seconds`: how long verifying a JWT took (accepted or not).
 ///
 /// Recorded through swift-metrics' API against this server's own registry (servers in one
 /// process, as in tests, keep apart). No label names a tenant or a token.
@@ -65,6 +68,20 @@ public final class ServerMetrics: Sendable {
     /// A waiting pull answered (or ended): one less in `chronicle_pulls_waiting`.
     func stoppedWaiting() {
         Meter(label: "chronicle_pulls_waiting", factory: factory).decrement()
+    }
+
+    /// Counts a request refused for its bearer token, under its class.
+    func refused(_ refusal: AuthenticationRefusal) {
+        Counter(label: "chronicle_auth_refusals_total", dimensions: [("reason", refusal.rawValue)], factory: factory).increment()
+    }
+
+    /// Runs a JWT's verification, timed.
+    func verifying<T>(_ body: () async throws -> T) async rethrows -> T {
+        let start = ContinuousClock.now
+        defer {
+            Timer(label: "chronicle_jwt_verify_duration_seconds", factory: factory).record(duration: ContinuousClock.now - start)
+        }
+        return try await body()
     }
 
     /// Runs a call into the storage, counted while it runs and timed.

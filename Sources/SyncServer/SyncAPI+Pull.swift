@@ -18,7 +18,8 @@ extension SyncAPI {
     /// in ``waiters``, which a push of the tenant (through this server, or through another
     /// sharing the storage: ``EventStorage/observeCommits(_:)``) and shutdown wake.
     func pull<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try await authenticate(request)
+        let identity = try await authenticate(request)
+        let tenant = identity.tenant
         let query = try PullQuery(request.uri.queryParameters, limits: limits)
         let read = { @Sendable [storage, metrics] () async throws -> EventPage in
             try await metrics.storage("events") {
@@ -26,7 +27,9 @@ extension SyncAPI {
             }
         }
         guard query.wait > .zero else {
-            return served(try await read())
+            let page = try await read()
+            await recordProgress(of: identity, pushed: nil, pulled: page.events.last?.position ?? query.after, logger: context.logger)
+            return served(page)
         }
         // Pulls that may wait share one read of the page they ask for: the devices woken by one
         // commit, and their next pulls, ask for the same page at once. (A pull that does not
@@ -40,6 +43,7 @@ extension SyncAPI {
         if page.events.isEmpty {
             page = try await waitForEvents(of: tenant, for: query.wait, read: shared, lastRead: read)
         }
+        await recordProgress(of: identity, pushed: nil, pulled: page.events.last?.position ?? query.after, logger: context.logger)
         return served(page)
     }
 

@@ -15,6 +15,9 @@ import Logging
 /// api.install(on: router)
 /// ```
 ///
+/// Requests carry a bearer token: a static one (``TokenTable``), or a JWT its ``JWTAuthentication``
+/// verifies; a refused one gets 401 with the class of the refusal (``AuthenticationRefusal``).
+///
 /// - `POST /v1/events`: stores a batch, each event id once per tenant, all or nothing.
 /// - `GET /v1/events?after=&limit=&wait=`: the tenant's events in server order; with `wait`,
 ///   an empty page waits up to that many seconds for the tenant's next commit.
@@ -58,13 +61,18 @@ public struct SyncAPI: Sendable {
     public let waiters: TenantWaiters
     /// The reads that woken pulls asking for the same page share.
     let sharedReads = SharedPageReads()
+    /// Verifies JWT bearer tokens, when the API takes them.
+    let verifier: JWTVerifier?
 
     /// Makes the API over `storage`; it serves nothing until ``install(on:)`` adds it to a router.
-    public init(storage: any EventStorage, limits: Limits = Limits(), metrics: ServerMetrics = ServerMetrics()) {
+    /// With `jwt`, it also accepts JWTs signed by its keys (see ``JWTAuthentication``).
+    public init(storage: any EventStorage, limits: Limits = Limits(), metrics: ServerMetrics = ServerMetrics(),
+                jwt: JWTAuthentication? = nil) {
         self.storage = storage
         self.limits = limits
         self.metrics = metrics
         self.waiters = TenantWaiters(capacity: limits.maxWaiters)
+        self.verifier = jwt.flatMap { $0.isEmpty ? nil : JWTVerifier($0) }
     }
 
     /// The paths the API serves and the methods each takes (any other method gets 405).
@@ -91,7 +99,8 @@ public struct SyncAPI: Sendable {
     // MARK: - Push
 
     func push<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try await authenticate(request)
+        let identity = try await authenticate(request)
+        let tenant = identity.tenant
         guard Self.isJSON(request.headers[.contentType]) else {
             throw APIError(.unsupportedMediaType, "Content-Type must be application/json (charset, if given, utf-8)")
         }
@@ -117,8 +126,9 @@ public struct SyncAPI: Sendable {
         let result = try await metrics.storage("append") { try await storage.append(batch.events, for: tenant) }
         metrics.appended(accepted: result.accepted, duplicates: result.duplicates)
         if result.accepted > 0 { waiters.notify(tenant) }
+        await recordProgress(of: identity, pushed: result.head, pulled: nil, logger: context.logger)
         context.logger.info("batch stored", metadata: [
-            "tenant": "\(tenant)", "device": "\(batch.device)", "events": "\(batch.events.count)",
+            "tenant": "\(tenant)", "device": "\(identity.device ?? batch.device)", "events": "\(batch.events.count)",
             "accepted": "\(result.accepted)", "duplicates": "\(result.duplicates)", "lastPosition": "\(result.head)",
         ])
         return Self.json(WireAcknowledgement(accepted: result.accepted, duplicates: result.duplicates, lastPosition: result.head).encode())
@@ -130,22 +140,54 @@ public struct SyncAPI: Sendable {
                  headers: [.connection: "close"])
     }
 
+    /// Records how far the request's device pushed or pulled; a failure is logged, never the request's.
+    func recordProgress(of identity: RequestIdentity, pushed: UInt64?, pulled: UInt64?, logger: Logger) async {
+        guard let device = identity.device else { return }
+        do {
+            try await metrics.storage("device") {
+                try await storage.record(device: device, of: identity.tenant, pushed: pushed, pulled: pulled)
+            }
+        } catch {
+            logger.warning("device progress not recorded", metadata: ["tenant": "\(identity.tenant)", "error": "\(error)"])
+        }
+    }
+
     // MARK: - Helpers
 
-    /// The tenant of the request's bearer token, or 401.
-    func authenticate(_ request: Request) async throws -> String {
-        guard let header = request.headers[.authorization] else {
-            throw APIError.unauthorized("missing bearer token (send Authorization: Bearer <token>)")
+    /// The longest bearer token read, in bytes: a longer one is refused unread (``AuthenticationRefusal/tooLarge``).
+    public static let maxTokenBytes = 8192
+
+    /// Who the request's bearer token names, or a 401 naming the class of the refusal
+    /// (counted in `/metrics` and logged). With JWT authentication on, a token of three
+    /// dot-separated parts is verified as a JWT; any other is looked up as a static token.
+    func authenticate(_ request: Request) async throws -> RequestIdentity {
+        do {
+            return try await identify(request)
+        } catch let refusal as AuthenticationRefusal {
+            metrics.refused(refusal)
+            throw refusal.apiError
         }
+    }
+
+    private func identify(_ request: Request) async throws -> RequestIdentity {
+        guard let header = request.headers[.authorization] else { throw AuthenticationRefusal.missing }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw APIError.unauthorized("the Authorization header must be 'Bearer <token>'")
-        }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AuthenticationRefusal.malformed }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let tenant = try await metrics.storage("authenticate", { try await storage.tenant(forToken: token) }) else {
-            throw APIError.unauthorized("unknown token")
+        guard token.utf8.count <= Self.maxTokenBytes else { throw AuthenticationRefusal.tooLarge }
+        guard !token.isEmpty else { throw AuthenticationRefusal.malformed }
+        if let verifier, JWTVerifier.isJWTShaped(Substring(token)) {
+            let identity = try await metrics.verifying { try await verifier.verify(token) }
+            if let device = identity.device {
+                let admitted = try await metrics.storage("device") { try await storage.admit(device: device, of: identity.tenant) }
+                guard admitted else { throw AuthenticationRefusal.revokedDevice }
+            }
+            return identity
         }
-        return tenant
+        guard let tenant = try await metrics.storage("authenticate", { try await storage.tenant(forToken: token) }) else {
+            throw AuthenticationRefusal.unknownToken
+        }
+        return RequestIdentity(tenant: tenant)
     }
 
     /// `application/json`, with no parameter but `charset=utf-8` (any case, quoted or not):

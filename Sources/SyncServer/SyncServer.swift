@@ -35,6 +35,8 @@ public final class SyncServer: Service, Sendable {
         public var port: Int
         /// The tokens given at start, each its tenant's (recorded in the storage by ``EventStorage/prepare(tokens:)``).
         public var tokens: TokenTable
+        /// The identity provider whose JWTs the server accepts besides the static tokens (nil: none).
+        public var jwt: JWTAuthentication?
         /// The request limits: the largest body, the largest and the default pull.
         public var limits: SyncAPI.Limits
         /// The level of the default logger (standard error).
@@ -47,13 +49,14 @@ public final class SyncServer: Service, Sendable {
         public var requestTimeout: Duration
 
         /// Makes a configuration; `SyncServer` checks the settings when it is made with it.
-        public init(host: String = "127.0.0.1", port: Int = 8080, tokens: TokenTable,
+        public init(host: String = "127.0.0.1", port: Int = 8080, tokens: TokenTable, jwt: JWTAuthentication? = nil,
                     limits: SyncAPI.Limits = SyncAPI.Limits(),
                     logLevel: Logger.Level = .info, idleTimeout: Duration = .seconds(60),
                     requestTimeout: Duration = .seconds(120)) {
             self.host = host
             self.port = port
             self.tokens = tokens
+            self.jwt = jwt
             self.limits = limits
             self.logLevel = logLevel
             self.idleTimeout = idleTimeout
@@ -68,9 +71,10 @@ public final class SyncServer: Service, Sendable {
     let logger: Logger
     private let listening = ListeningState()
 
-    /// - throws: ``SyncServerError`` when no token is configured or a setting is out of range.
+    /// - throws: ``SyncServerError`` when no token or JWT key is configured or a setting is out of range.
     public init(configuration: Configuration, storage: any EventStorage, logger: Logger? = nil) throws(SyncServerError) {
-        guard !configuration.tokens.isEmpty else { throw .noTokens }
+        guard !configuration.tokens.isEmpty || configuration.jwt?.isEmpty == false else { throw .noTokens }
+        try configuration.jwt?.validate()
         guard (0...65_535).contains(configuration.port) else {
             throw .invalidSetting("the port must be from 0 to 65535, not \(configuration.port)")
         }
@@ -85,7 +89,7 @@ public final class SyncServer: Service, Sendable {
             throw .invalidSetting("the idle and request timeouts must be positive")
         }
         self.configuration = configuration
-        self.api = SyncAPI(storage: storage, limits: configuration.limits)
+        self.api = SyncAPI(storage: storage, limits: configuration.limits, jwt: configuration.jwt)
         if let logger {
             self.logger = logger
         } else {
@@ -130,6 +134,7 @@ public final class SyncServer: Service, Sendable {
                 logger.info("listening", metadata: [
                     "address": "http://\(host.contains(":") ? "[\(host)]" : host):\(port)",
                     "storage": "\(storage)", "tenants": "\(configuration.tokens.tenants.count)",
+                    "jwtKeys": "\(configuration.jwt?.keyIDs.count ?? 0)",
                 ])
             },
             logger: logger

@@ -14,13 +14,15 @@ public enum SyncServerError: Error, Sendable, Hashable, CustomStringConvertible 
     case cannotRead(path: String, reason: String)
     /// A setting is out of range.
     case invalidSetting(String)
+    /// A JWT verification key is unusable (its format, its size, a `kid` given twice).
+    case invalidKey(String)
     /// Another process already listens on the address.
     case addressInUse(host: String, port: Int)
 
     public var description: String {
         switch self {
         case .noTokens:
-            return "no tokens configured: pass --token T (one tenant) or --tokens-file F (lines 'tenant token')"
+            return "no tokens configured: pass --token T (one tenant), --tokens-file F (lines 'tenant token') or a JWT key (--jwt-hs256-secret-file, --jwt-public-key, --jwt-jwks)"
         case .invalidToken(let why):
             return "invalid token: \(why)"
         case .invalidTenant(let name):
@@ -31,6 +33,8 @@ public enum SyncServerError: Error, Sendable, Hashable, CustomStringConvertible 
             return "cannot read \(path): \(reason)"
         case .invalidSetting(let why):
             return why
+        case .invalidKey(let why):
+            return "invalid JWT key: \(why)"
         case let .addressInUse(host, port):
             return "port \(port) on \(host) is in use by another process: stop it, or pass another --port (0 picks a free one)"
         }

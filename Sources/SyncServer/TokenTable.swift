@@ -98,7 +98,9 @@ public struct TokenTable: Sendable {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    static func isValidTenant(_ name: String) -> Bool {
+    /// Whether `name` can name a tenant: 1 to 64 ASCII letters, digits, `.`, `_` or `-`, not
+    /// starting with `.` or `-` (it names a folder).
+    public static func isValidTenant(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "-") else { return false }
         return bytes.allSatisfy { byte in

@@ -42,9 +42,9 @@ import SyncServer
 public final class PostgresEventStorage: EventStorage {
     /// The database the storage connects to.
     public let location: DatabaseLocation
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
     private let connection: PostgresConnection.Configuration
     /// Whether pushes notify and the storage listens (see ``init(location:operationTimeout:notifications:logger:)``).
     public let notifications: Bool
@@ -214,7 +214,7 @@ public final class PostgresEventStorage: EventStorage {
     ///
     /// The `unavailable` reason names the database and the driver's error for the server's
     /// log; the API tells the client none of it.
-    private func available<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func available<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = operationTimeout
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in

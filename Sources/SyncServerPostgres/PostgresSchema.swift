@@ -41,6 +41,20 @@ enum PostgresSchema {
             )
             """,
         ]),
+        (2, [
+            """
+            CREATE TABLE chronicle_devices (
+                tenant TEXT NOT NULL,
+                device TEXT NOT NULL,
+                first_seen_ms BIGINT NOT NULL,
+                last_seen_ms BIGINT NOT NULL,
+                pushed_position BIGINT NOT NULL DEFAULT 0,
+                pulled_position BIGINT NOT NULL DEFAULT 0,
+                revoked BOOLEAN NOT NULL DEFAULT false,
+                PRIMARY KEY (tenant, device)
+            )
+            """,
+        ]),
     ]
 
     /// Brings the database's schema up to the last migration.

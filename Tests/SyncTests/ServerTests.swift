@@ -141,7 +141,7 @@ struct ServerTests {
                 let push = try await server.http.request("POST", "v1/events", token: token, body: HTTP.pushBody(events))
                 #expect(push.status == 401)
                 #expect(push.errorMessage?.isEmpty == false)
-                #expect(push.headers["www-authenticate"] == "Bearer")
+                #expect(push.headers["www-authenticate"] == (token == nil ? "Bearer" : #"Bearer error="invalid_token""#))
                 let pull = try await server.http.request("GET", "v1/events", token: token)
                 #expect(pull.status == 401)
             }

@@ -20,6 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     var notify = true
     @Option(help: "A bearer token; each one is its own tenant. Repeatable.") var token: [String] = []
     @Option(help: "A file of 'tenant token' lines (# comments allowed).") var tokensFile: String?
+    @OptionGroup var jwt: JWTOptions
     @Option(help: "The largest request body accepted, in bytes.") var maxBodyBytes = 8 << 20
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: "Close a connection silent for this many seconds.") var idleTimeout = 60
@@ -39,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...SyncAPI.maxWaitSeconds).contains(maxWait) else {
             throw ValidationError("--max-wait must be from 0 to \(SyncAPI.maxWaitSeconds) seconds")
         }
+        try jwt.validate()
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -48,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         var tokens = TokenTable()
         for token in self.token { try tokens.add(token: token) }
         if let tokensFile { try tokens.load(file: tokensFile) }
+        let jwtAuthentication = try jwt.authentication()
         // A server's data is its own: never inside the store a client's $CHRONICLE_STORE names.
         let variables = ProcessInfo.processInfo.environment
         let environment = variables["CHRONICLE_SERVER_DATA"].flatMap { $0.isEmpty ? nil : $0 }
@@ -64,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
             storage = LMDBEventStorage(dataDirectory: dataDirectory)
         }
         let configuration = SyncServer.Configuration(
-            host: host, port: port, tokens: tokens,
+            host: host, port: port, tokens: tokens, jwt: jwtAuthentication,
             limits: SyncAPI.Limits(maxBodyBytes: maxBodyBytes, maxWait: .seconds(maxWait), maxWaiters: maxWaiters),
             logLevel: .init(rawValue: logLevel) ?? .info,
             idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout))
@@ -72,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
         let announcer = Task {
             guard let port = try? await server.listeningPort() else { return }
             let shown = host.contains(":") ? "[\(host)]" : host
-            CLIOutput.line("listening on http://\(shown):\(port) (storage: \(storage), tenants: \(tokens.tenants.joined(separator: ", ")))")
+            let jwtNote = jwtAuthentication.map { ", JWT keys: \($0.keyIDs.count)" } ?? ""
+            CLIOutput.line("listening on http://\(shown):\(port) (storage: \(storage), tenants: \(tokens.tenants.joined(separator: ", "))\(jwtNote))")
         }
         defer { announcer.cancel() }
         try await server.runUntilSignalled()

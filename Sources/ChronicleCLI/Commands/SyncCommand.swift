@@ -122,6 +122,7 @@ struct SyncCommand: AsyncParsableCommand {
                 let counters = status.counters
                 CLIOutput.line("{\"pending\":\(status.pending),\"lastAckedPosition\":\(status.lastAckedPosition),"
                                + "\"attempts\":\(status.attempts),\"lastError\":\(jsonValue(status.lastError)),"
+                               + "\"deviceRevoked\":\(status.deviceRevoked),"
                                + "\"pulledPosition\":\(status.pulledPosition),\"conflicts\":[\(listed.joined(separator: ","))],"
                                + "\"counters\":{\"pushed\":\(counters.pushed),\"pulled\":\(counters.pulled),"
                                + "\"failures\":\(counters.failures),\"conflicts\":\(conflicts.count)}}")
@@ -137,6 +138,9 @@ struct SyncCommand: AsyncParsableCommand {
             }
             if let error = status.lastError {
                 CLIOutput.line("last error: \(error) (\(status.attempts) failed \(status.attempts == 1 ? "try" : "tries") in a row)")
+            }
+            if status.deviceRevoked {
+                CLIOutput.line("device: revoked by the server's operator; nothing syncs until they reinstate it")
             }
             switch status.phase {
             case .stopped:

@@ -27,14 +27,14 @@ final class TestServer: Sendable {
     /// A server on `cluster`'s database, which other servers may share (the cluster is not its to stop);
     /// with `notifications: false`, its pushes notify no one and it listens to no one.
     static func start(tokens: [String: String?], sharing cluster: PostgresCluster, notifications: Bool = true,
-                      limits: SyncAPI.Limits = SyncAPI.Limits()) async throws -> TestServer {
+                      limits: SyncAPI.Limits = SyncAPI.Limits(), jwt: JWTAuthentication? = nil) async throws -> TestServer {
         let data = try TemporaryFolder("server")
         do {
             var table = TokenTable()
             for (token, tenant) in tokens.sorted(by: { $0.key < $1.key }) { try table.add(token: token, tenant: tenant) }
             let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(60), notifications: notifications,
                                                    logger: Quiet.logger)
-            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table, limits: limits),
+            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table, jwt: jwt, limits: limits),
                                         storage: storage, logger: Quiet.logger)
             return TestServer(running: try await server.start(), data: data, cluster: nil)
         } catch {
@@ -44,7 +44,7 @@ final class TestServer: Sendable {
     }
 
     static func start(tokens: [String: String?], limits: SyncAPI.Limits = SyncAPI.Limits(),
-                      backend: ServerBackend = .lmdb) async throws -> TestServer {
+                      backend: ServerBackend = .lmdb, jwt: JWTAuthentication? = nil) async throws -> TestServer {
         let data = try TemporaryFolder("server")
         var cluster: PostgresCluster?
         do {
@@ -59,7 +59,7 @@ final class TestServer: Sendable {
                 cluster = started
                 storage = try PostgresEventStorage(url: started.url, operationTimeout: .seconds(60), logger: Quiet.logger)
             }
-            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table, limits: limits),
+            let server = try SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: table, jwt: jwt, limits: limits),
                                         storage: storage, logger: Quiet.logger)
             return TestServer(running: try await server.start(), data: data, cluster: cluster)
         } catch {
