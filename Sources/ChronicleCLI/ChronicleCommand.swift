@@ -13,7 +13,7 @@ struct ChronicleCommand: AsyncParsableCommand {
             SyncCommand.self, ServeCommand.self, ServerCommand.self, DemoCommand.self,
             BackupCommand.self, ExportCommand.self, ImportCommand.self, UndoCommand.self, RedoCommand.self, ModelCommand.self,
             EntityListCommand.self, EntityShowCommand.self, EntityCreateCommand.self, EntityUpdateCommand.self,
-            EntityDeleteCommand.self, EntityRestoreCommand.self,
+            EntityLifecycleCommand<EntityDeletion>.self, EntityLifecycleCommand<EntityRestoration>.self,
         ]
     )
 
