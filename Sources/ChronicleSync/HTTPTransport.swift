@@ -22,7 +22,7 @@ struct HTTPResponse: Sendable {
 /// Two implementations: ``URLSessionTransport`` on Apple platforms (what an app already
 /// has, and it can run in the background there) and ``NIOHTTPTransport`` on Linux, where
 /// FoundationNetworking's `URLSession` spins a core while it waits for an answer and cannot
-/// reuse a connection safely (see docs/BENCHMARKS.md).
+/// reuse a connection safely (see docs/BENCHMARKS-HISTORY.md).
 protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest, timeout: Duration) async throws(SyncError) -> HTTPResponse
     /// Lets the requests under way finish, then releases what the transport holds.

@@ -71,7 +71,7 @@ struct TouchedEntities<Entity> {
     /// order is sorted. A sorted array of the entries was a copy of the whole overlay (about
     /// 13 MiB for a rebuild's transaction). Each entry is still copied for its call (its strings
     /// retained, then released), from the array as from a buffer pointer to it; moving them out
-    /// instead made a rebuild slower (BENCHMARKS, round 11).
+    /// instead made a rebuild slower (docs/BENCHMARKS-HISTORY.md, round 11).
     func forEachSorted(_ body: (UUID, Entry) throws -> Void) rethrows {
         var order = ids.indices.map { (IDOrder(ids[$0]), $0) }
         order.sort { $0.0 < $1.0 }
