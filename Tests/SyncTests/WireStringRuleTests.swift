@@ -129,21 +129,23 @@ struct WireStringRuleTests {
             var tokens = TokenTable()
             try tokens.add(token: "token-a", tenant: "alpha")
             // A short operation timeout, so that each request to the stopped cluster gives up soon;
-            // on a busy machine the server's start and first push may take longer: tried again.
-            func start(attempt: Int = 1) async throws -> RunningSyncServer {
+            // on a busy machine the server's start and first push may take longer: tried again,
+            // for up to 90 s (a machine running two suites at once took 50).
+            let givingUp = ContinuousClock.now + .seconds(90)
+            func start() async throws -> RunningSyncServer {
                 let storage = try PostgresEventStorage(url: cluster.url, operationTimeout: .seconds(3), logger: Quiet.logger)
                 do {
                     return try await SyncServer(configuration: .init(host: "127.0.0.1", port: 0, tokens: tokens),
                                                 storage: storage, logger: logs.logger).start()
-                } catch EventStorageError.unavailable where attempt < 5 {
-                    return try await start(attempt: attempt + 1)
+                } catch EventStorageError.unavailable where ContinuousClock.now < givingUp {
+                    return try await start()
                 }
             }
             let server = try await start()
             try await Self.withStopping(server) {
                 let http = HTTP(base: server.url)
                 var first = try await http.request("POST", "v1/events", token: "token-a", body: Self.push([Self.event()]))
-                for _ in 1..<5 where first.status == 503 {
+                while first.status == 503, ContinuousClock.now < givingUp {
                     first = try await http.request("POST", "v1/events", token: "token-a", body: Self.push([Self.event()]))
                 }
                 #expect(first.status == 200, "\(first.text)")
