@@ -133,6 +133,10 @@ let package = Package(
         // path): Chronicle alone, member lookups checked; SyncTests runs it against a server.
         .executableTarget(name: "TodoAppExample", dependencies: ["Chronicle"], path: "Examples/TodoApp/Sources/TodoApp",
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // Every common way an app catches Chronicle's errors, at the top level and in functions:
+        // compiled with the tests, run by CLITests (Chronicle alone, member lookups checked).
+        .executableTarget(name: "CatchPatterns", dependencies: ["Chronicle"], path: "Tests/CatchPatterns",
+                          swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // A small process the crash and multi-process tests start and kill.
         .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
 
@@ -170,7 +174,7 @@ let package = Package(
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire"]),
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "CatchPatterns", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

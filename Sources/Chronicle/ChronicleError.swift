@@ -3,18 +3,18 @@ import EventLog
 import Foundation
 import Projections
 
-/// Why a `ChronicleStore` call failed: the one error type its methods throw, with cases an
-/// app can switch on. Every message is one line a person can act on.
+/// Why a `ChronicleStore` call failed: the one error type its methods throw (declared as an
+/// untyped `throws`), with cases an app can match. Every message is one line a person can act on.
 ///
 /// ```swift
-/// do throws(ChronicleError) {
+/// do {
 ///     try await store.completeTodo(id)
-/// } catch .rejected(let rule) {
+/// } catch ChronicleError.rejected(let rule) {
 ///     show(rule.description)          // "todo … is already completed"
-/// } catch .closed {
+/// } catch ChronicleError.closed {
 ///     reopen()
 /// } catch {
-///     log(error.description)
+///     log("\(error)")
 /// }
 /// ```
 public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -5,7 +5,7 @@ import Projections
 extension ChronicleStore {
     /// The log's last position (0 for an empty store): every event ever appended, pulled
     /// or imported, by any process, is at or below it.
-    public func head() throws(ChronicleError) -> UInt64 {
+    public func head() throws -> UInt64 {
         try requireOpen()
         return try ChronicleError.mapping { try log.head() }
     }
@@ -23,7 +23,7 @@ extension ChronicleStore {
     /// command wrote, or ``head()``). Reads through the store already wait for the store's
     /// own writes; this is for code that reads the models' changes or waits on another
     /// process's append.
-    public func waitForModels(through position: UInt64) async throws(ChronicleError) {
+    public func waitForModels(through position: UInt64) async throws {
         try requireOpen()
         try await ChronicleError.mapping {
             let head = try log.head()
@@ -42,13 +42,13 @@ extension ChronicleStore {
     ///     after = last.position
     /// }
     /// ```
-    public func events(after position: UInt64 = 0, limit: Int = 1000) throws(ChronicleError) -> [RecordedEvent] {
+    public func events(after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
         try requireOpen()
         return try ChronicleError.mapping { try log.read(after: position, limit: limit) }
     }
 
     /// Every event of one entity's stream (`user-…`, `todo-…`, `tag-…`), by version: its history.
-    public func events(inStream stream: String) throws(ChronicleError) -> [RecordedEvent] {
+    public func events(inStream stream: String) throws -> [RecordedEvent] {
         try requireOpen()
         return try ChronicleError.mapping { try log.read(stream: stream) }
     }
@@ -56,7 +56,7 @@ extension ChronicleStore {
     /// The users, todos and stats as they stood at `position`, folded from the log alone
     /// (the stored models are not read): what an auditor compares with what the app showed.
     /// - throws: ``ChronicleError/beyondHead(position:head:)`` past the log's end.
-    public func replay(until position: UInt64) throws(ChronicleError) -> ReplayResult {
+    public func replay(until position: UInt64) throws -> ReplayResult {
         try requireOpen()
         return try ChronicleError.mapping { try Replay.result(log: log, until: position) }
     }
@@ -69,7 +69,7 @@ extension ChronicleStore {
     /// ```
     @discardableResult
     public func rebuild(_ projections: [ProjectionName] = ProjectionName.allCases,
-                        progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws(ChronicleError) -> RebuildSummary {
+                        progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
         try requireOpen()
         return try await ChronicleError.mapping {
             try await Rebuild.run(log: log, models: models, projections: projections, progress: progress)
@@ -78,7 +78,7 @@ extension ChronicleStore {
 
     /// Reads every record of the log and checks it (checksums, order, stream versions):
     /// what `chronicle verify` reports.
-    public func verify() throws(ChronicleError) -> VerifyReport {
+    public func verify() throws -> VerifyReport {
         try requireOpen()
         return try ChronicleError.mapping { try log.verify() }
     }

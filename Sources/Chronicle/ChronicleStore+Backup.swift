@@ -29,7 +29,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` when `directory` holds something;
     ///   ``ChronicleError/storage(_:)`` when a copy fails (what was copied is removed).
     @discardableResult
-    public func backup(to directory: String) throws(ChronicleError) -> BackupSummary {
+    public func backup(to directory: String) throws -> BackupSummary {
         try requireOpen()
         return try ChronicleError.mapping { try copy(to: directory) }
     }

@@ -18,7 +18,7 @@ extension ChronicleStore {
     /// ```
     /// - throws: ``ChronicleError/invalidInput(_:)`` for an event the log refuses (nothing is stored).
     @discardableResult
-    public func importEvents(_ events: [ForeignEvent]) async throws(ChronicleError) -> IngestResult {
+    public func importEvents(_ events: [ForeignEvent]) async throws -> IngestResult {
         try requireOpen()
         return try await ChronicleError.mapping {
             let recorded = events.map { $0.recorded() }

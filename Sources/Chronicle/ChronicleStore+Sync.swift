@@ -15,7 +15,7 @@ extension ChronicleStore {
     /// ```
     /// `logger` receives the engine's tries, failures and backoffs; it writes nothing by default.
     /// - throws: ``ChronicleError/sync(_:)`` with `SyncError.invalidRemote(_:)` or `SyncError.storage(_:)` (see `SyncEngine`).
-    public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws(ChronicleError) -> SyncEngine {
+    public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws -> SyncEngine {
         try requireOpen()
         let (log, loader) = (self.log, self.loader)
         return try ChronicleError.mapping {
@@ -34,7 +34,7 @@ extension ChronicleStore {
     /// pushed.outcome   // .complete when the server has everything
     /// ```
     @discardableResult
-    public func push(_ configuration: SyncConfiguration) async throws(ChronicleError) -> PushSummary {
+    public func push(_ configuration: SyncConfiguration) async throws -> PushSummary {
         let engine = try syncEngine(configuration)
         return try await ChronicleError.mapping { try await engine.push() }
     }
@@ -47,7 +47,7 @@ extension ChronicleStore {
     /// print(pulled.stored, "new events")
     /// ```
     @discardableResult
-    public func pull(_ configuration: SyncConfiguration) async throws(ChronicleError) -> PullSummary {
+    public func pull(_ configuration: SyncConfiguration) async throws -> PullSummary {
         let engine = try syncEngine(configuration)
         return try await ChronicleError.mapping { try await engine.pull() }
     }
@@ -66,13 +66,13 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/sync(_:)`` when the configuration is unusable, or after a
     ///   permanent failure with `stopOnPermanentError`; cancellation ends it normally.
     public func runSync(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger,
-                        stopOnPermanentError: Bool = false) async throws(ChronicleError) {
+                        stopOnPermanentError: Bool = false) async throws {
         let engine = try syncEngine(configuration, logger: logger)
         try await ChronicleError.mapping { try await engine.run(stopOnPermanentError: stopOnPermanentError) }
     }
 
     /// Where sync stands: pending events, the acknowledged and pulled positions, failures.
-    public func syncStatus() throws(ChronicleError) -> SyncStatus {
+    public func syncStatus() throws -> SyncStatus {
         try requireOpen()
         return try ChronicleError.mapping { try SyncEngine.status(of: log) }
     }
@@ -84,7 +84,7 @@ extension ChronicleStore {
     /// ```swift
     /// for conflict in try await store.conflicts() { print(conflict.stream, conflict.kind, conflict.detail) }
     /// ```
-    public func conflicts() async throws(ChronicleError) -> [MergeConflict] {
+    public func conflicts() async throws -> [MergeConflict] {
         try await ChronicleError.mapping {
             try await readYourWrites()
             return try models.conflicts()

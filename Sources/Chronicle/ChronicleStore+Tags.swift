@@ -15,7 +15,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.duplicateTagName(_:)`,
     ///   `DomainError.invalidColor(_:)`, `DomainError.emptyTagName`, `DomainError.tagNameTooLong(_:)`.
     @discardableResult
-    public func createTag(name: String, color: String) async throws(ChronicleError) -> Tag {
+    public func createTag(name: String, color: String) async throws -> Tag {
         try await write { step in try await step.createTag(name: name, color: color) }.value
     }
 
@@ -23,7 +23,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` as for ``createTag(name:color:)``, and
     ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, `DomainError.nothingToUpdate`.
     @discardableResult
-    public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws(ChronicleError) -> Tag {
+    public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> Tag {
         try await write { step in try await step.updateTag(id, name: name, color: color) }.value
     }
 
@@ -39,7 +39,7 @@ extension ChronicleStore {
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.unknownTag(_:)` or `DomainError.tagDeleted(_:)`.
-    public func deleteTag(_ id: UUID) async throws(ChronicleError) {
+    public func deleteTag(_ id: UUID) async throws {
         _ = try await write { step in try await step.deleteTag(id) }
     }
 
@@ -47,7 +47,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.alreadyTagged(todo:tag:)`,
     ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, or the todo's rejections.
     @discardableResult
-    public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
+    public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
         try await write { step in try await step.tagTodo(todoID, tag: tagID) }.value
     }
 
@@ -55,12 +55,12 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.notTagged(todo:tag:)`,
     ///   `DomainError.tagDeleted(_:)`, `DomainError.unknownTag(_:)` or the todo's rejections.
     @discardableResult
-    public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
+    public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
         try await write { step in try await step.untagTodo(todoID, tag: tagID) }.value
     }
 
     /// The tag, or `nil` when unknown or deleted.
-    public func tag(_ id: UUID) async throws(ChronicleError) -> Tag? {
+    public func tag(_ id: UUID) async throws -> Tag? {
         try await ChronicleError.mapping {
             try await readYourWrites()
             return try models.tag(id)
@@ -68,7 +68,7 @@ extension ChronicleStore {
     }
 
     /// Every live tag, by case-folded name, then id.
-    public func tags() async throws(ChronicleError) -> [Tag] {
+    public func tags() async throws -> [Tag] {
         try await ChronicleError.mapping {
             try await readYourWrites()
             return try models.tags()

@@ -43,14 +43,14 @@ extension ChronicleStore {
     ///   one here that is not undone) changed an entity of a step since, or the rule the
     ///   compensation would break (a restored tag's name taken since). Nothing is appended then.
     @discardableResult
-    public func undo(steps: Int = 1) async throws(ChronicleError) -> [RecordedEvent] {
+    public func undo(steps: Int = 1) async throws -> [RecordedEvent] {
         try await ChronicleError.mapping { try await revert(steps: steps, redo: false) }
     }
 
     /// Applies again the last `steps` steps undone (a new command since an undo forgets them);
     /// returns the events appended. Throws as ``undo(steps:)``, with `DomainError.nothingToRedo`.
     @discardableResult
-    public func redo(steps: Int = 1) async throws(ChronicleError) -> [RecordedEvent] {
+    public func redo(steps: Int = 1) async throws -> [RecordedEvent] {
         try await ChronicleError.mapping { try await revert(steps: steps, redo: true) }
     }
 

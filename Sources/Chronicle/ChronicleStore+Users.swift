@@ -5,13 +5,13 @@ extension ChronicleStore {
     /// Creates a user. The name is trimmed; it must be 1…200 characters, the age 0…150.
     /// - throws: ``ChronicleError/rejected(_:)`` with the broken rule.
     @discardableResult
-    public func createUser(name: String, age: Int) async throws(ChronicleError) -> User {
+    public func createUser(name: String, age: Int) async throws -> User {
         try await write { step in try await step.createUser(name: name, age: age) }.value
     }
 
     /// Changes a user's name and/or age.
     @discardableResult
-    public func updateUser(_ id: UUID, name: String? = nil, age: Int? = nil) async throws(ChronicleError) -> User {
+    public func updateUser(_ id: UUID, name: String? = nil, age: Int? = nil) async throws -> User {
         try await write { step in try await step.updateUser(id, name: name, age: age) }.value
     }
 
@@ -19,12 +19,12 @@ extension ChronicleStore {
     ///
     /// The batch is conditioned on the user's todos as read: a todo given to the user by
     /// any process after the read makes the append conflict, and the command decides again.
-    public func deleteUser(_ id: UUID) async throws(ChronicleError) {
+    public func deleteUser(_ id: UUID) async throws {
         _ = try await write { step in try await step.deleteUser(id) }
     }
 
     /// The user, or `nil` when unknown or deleted.
-    public func user(_ id: UUID) async throws(ChronicleError) -> User? {
+    public func user(_ id: UUID) async throws -> User? {
         try await ChronicleError.mapping {
             try await readYourWrites()
             return try models.user(id)
@@ -32,7 +32,7 @@ extension ChronicleStore {
     }
 
     /// Every live user, by name then id.
-    public func users() async throws(ChronicleError) -> [User] {
+    public func users() async throws -> [User] {
         try await ChronicleError.mapping {
             try await readYourWrites()
             return try models.users()

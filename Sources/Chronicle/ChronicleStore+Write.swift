@@ -31,7 +31,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/rejected(_:)`` with the first broken rule,
     ///   ``ChronicleError/conflict(_:)`` after too many concurrent changes; what the body
     ///   throws otherwise, as a ``ChronicleError``.
-    nonisolated(nonsending) public func write<Value>(_ body: (WriteStep) async throws -> Value) async throws(ChronicleError) -> Written<Value> {
+    nonisolated(nonsending) public func write<Value>(_ body: (WriteStep) async throws -> Value) async throws -> Written<Value> {
         try await ChronicleError.mapping {
             let (appended, value) = try await execute { () async throws -> (decision: Decision?, outcome: Value) in
                 let step = WriteStep(store: self)

@@ -59,7 +59,7 @@ public final class ChronicleStore: Sendable {
     ///   format, no access, another app's model or this version of it recorded otherwise).
     public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init(),
                 upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in },
-                model: ChronicleModel = TodoAppModel.model) throws(ChronicleError) {
+                model: ChronicleModel = TodoAppModel.model) throws {
         try StoreFolder.prepare(directory)
         self.directory = directory
         self.model = model
@@ -98,7 +98,7 @@ public final class ChronicleStore: Sendable {
     /// Brings the read models up to the log's head now (including other processes' appends);
     /// returns the position they reached.
     @discardableResult
-    public func refresh() async throws(ChronicleError) -> UInt64 {
+    public func refresh() async throws -> UInt64 {
         try requireOpen()
         return try await ChronicleError.mapping { try await projections.catchUp() }
     }

@@ -12,7 +12,7 @@ import Foundation
     /// Appends `decision` to `log`.
     /// - throws: ``ChronicleError/conflict(_:)`` when a stream or key changed since the
     ///   decision read it (nothing is appended then), or what the log threw.
-    public static func append(_ decision: ChronicleModel.Decision, to log: EventLog) async throws(ChronicleError) -> AppendResult {
+    public static func append(_ decision: ChronicleModel.Decision, to log: EventLog) async throws -> AppendResult {
         var appends: [StreamAppend] = []
         for event in decision.events {
             let new = NewEvent(type: event.type, schemaVersion: UInt16(clamping: event.schemaVersion), data: event.data)

@@ -10,7 +10,7 @@ extension WriteStep {
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.duplicateTagName(_:)`,
     ///   `DomainError.invalidColor(_:)`, `DomainError.emptyTagName`, `DomainError.tagNameTooLong(_:)`.
     @discardableResult
-    nonisolated(nonsending) public func createTag(name: String, color: String) async throws(ChronicleError) -> Tag {
+    nonisolated(nonsending) public func createTag(name: String, color: String) async throws -> Tag {
         try await ChronicleError.mapping {
             let id = UUIDv7.make()
             let nameKey = ConsistencyKeys.tagName(name)
@@ -26,7 +26,7 @@ extension WriteStep {
     /// - throws: ``ChronicleError/rejected(_:)`` as for ``createTag(name:color:)``, and
     ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, `DomainError.nothingToUpdate`.
     @discardableResult
-    nonisolated(nonsending) public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws(ChronicleError) -> Tag {
+    nonisolated(nonsending) public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> Tag {
         try await ChronicleError.mapping {
             var (aggregate, version) = try tag(id)
             let newKey = name.map(ConsistencyKeys.tagName)
@@ -46,7 +46,7 @@ extension WriteStep {
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.unknownTag(_:)` or `DomainError.tagDeleted(_:)`.
-    nonisolated(nonsending) public func deleteTag(_ id: UUID) async throws(ChronicleError) {
+    nonisolated(nonsending) public func deleteTag(_ id: UUID) async throws {
         try ChronicleError.mapping {
             let (aggregate, version) = try tag(id)
             let event = try TagCommands.delete(aggregate, id: id)

@@ -7,7 +7,7 @@ extension WriteStep {
     /// Creates a todo. `deadline` is a calendar day `YYYY-MM-DD`; `userId`, when given,
     /// must name a live user (checked atomically with the append).
     @discardableResult
-    nonisolated(nonsending) public func createTodo(title: String, deadline: String, userId: UUID? = nil, memo: String? = nil) async throws(ChronicleError) -> Todo {
+    nonisolated(nonsending) public func createTodo(title: String, deadline: String, userId: UUID? = nil, memo: String? = nil) async throws -> Todo {
         try ChronicleError.mapping {
             var owner: (aggregate: UserAggregate, version: UInt64)?
             if let userId { owner = try user(userId) }
@@ -26,7 +26,7 @@ extension WriteStep {
 
     /// Changes a todo's title, deadline and/or memo (a new deadline moves it between days).
     @discardableResult
-    nonisolated(nonsending) public func updateTodo(_ id: UUID, title: String? = nil, deadline: String? = nil, memo: String? = nil) async throws(ChronicleError) -> Todo {
+    nonisolated(nonsending) public func updateTodo(_ id: UUID, title: String? = nil, deadline: String? = nil, memo: String? = nil) async throws -> Todo {
         try changeTodo(id) { aggregate throws(DomainError) in
             try TodoCommands.update(aggregate, id: id, title: title, deadline: deadline, memo: memo)
         }
@@ -34,18 +34,18 @@ extension WriteStep {
 
     /// Marks a todo completed; completing a completed todo is rejected.
     @discardableResult
-    nonisolated(nonsending) public func completeTodo(_ id: UUID) async throws(ChronicleError) -> Todo {
+    nonisolated(nonsending) public func completeTodo(_ id: UUID) async throws -> Todo {
         try changeTodo(id) { aggregate throws(DomainError) in try TodoCommands.complete(aggregate, id: id) }
     }
 
     /// Marks a completed todo open again.
     @discardableResult
-    nonisolated(nonsending) public func reopenTodo(_ id: UUID) async throws(ChronicleError) -> Todo {
+    nonisolated(nonsending) public func reopenTodo(_ id: UUID) async throws -> Todo {
         try changeTodo(id) { aggregate throws(DomainError) in try TodoCommands.reopen(aggregate, id: id) }
     }
 
     /// Deletes a todo.
-    nonisolated(nonsending) public func deleteTodo(_ id: UUID) async throws(ChronicleError) {
+    nonisolated(nonsending) public func deleteTodo(_ id: UUID) async throws {
         _ = try changeTodo(id) { aggregate throws(DomainError) in try TodoCommands.delete(aggregate, id: id) }
     }
 
@@ -53,7 +53,7 @@ extension WriteStep {
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.alreadyTagged(todo:tag:)`,
     ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, or the todo's rejections.
     @discardableResult
-    nonisolated(nonsending) public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
+    nonisolated(nonsending) public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
         try changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
             try TodoCommands.tag(todo, id: todoID, tag: tag, tagId: tagID)
         }
@@ -63,7 +63,7 @@ extension WriteStep {
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.notTagged(todo:tag:)`,
     ///   `DomainError.tagDeleted(_:)`, `DomainError.unknownTag(_:)` or the todo's rejections.
     @discardableResult
-    nonisolated(nonsending) public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws(ChronicleError) -> Todo {
+    nonisolated(nonsending) public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
         try changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
             try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
         }

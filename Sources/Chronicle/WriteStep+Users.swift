@@ -7,7 +7,7 @@ extension WriteStep {
     /// Creates a user. The name is trimmed; it must be 1…200 characters, the age 0…150.
     /// - throws: ``ChronicleError/rejected(_:)`` with the broken rule.
     @discardableResult
-    nonisolated(nonsending) public func createUser(name: String, age: Int) async throws(ChronicleError) -> User {
+    nonisolated(nonsending) public func createUser(name: String, age: Int) async throws -> User {
         try ChronicleError.mapping {
             let event = try UserCommands.create(id: UUIDv7.make(), name: name, age: age)
             stage(event, readAt: 0)
@@ -17,7 +17,7 @@ extension WriteStep {
 
     /// Changes a user's name and/or age.
     @discardableResult
-    nonisolated(nonsending) public func updateUser(_ id: UUID, name: String? = nil, age: Int? = nil) async throws(ChronicleError) -> User {
+    nonisolated(nonsending) public func updateUser(_ id: UUID, name: String? = nil, age: Int? = nil) async throws -> User {
         try ChronicleError.mapping {
             var (aggregate, version) = try user(id)
             let event = try UserCommands.update(aggregate, id: id, name: name, age: age)
@@ -31,7 +31,7 @@ extension WriteStep {
     ///
     /// The batch is conditioned on the user's todos as read: a todo given to the user by
     /// any process after the read makes the append conflict, and the store decides again.
-    nonisolated(nonsending) public func deleteUser(_ id: UUID) async throws(ChronicleError) {
+    nonisolated(nonsending) public func deleteUser(_ id: UUID) async throws {
         try await ChronicleError.mapping {
             // The todos-by-user index must include every todo appended up to `read`.
             let read = try store.log.head()

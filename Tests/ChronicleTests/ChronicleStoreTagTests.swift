@@ -269,7 +269,7 @@ struct ChronicleStoreTagTests {
         do {
             _ = try await t.store.untagTodo(todo.id, tag: work.id)
             Issue.record("untagging the deleted tag \(work.id) was accepted")
-        } catch {
+        } catch let error as ChronicleError {
             #expect([.rejected(.tagDeleted(work.id)), .rejected(.notTagged(todo: todo.id, tag: work.id))].contains(error))
         }
         #expect(try t.fingerprint() == before, "a TodoUntagged was appended for a deleted tag")

@@ -72,13 +72,13 @@ struct AppFacadeTests {
             #expect(try store.events(after: 0).map(\.type) == ["UserCreated", "TodoCreated", "TagCreated", "TodoTagged"])
 
             // The second command breaks a rule (the tag name is taken): the first is not appended either.
-            do throws(ChronicleError) {
+            do {
                 _ = try await store.write { step in
                     _ = try await step.createUser(name: "Bob", age: 40)
                     _ = try await step.createTag(name: "WORK", color: "#000000")
                 }
                 Issue.record("a step with a duplicate tag name was appended")
-            } catch {
+            } catch let error as ChronicleError {
                 #expect(error == .rejected(.duplicateTagName("WORK")), "\(error)")
             }
             #expect(try store.head() == 4)
@@ -106,10 +106,10 @@ struct AppFacadeTests {
             let rebuilt = try await store.rebuild()
             #expect(rebuilt.eventsRead == 2)
             #expect(try await store.user(ada.id)?.age == 37)
-            do throws(ChronicleError) {
+            do {
                 _ = try store.replay(until: 99)
                 Issue.record("a replay past the end was accepted")
-            } catch {
+            } catch let error as ChronicleError {
                 #expect(error == .beyondHead(position: 99, head: 2))
             }
         }

@@ -32,9 +32,8 @@ struct OneImportTests {
         do {
             _ = try await store.completeTodo(todo.id)
             Issue.record("completing twice must be refused")
-        } catch {
-            // Typed throws: `error` is a ChronicleError, no cast needed.
-            guard case .rejected(let rule) = error else { throw error }
+        } catch ChronicleError.rejected(let rule) {
+            // Every method throws ChronicleError: a pattern of its cases catches.
             let domain: DomainError = rule
             #expect(domain.description.contains("already completed"))
         }

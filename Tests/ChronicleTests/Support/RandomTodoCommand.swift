@@ -70,8 +70,8 @@ enum RandomTodoCommand {
     }
 
     /// Runs the command through the store's own methods; the id it created, if any.
-    func run(on store: ChronicleStore, users: [UUID], todos: [UUID], tags: [UUID]) async -> Result<UUID?, ChronicleError> {
-        do throws(ChronicleError) {
+    func run(on store: ChronicleStore, users: [UUID], todos: [UUID], tags: [UUID]) async -> Result<UUID?, any Error> {
+        do {
             switch self {
             case .createUser(let name, let age): return .success(try await store.createUser(name: name, age: age).id)
             case .updateUser(let i, let name, let age): _ = try await store.updateUser(Self.id(i, users), name: name, age: age)

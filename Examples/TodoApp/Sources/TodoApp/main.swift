@@ -36,13 +36,11 @@ print("undo: \(try await store.todos(on: day).map(\.title)), tags \(try await st
 await dayView.waitUntilShown(["Write notes"])
 
 _ = try await store.completeTodo(notes.id)
-do throws(ChronicleError) {
+do {
     _ = try await store.completeTodo(notes.id)
-} catch .rejected(let rule) {
+} catch ChronicleError.rejected(let rule) {   // every method throws ChronicleError
     print("refused: \(rule)")
 } catch {
-    // A typed `do` needs a last catch-all here: Swift 6.3.1 crashes compiling one whose catches
-    // leave cases to rethrow.
     print("failed: \(error)")
 }
 await dayView.waitUntilShown(["Write notes ✓"])
