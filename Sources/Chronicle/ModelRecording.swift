@@ -12,6 +12,7 @@ enum ModelRecording {
     ///   version); nothing is written then.
     static func record(_ model: ChronicleModel, in log: EventLog, path: String) throws(ChronicleError) {
         let records = try ChronicleError.mapping { try log.modelRecords() }
+        var previous: ChronicleModel?
         for record in records where record.version <= UInt32(clamping: model.version) {
             guard let recorded = try? ChronicleModel(record: Data(record.bytes)) else {
                 throw .cannotOpen(path: path, reason: "its record of model version \(record.version) cannot be read")
@@ -23,8 +24,10 @@ enum ModelRecording {
                 throw .cannotOpen(path: path, reason: "it records model '\(model.name)' version \(model.version) otherwise: "
                                   + "a changed model needs a new version")
             }
+            if record.version < UInt32(clamping: model.version) { previous = recorded }
         }
         guard records.allSatisfy({ $0.version < UInt32(clamping: model.version) }) else { return }
+        if let previous { try ModelEvolution.check(model, from: previous, log: log, path: path) }
         _ = try ChronicleError.mapping {
             try log.recordModel(ModelRecord(version: UInt32(clamping: model.version), bytes: Array(model.record())))
         }
