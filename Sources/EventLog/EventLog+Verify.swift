@@ -64,6 +64,10 @@ extension EventLog {
                                            + (firstOwn.map { "at \($0)" } ?? "none"))
             } else if let problem = try withRead({ txn in try TouchIndex.problem(databases, txn) }) {
                 report.problem = problem
+            } else if let problem = try withRead({ txn in try Self.headProblem(txn, databases) }) {
+                // What a store opened for use checks too: the tables' own entry counts (LMDB's
+                // records of them, which the walks above do not read) against the events.
+                report.problem = problem
             }
         }
         return report

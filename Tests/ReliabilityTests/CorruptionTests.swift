@@ -187,7 +187,9 @@ extension Reliability {
                     let verify = try await Self.chronicle(["verify"], store: copy)
                     #expect(!verify.exit.wasSignalled, "\(context): verify crashed: \(verify.standardError)")
                     #expect(verify.exit.status == 0 || verify.errorLines.count == 1, "\(context): \(verify.standardError)")
-                    if listing.exit.status != 0 { #expect(verify.exit.status != 0, "\(context): log refused what verify passed") }
+                    if listing.exit.status != 0 {
+                        #expect(verify.exit.status != 0, "\(context): log refused what verify passed: \(listing.standardError)")
+                    }
                 }
                 #expect(refused > 0, "no flip hit anything the listing reads: the sweep proves nothing")
             }
