@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB → LMDB → EventLog (+ CCRC32C, its checksum); Domain stands alone, and so
+// Layering (inner to outer): CLMDB (+ CLMDBGuard) → LMDB → EventLog (+ CCRC32C, its checksum); Domain stands alone, and so
 // does ChronicleSchema (an app's declared model; ChronicleTodoModel declares the todo app's on it); ChronicleWire
 // (the sync protocol's bodies) builds on EventLog; Projections and ChronicleSync build on
 // EventLog (+ Domain, + ChronicleWire); Chronicle is the
@@ -65,7 +65,10 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // LMDB's page-walking calls under a fault guard: a damaged file's wild pointer becomes
+        // MDB_CORRUPTED instead of SIGSEGV (a few lines of C: Swift cannot catch a signal).
+        .target(name: "CLMDBGuard", dependencies: ["CLMDB"]),
+        .target(name: "LMDB", dependencies: ["CLMDB", "CLMDBGuard"]),
         // The canonical lowercase UUID text, fast both ways; shared by the log and the domain.
         .target(name: "UUIDText"),
         // JSON both ways: the one strict scanner (event data in the log and the domain, the

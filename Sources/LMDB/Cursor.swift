@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 
 /// One key/value pair seen through a cursor; both point into the map.
 public struct Entry {
@@ -16,7 +17,7 @@ public struct Cursor {
     private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {
         var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var v = MDB_val()
-        let code = mdb_cursor_get(handle, &k, &v, op)
+        let code = chronicle_mdb_cursor_get(handle, &k, &v, op)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
         return Entry(key: try bounds.buffer(k), value: try bounds.buffer(v))
@@ -41,11 +42,11 @@ public struct Cursor {
     public func put(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags = []) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        try check(mdb_cursor_put(handle, &k, &v, flags.rawValue))
+        try check(chronicle_mdb_cursor_put(handle, &k, &v, flags.rawValue))
     }
 
     /// Deletes the entry the cursor is on.
     public func deleteCurrent() throws {
-        try check(mdb_cursor_del(handle, 0))
+        try check(chronicle_mdb_cursor_del(handle, 0))
     }
 }

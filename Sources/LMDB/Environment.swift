@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 import Foundation
 import Synchronization
 
@@ -205,7 +206,7 @@ public final class Environment: @unchecked Sendable {
                 throw error
             }
             // Committing (not aborting) keeps database handles opened inside for later transactions.
-            try check(mdb_txn_commit(txn))
+            try check(chronicle_mdb_txn_commit(txn))
             return result
         }
     }
@@ -243,7 +244,7 @@ public final class Environment: @unchecked Sendable {
                 throw error
             }
             committingID.store(mdb_txn_id(txn), ordering: .releasing)
-            let commit = mdb_txn_commit(txn)
+            let commit = chronicle_mdb_txn_commit(txn)
             pthread_rwlock_unlock(mapLock)
             if commit == MDB_MAP_FULL {
                 try grow()

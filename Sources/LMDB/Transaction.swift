@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 
 /// A read or write transaction, alive only inside an ``Environment/read(_:)`` or
 /// ``Environment/write(_:)`` closure.
@@ -25,27 +26,27 @@ public struct Transaction {
         var dbi: MDB_dbi = 0
         let flags = create ? UInt32(MDB_CREATE) : 0
         if let name {
-            try check(mdb_dbi_open(handle, name, flags, &dbi))
+            try check(chronicle_mdb_dbi_open(handle, name, flags, &dbi))
         } else {
-            try check(mdb_dbi_open(handle, nil, flags, &dbi))
+            try check(chronicle_mdb_dbi_open(handle, nil, flags, &dbi))
         }
         return Database(dbi: dbi, name: name)
     }
 
     /// Removes every entry of `db` (the handle stays usable).
     public func clear(_ db: Database) throws {
-        try check(mdb_drop(handle, db.dbi, 0))
+        try check(chronicle_mdb_drop(handle, db.dbi, 0))
     }
 
     /// Deletes `db` from the environment; its handle must not be used afterwards.
     public func drop(_ db: Database) throws {
-        try check(mdb_drop(handle, db.dbi, 1))
+        try check(chronicle_mdb_drop(handle, db.dbi, 1))
     }
 
     /// The number of entries in `db`.
     public func count(_ db: Database) throws -> Int {
         var stat = MDB_stat()
-        try check(mdb_stat(handle, db.dbi, &stat))
+        try check(chronicle_mdb_stat(handle, db.dbi, &stat))
         return stat.ms_entries
     }
 
@@ -55,7 +56,7 @@ public struct Transaction {
     public func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
-        let code = mdb_get(handle, db.dbi, &k, &v)
+        let code = chronicle_mdb_get(handle, db.dbi, &k, &v)
         if code == MDB_NOTFOUND { return nil }
         try check(code)
         return try bounds.buffer(v)
@@ -73,7 +74,7 @@ public struct Transaction {
                     flags: PutFlags = []) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        try check(mdb_put(handle, db.dbi, &k, &v, flags.rawValue))
+        try check(chronicle_mdb_put(handle, db.dbi, &k, &v, flags.rawValue))
     }
 
     /// Stores `value` under `key`.
@@ -93,7 +94,7 @@ public struct Transaction {
     @discardableResult
     public func delete(_ db: Database, key: UnsafeRawBufferPointer) throws -> Bool {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        let code = mdb_del(handle, db.dbi, &k, nil)
+        let code = chronicle_mdb_del(handle, db.dbi, &k, nil)
         if code == MDB_NOTFOUND { return false }
         try check(code)
         return true

@@ -224,6 +224,21 @@ extension Reliability {
             }
         }
 
+        @Test("the newest node flagged as holding duplicates in a table without them: refused, never SIGSEGV")
+        func nodeFlaggedAsDuplicates() async throws {
+            // Found by the bit-flip sweep in CI (CHRONICLE_SEED=0x94cadcb29d67fad5): a flip in a
+            // leaf node's flags marked it F_DUPDATA, and LMDB, which trusts the flag, followed the
+            // table's missing duplicate cursor (a null pointer) and killed the process. Every LMDB
+            // call now runs under a fault guard that turns the fault into "damaged".
+            try await Self.expectLeafDamageRefused("dupdata-flag") { file, leaf in
+                // A node is its data size (4 bytes), flags (2, little-endian), key size (2), key, data.
+                let lower = Int(file[leaf + 12]) | Int(file[leaf + 13]) << 8
+                let slot = leaf + lower - 2
+                let node = leaf + (Int(file[slot]) | Int(file[slot + 1]) << 8)
+                file[node + 4] |= 0x04   // F_DUPDATA
+            }
+        }
+
         /// Damages a new store's data file with `damage` (given the file and the offset of the
         /// leaf page that holds the newest record), then expects `log` and `verify` to refuse
         /// the store as damaged, one line each, never stopped by a signal.
