@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Domain
 import EventLog
 import Foundation
@@ -20,6 +21,9 @@ import Projections
 public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The command broke a domain rule (validation, unknown or deleted entity, …). Nothing was appended.
     case rejected(DomainError)
+    /// A rule of the app's declared model refused a command on one of its entities (a field's
+    /// rule, a unique value taken, a parent not live, …). Nothing was appended.
+    case refused(ChronicleModel.CommandProblem)
     /// Other writers kept changing what the command read: the store decided again after each
     /// conflict, a bounded number of times, and gave up. Nothing was appended.
     case conflict(String)
@@ -49,6 +53,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .rejected(let error): error.description
+        case .refused(let problem): problem.description
         case .conflict(let detail): "what this command read kept changing concurrently, try again (\(detail))"
         case let .corruptEvent(position, reason): "stored event \(position) cannot be read: \(reason)"
         case .damaged(let what): what
@@ -69,6 +74,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         switch error {
         case let error as ChronicleError: self = error
         case let error as DomainError: self = .rejected(error)
+        case let error as ChronicleModel.CommandProblem: self = .refused(error)
         case let error as EventLogError: self = Self(error)
         case let error as ProjectionError: self = Self(error)
         case let error as SyncError: self = .sync(error)

@@ -21,8 +21,8 @@ extension ChronicleStore {
     public func importEvents(_ events: [ForeignEvent]) async throws -> IngestResult {
         try requireOpen()
         return try await ChronicleError.mapping {
-            let recorded = events.map { $0.recorded() }
-            let keys = try ConsistencyKeys.effects(ofPulled: recorded, log: log, loader: loader)
+            let recorded = events.map { $0.recorded(at: $0.upstreamPosition ?? 0) }
+            let keys = try pulledKeys(recorded)
             return try await log.ingest(events, keys: keys)
         }
     }

@@ -17,10 +17,9 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/sync(_:)`` with `SyncError.invalidRemote(_:)` or `SyncError.storage(_:)` (see `SyncEngine`).
     public func syncEngine(_ configuration: SyncConfiguration, logger: Logger = SyncEngine.quietLogger) throws -> SyncEngine {
         try requireOpen()
-        let (log, loader) = (self.log, self.loader)
         return try ChronicleError.mapping {
-            try SyncEngine(log: log, configuration: configuration, logger: logger, pulledKeys: { events in
-                try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader)
+            try SyncEngine(log: log, configuration: configuration, logger: logger, pulledKeys: { [self] events in
+                try pulledKeys(events)
             })
         }
     }

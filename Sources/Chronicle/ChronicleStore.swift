@@ -41,6 +41,9 @@ public final class ChronicleStore: Sendable {
     public let model: ChronicleModel
     let loader: EntityLoader
     let lastAppended = Mutex<UInt64>(0)
+    /// The stored read model of the declared model's entities (`entities/`), opened when
+    /// first used.
+    let openedEntityStates = Mutex<ModelStates?>(nil)
     private let isClosed = Mutex(false)
 
     /// Opens (creating when missing) the store in `directory` and starts its projections.
@@ -155,7 +158,7 @@ public final class ChronicleStore: Sendable {
 
     /// A random wait below 0.5 ms × 2^(attempt-1), capped at 32 ms, so that deciders who
     /// keep colliding spread out.
-    private static func backoff(afterAttempt attempt: Int) -> Duration {
+    static func backoff(afterAttempt attempt: Int) -> Duration {
         let bound = min(32_000, 500 << min(attempt - 1, 6))
         return .microseconds(Int.random(in: 0...bound))
     }

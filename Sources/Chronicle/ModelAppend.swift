@@ -23,7 +23,20 @@ import Foundation
                 appends.append(StreamAppend(stream: event.stream, expected: version == 0 ? .noStream : .exact(version), events: [new]))
             }
         }
-        let keys = decision.conditions.map { condition -> AppendKey in
+        return try await ChronicleError.mapping {
+            // An entity releases a unique value's key only when it holds it: after a merge two
+            // live entities may show one value (`Work`, `Work (2)`), and only the first holds it.
+            let conditions = try decision.conditions.filter { condition in
+                guard case .release(let key, let owner) = condition else { return true }
+                return try log.holder(of: ConsistencyKeys.fitted(key)) == owner
+            }
+            return try await log.append(appends, keys: keys(conditions))
+        }
+    }
+
+    /// The log's keys for a model's conditions (a key too long for the log named by its hash).
+    static func keys(_ conditions: [ChronicleModel.Condition]) -> [AppendKey] {
+        conditions.map { condition -> AppendKey in
             switch condition {
             case .claim(let key, let owner): .claim(ConsistencyKeys.fitted(key), by: owner)
             case .release(let key, let owner): .release(ConsistencyKeys.fitted(key), by: owner)
@@ -31,6 +44,5 @@ import Foundation
             case .unchanged(let key, let since): .unchanged(ConsistencyKeys.fitted(key), since: since)
             }
         }
-        return try await ChronicleError.mapping { try await log.append(appends, keys: keys) }
     }
 }

@@ -15,7 +15,7 @@ extension ChronicleModel.Decider.Context {
         for child in model.entities {
             for field in child.fields {
                 guard case .reference(let target) = field.type, target == entity.name, let rule = field.onParentDeletion else { continue }
-                let key = Self.childrenKey(parent: entity, id.uuidString.lowercased(), child: child)
+                let key = ChronicleModel.Decider.childrenKey(parent: entity, id.uuidString.lowercased(), child: child)
                 let live = try reading.children(of: child.name, field: field.name, parent: id).filter { !$0.isDeleted }
                     .sorted { $0.id.uuidString < $1.id.uuidString }
                 switch rule {
@@ -27,7 +27,7 @@ extension ChronicleModel.Decider.Context {
                     }
                 case .deleteWithParent:
                     for kept in live {
-                        let childStream = Self.stream(child, kept.id)
+                        let childStream = ChronicleModel.Decider.stream(child, kept.id)
                         guard decision.expectedVersions[childStream] == nil else { continue }
                         decision.expectedVersions[childStream] = try reading.version(of: childStream)
                         append(child.events.deleted, stream: childStream, data: [:], into: &decision)
@@ -61,7 +61,7 @@ extension ChronicleModel.Decider.Context {
     func release(_ state: ChronicleModel.EntityState, of entity: ChronicleModel.Entity, into decision: inout Decision) {
         for field in entity.fields {
             guard let uniqueness = field.unique, case .text(let text)? = state.values[field.name] else { continue }
-            decision.conditions.append(.release(Self.uniqueKey(entity, field, uniqueness.key(text)), by: Self.stream(entity, state.id)))
+            decision.conditions.append(.release(ChronicleModel.Decider.uniqueKey(entity, field, uniqueness.key(text)), by: ChronicleModel.Decider.stream(entity, state.id)))
         }
     }
 

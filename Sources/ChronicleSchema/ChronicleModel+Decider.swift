@@ -41,6 +41,19 @@ extension ChronicleModel {
 }
 
 extension ChronicleModel.Decider {
+    /// The stream of entity `id`: `<entity's stream>-<lowercase id>`.
+    static func stream(_ entity: ChronicleModel.Entity, _ id: UUID) -> String { "\(entity.stream)-\(id.uuidString.lowercased())" }
+
+    /// The key the live entity holding a unique value claims: `<stream>-<field>:<key>`.
+    static func uniqueKey(_ entity: ChronicleModel.Entity, _ field: ChronicleModel.Field, _ key: String) -> String {
+        "\(entity.stream)-\(field.name):\(key)"
+    }
+
+    /// The key a parent's children touch: `<parent stream>-<id>/<child stream>s`.
+    static func childrenKey(parent: ChronicleModel.Entity, _ id: String, child: ChronicleModel.Entity) -> String {
+        "\(parent.stream)-\(id)/\(child.stream)s"
+    }
+
     /// One command's decision in the making.
     struct Context<Reading: ChronicleModel.StateReading> {
         typealias FieldValue = ChronicleModel.FieldValue
@@ -52,10 +65,9 @@ extension ChronicleModel.Decider {
         let id: UUID
         let reading: Reading
 
-        var stream: String { Self.stream(entity, id) }
+        var stream: String { ChronicleModel.Decider.stream(entity, id) }
         var named: String { Self.named(entity, id) }
 
-        static func stream(_ entity: ChronicleModel.Entity, _ id: UUID) -> String { "\(entity.stream)-\(id.uuidString.lowercased())" }
         static func named(_ entity: ChronicleModel.Entity, _ id: UUID) -> String { "\(entity.name.lowercased()) \(id.uuidString.lowercased())" }
 
         // MARK: Create and update
@@ -125,7 +137,7 @@ extension ChronicleModel.Decider {
                 let old: String? = if case .text(let old)? = state.values[field.name] { uniqueness.key(old) } else { nil }
                 let new = uniqueness.key(text)
                 guard old != new else { continue }
-                if let old { decision.conditions.append(.release(Self.uniqueKey(entity, field, old), by: stream)) }
+                if let old { decision.conditions.append(.release(ChronicleModel.Decider.uniqueKey(entity, field, old), by: stream)) }
                 try claim(field, new, shown: text, into: &decision)
             }
             touchParents(of: values.filter { state.values[$0.key] != $0.value }, into: &decision)
@@ -176,7 +188,7 @@ extension ChronicleModel.Decider {
             if let holder = try reading.holder(of: entity.name, field: field.name, key: key), holder != id {
                 throw Problem("a \(entity.name.lowercased()) with \(field.name) \(JSONQuoting.quoted(text)) already exists")
             }
-            decision.conditions.append(.claim(Self.uniqueKey(entity, field, key), by: stream))
+            decision.conditions.append(.claim(ChronicleModel.Decider.uniqueKey(entity, field, key), by: stream))
         }
 
         /// A child's creation or move tells its parent's deleters (`user-<id>/todos`).
@@ -184,18 +196,8 @@ extension ChronicleModel.Decider {
             for field in entity.fields where field.onParentDeletion != nil {
                 guard case .reference(let target) = field.type, case .text(let text)? = values[field.name],
                       let parent = model.entity(named: target) else { continue }
-                decision.conditions.append(.touch(Self.childrenKey(parent: parent, text, child: entity)))
+                decision.conditions.append(.touch(ChronicleModel.Decider.childrenKey(parent: parent, text, child: entity)))
             }
-        }
-
-        /// The key the live entity holding a unique value claims: `<stream>-<field>:<key>`.
-        static func uniqueKey(_ entity: ChronicleModel.Entity, _ field: ChronicleModel.Field, _ key: String) -> String {
-            "\(entity.stream)-\(field.name):\(key)"
-        }
-
-        /// The key a parent's children touch: `<parent stream>-<id>/<child stream>s`.
-        static func childrenKey(parent: ChronicleModel.Entity, _ id: String, child: ChronicleModel.Entity) -> String {
-            "\(parent.stream)-\(id)/\(child.stream)s"
         }
 
         func append(_ type: String, data: [String: FieldValue], schemaVersion: Int = 1, into decision: inout Decision, first: Bool = false) {

@@ -77,6 +77,19 @@ extension ChronicleModel {
             uniqueRanks[entity]?[id] = nil
         }
 
+        /// Puts in a state folded elsewhere (a stored read model's), with the ranks of the
+        /// writes that gave its unique fields their values: the entities a read needs, handed
+        /// to the rules of ``shown(_:)``. Replaces what the snapshot held of that entity.
+        public mutating func load(_ state: EntityState, uniqueRanks ranks: [String: EventRank] = [:]) {
+            states[state.entity, default: [:]][state.id] = state
+            uniqueRanks[state.entity, default: [:]][state.id] = ranks.isEmpty ? nil : ranks
+        }
+
+        /// Per unique field of entity `id`, the rank of the write that gave its value.
+        public func uniqueRanks(of entity: String, id: UUID) -> [String: EventRank] {
+            uniqueRanks[entity]?[id] ?? [:]
+        }
+
         /// The entity as folded, deleted or not (nil when none of its events created it).
         public func state(of entity: String, id: UUID) -> EntityState? {
             states[entity]?[id]

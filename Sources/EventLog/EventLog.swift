@@ -59,7 +59,8 @@ public final class EventLog: Sendable {
     public let deviceID: String
     /// Where the log lives.
     public let path: String
-    let options: Options
+    /// How the log was opened.
+    public let options: Options
     let databases: LogDatabases
     let streamIndex: StreamIndex
     let touchIndex: TouchIndex

@@ -1,0 +1,113 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+import Projections
+
+extension ChronicleStore {
+    /// Creates an entity of the store's model with the fields given (the others take their
+    /// defaults), checked by the model's rules; returns it as stored.
+    ///
+    /// ```swift
+    /// let folder = try await store.create("Folder", ["name": .text("Work")])
+    /// let note = try await store.create("Note", ["title": .text("Plan"), "folderId": .text(folder.id.uuidString)])
+    /// ```
+    /// - throws: ``ChronicleError/refused(_:)`` naming the field and the rule it breaks (a
+    ///   unique value taken, a parent not live, …), ``ChronicleError/conflict(_:)`` after too
+    ///   many concurrent changes. Nothing is appended then.
+    @discardableResult
+    public func create(_ entity: String, _ values: [String: ChronicleModel.FieldValue], id: UUID = UUID()) async throws
+        -> ChronicleModel.EntityState {
+        try await perform(ChronicleModel.Command(entity: entity, id: id, action: .create(values)))
+        return try await requireEntity(entity, id)
+    }
+
+    /// Writes the fields given over entity `id` (a set given whole is changed member by member).
+    /// - throws: as ``create(_:_:id:)``, and when the entity is not live.
+    @discardableResult
+    public func update(_ entity: String, _ id: UUID, _ values: [String: ChronicleModel.FieldValue]) async throws
+        -> ChronicleModel.EntityState {
+        try await perform(ChronicleModel.Command(entity: entity, id: id, action: .update(values)))
+        return try await requireEntity(entity, id)
+    }
+
+    /// Deletes entity `id`, and the children its deletion deletes (``ChronicleModel/ParentDeletion``).
+    /// - throws: as ``create(_:_:id:)``, and when the entity is not live or a child refuses it.
+    public func delete(_ entity: String, _ id: UUID) async throws {
+        try await perform(ChronicleModel.Command(entity: entity, id: id, action: .delete))
+    }
+
+    /// Brings deleted entity `id` back as it was.
+    /// - throws: as ``create(_:_:id:)``, and when the entity is not deleted or its unique value is taken.
+    @discardableResult
+    public func restore(_ entity: String, _ id: UUID) async throws -> ChronicleModel.EntityState? {
+        try await perform(ChronicleModel.Command(entity: entity, id: id, action: .restore))
+        return try await self.entity(entity, id: id)
+    }
+
+    /// Decides `command` by the model's rules on the entities as stored now, and appends what
+    /// it decided in one batch, held against every process writing the store by the log's
+    /// append keys; decides again when another writer changed what it read.
+    /// - throws: ``ChronicleError/refused(_:)`` when a rule refuses it, ``ChronicleError/conflict(_:)``
+    ///   after too many concurrent changes.
+    public func perform(_ command: ChronicleModel.Command) async throws {
+        try requireOpen()
+        try await ChronicleError.mapping {
+            let states = try entityStates()
+            let decider = ChronicleModel.Decider(model)
+            var attempt = 0
+            while true {
+                attempt += 1
+                try states.catchUp()
+                let decision = try decider.decide(command, reading: try states.reading())
+                guard !decision.events.isEmpty else { return }
+                do {
+                    let result = try await ModelAppend.append(decision, to: log)
+                    lastAppended.withLock { $0 = max($0, result.head) }
+                    return
+                } catch ChronicleError.conflict(let detail) {
+                    guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(detail) }
+                    try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
+                }
+            }
+        }
+    }
+
+    /// The shown entities of `entity`, by id: live, their parents shown, each set with its
+    /// shown members, and unique values that collided after a merge told apart (`Work (2)`).
+    /// Reads everything in the log when the call begins.
+    public func entities(_ entity: String) async throws -> [ChronicleModel.EntityState] {
+        try requireOpen()
+        return try ChronicleError.mapping {
+            let states = try entityStates()
+            try states.catchUp()
+            return try states.shown(entity)
+        }
+    }
+
+    /// Entity `id` of `entity` as ``entities(_:)`` shows it; nil when it is not shown.
+    public func entity(_ entity: String, id: UUID) async throws -> ChronicleModel.EntityState? {
+        try requireOpen()
+        return try ChronicleError.mapping {
+            let states = try entityStates()
+            try states.catchUp()
+            return try states.shown(entity, id: id)
+        }
+    }
+
+    private func requireEntity(_ entity: String, _ id: UUID) async throws -> ChronicleModel.EntityState {
+        guard let state = try await self.entity(entity, id: id) else {
+            throw ChronicleError.refused(.init("\(entity) \(id.uuidString.lowercased()) is not shown after the write"))
+        }
+        return state
+    }
+
+    /// The stored entities, opened the first time they are asked for.
+    func entityStates() throws -> ModelStates {
+        try openedEntityStates.withLock { opened in
+            if let opened { return opened }
+            let states = try ModelStates(path: directory + "/entities", model: model, log: log, noSync: log.options.noSync)
+            opened = states
+            return states
+        }
+    }
+}

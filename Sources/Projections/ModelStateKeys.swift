@@ -1,0 +1,59 @@
+import ChronicleSchema
+import Foundation
+
+/// The keys of a declared model's stored read model (``ModelStates``); entities and fields are
+/// numbered by their place in the model, big-endian so that keys sort by entity, then field.
+enum ModelStateKeys {
+    /// Longer unique keys are stored as a hash of them (LMDB keys hold at most 511 bytes);
+    /// a read checks every holder found against the key itself.
+    static let longestUniqueKey = 256
+
+    /// `states`: entity (2) · id (16).
+    static func state(_ entity: Int, _ id: UUID) -> [UInt8] {
+        var key = prefix(entity)
+        append(id, to: &key)
+        return key
+    }
+
+    /// Every `states` key of `entity` begins so.
+    static func prefix(_ entity: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: entity >> 8), UInt8(truncatingIfNeeded: entity)]
+    }
+
+    /// `unique`: entity (2) · field (2) · the key's length (4) · the key (or its hash) · then the
+    /// holder's id (16), for a live entity whose unique field has that key.
+    static func uniquePrefix(_ entity: Int, _ field: Int, key: String) -> [UInt8] {
+        var bytes = prefix(entity) + prefix(field)
+        var text = Array(key.utf8)
+        if text.count > longestUniqueKey { text = Array("#\(hash(text))".utf8) }
+        bytes += [UInt8(truncatingIfNeeded: text.count >> 24), UInt8(truncatingIfNeeded: text.count >> 16),
+                  UInt8(truncatingIfNeeded: text.count >> 8), UInt8(truncatingIfNeeded: text.count)]
+        return bytes + text
+    }
+
+    /// `children`: entity (2) · reference field (2) · parent id (16) · then the child's id (16).
+    static func childrenPrefix(_ entity: Int, _ field: Int, parent: UUID) -> [UInt8] {
+        var key = prefix(entity) + prefix(field)
+        append(parent, to: &key)
+        return key
+    }
+
+    static func append(_ id: UUID, to key: inout [UInt8]) {
+        withUnsafeBytes(of: id.uuid) { key += $0 }
+    }
+
+    /// The id in a key's last 16 bytes.
+    static func trailingID(_ key: UnsafeRawBufferPointer) -> UUID? {
+        guard key.count >= 16 else { return nil }
+        var value = UUID().uuid
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: key[(key.count - 16)...])) }
+        return UUID(uuid: value)
+    }
+
+    /// FNV-1a, 64 bits: stable across runs and platforms (Swift's `Hasher` is seeded per process).
+    private static func hash(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,179 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+import LMDB
+
+extension ModelStates {
+    /// Entity `id` of `entity` as folded, deleted or not; nil when none of its events created it.
+    public func state(of entity: String, id: UUID) throws -> ChronicleModel.EntityState? {
+        try read { view in try view.stored(entity, id)?.state }
+    }
+
+    /// The shown entities of `entity` (``ChronicleModel/Snapshot/shown(_:)``: live, parents
+    /// shown, sets with their shown members, colliding unique values told apart), by id.
+    public func shown(_ entity: String) throws -> [ChronicleModel.EntityState] {
+        try read { view in
+            guard let number = entityNumbers[entity] else { return [] }
+            try view.scan(states, prefix: ModelStateKeys.prefix(number)) { key, value in
+                guard let id = ModelStateKeys.trailingID(key) else { return }
+                try view.put(try StoredEntity.decode(value, id: id, entity: model.entities[number]))
+            }
+            return try view.snapshot().shown(entity)
+        }
+    }
+
+    /// Entity `id` of `entity` as ``shown(_:)`` shows it; nil when it is not shown.
+    public func shown(_ entity: String, id: UUID) throws -> ChronicleModel.EntityState? {
+        try read { view in
+            guard let stored = try view.stored(entity, id), !stored.state.isDeleted,
+                  let declared = model.entity(named: entity), let number = entityNumbers[entity] else { return nil }
+            // The entities its collisions are told apart from: the live holders of its unique keys.
+            for (index, field) in declared.fields.enumerated() {
+                guard let uniqueness = field.unique, case .text(let text)? = stored.state.values[field.name] else { continue }
+                try view.scan(unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { key, _ in
+                    if let other = ModelStateKeys.trailingID(key) { _ = try view.stored(entity, other) }
+                }
+            }
+            return try view.snapshot().shown(entity, id: id)
+        }
+    }
+
+    /// What a command decides on, as of the position folded so far.
+    public func reading() throws -> Reading {
+        Reading(states: self, position: try position())
+    }
+
+    /// The stored states as a command's decision reads them (``ChronicleModel/StateReading``).
+    public struct Reading: ChronicleModel.StateReading, Sendable {
+        let states: ModelStates
+        /// The position the states were folded up to when the reading began.
+        public let position: UInt64
+
+        public func state(of entity: String, id: UUID) throws -> ChronicleModel.EntityState? {
+            try states.state(of: entity, id: id)
+        }
+
+        public func isShown(_ entity: String, id: UUID) throws -> Bool {
+            try states.read { view in
+                guard let stored = try view.stored(entity, id), !stored.state.isDeleted else { return false }
+                return try view.snapshot().shown(entity, id: id) != nil
+            }
+        }
+
+        public func holder(of entity: String, field: String, key: String) throws -> UUID? {
+            guard let number = states.entityNumbers[entity], let declared = states.model.entity(named: entity),
+                  let index = declared.fields.firstIndex(where: { $0.name == field }),
+                  let uniqueness = declared.fields[index].unique else { return nil }
+            return try states.read { view in
+                var found: UUID?
+                try view.scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: key)) { entry, _ in
+                    // A long key is stored hashed: the holder's own value decides.
+                    guard found == nil, let id = ModelStateKeys.trailingID(entry),
+                          let state = try view.stored(entity, id)?.state, !state.isDeleted,
+                          case .text(let text)? = state.values[field], uniqueness.key(text) == key else { return }
+                    found = id
+                }
+                return found
+            }
+        }
+
+        public func children(of entity: String, field: String, parent: UUID) throws -> [ChronicleModel.EntityState] {
+            guard let number = states.entityNumbers[entity],
+                  let index = states.model.entity(named: entity)?.fields.firstIndex(where: { $0.name == field }) else { return [] }
+            return try states.read { view in
+                var found: [ChronicleModel.EntityState] = []
+                try view.scan(states.children, prefix: ModelStateKeys.childrenPrefix(number, index, parent: parent)) { entry, _ in
+                    if let id = ModelStateKeys.trailingID(entry), let state = try view.stored(entity, id)?.state { found.append(state) }
+                }
+                return found
+            }
+        }
+
+        public func version(of stream: String) throws -> UInt64 {
+            try states.log.version(of: stream)
+        }
+    }
+
+    /// Runs `body` in a read transaction of the states.
+    func read<T>(_ body: (inout StatesView) throws -> T) throws -> T {
+        try ProjectionError.mappingStorage {
+            try environment.read { txn in
+                var view = StatesView(states: self, txn: txn)
+                return try body(&view)
+            }
+        }
+    }
+}
+
+/// The entities one read needs, loaded from the states into a ``ChronicleModel/Snapshot`` with
+/// everything the rules of what is shown look at: each one's parents up its chain, its sets'
+/// members, and the ranks of its unique values' writes.
+struct StatesView {
+    let states: ModelStates
+    let txn: Transaction
+    private var loaded: [String: [UUID: StoredEntity?]] = [:]
+
+    init(states: ModelStates, txn: Transaction) {
+        self.states = states
+        self.txn = txn
+    }
+
+    /// Entity `id` of `entity`, loaded with what it needs when first asked for.
+    mutating func stored(_ entity: String, _ id: UUID, depth: Int = 0) throws -> StoredEntity? {
+        if let known = loaded[entity]?[id] { return known }
+        guard let number = states.entityNumbers[entity] else { return nil }
+        let stored = try ModelStateKeys.state(number, id).withUnsafeBytes { key in
+            try txn.get(states.states, key: key).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
+        }
+        loaded[entity, default: [:]][id] = .some(stored)
+        if let stored { try follow(stored, depth: depth) }
+        return stored
+    }
+
+    /// Adds an entity read by a scan, with what it needs.
+    mutating func put(_ stored: StoredEntity) throws {
+        guard loaded[stored.state.entity]?[stored.state.id] == nil else { return }
+        loaded[stored.state.entity, default: [:]][stored.state.id] = .some(stored)
+        try follow(stored, depth: 0)
+    }
+
+    /// Loads the parents (up to a chain as long as the model has entities: longer is a cycle)
+    /// and the sets' members of `stored`.
+    private mutating func follow(_ stored: StoredEntity, depth: Int) throws {
+        guard depth <= states.model.entities.count, let entity = states.model.entity(named: stored.state.entity) else { return }
+        for field in entity.fields {
+            switch field.type {
+            case .reference(let target) where field.onParentDeletion != nil:
+                if let parent = stored.state.reference(field.name) { _ = try self.stored(target, parent, depth: depth + 1) }
+            case .references(let target) where depth == 0:
+                for member in stored.state.members(of: field.name) { _ = try self.stored(target, member, depth: depth + 1) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Calls `body` with each entry of `db` whose key begins with `prefix`, in key order.
+    func scan(_ db: Database, prefix: [UInt8],
+              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try txn.withCursor(db) { cursor in
+            var entry = try cursor.seek(atLeast: prefix)
+            while let current = entry, current.key.count >= prefix.count,
+                  current.key.prefix(prefix.count).elementsEqual(prefix) {
+                try body(current.key, current.value)
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    /// Everything loaded, with the ranks of unique writes as known now.
+    func snapshot() throws -> ChronicleModel.Snapshot {
+        let entities = loaded.values.flatMap { $0.values.compactMap { $0 } }
+        let servers = try states.log.upstreamPositions(of: entities.flatMap { $0.uniqueWrites.values })
+        var snapshot = ChronicleModel.Snapshot(states.model)
+        for stored in entities {
+            snapshot.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: servers[$0], position: $0) })
+        }
+        return snapshot
+    }
+}

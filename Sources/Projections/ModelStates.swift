@@ -1,0 +1,131 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+import LMDB
+
+/// The stored read model of any declared model: every entity's current state, with the
+/// indexes its rules read (unique values, children by parent), kept in an LMDB environment
+/// of its own and brought up to the log's head on demand.
+///
+/// ```swift
+/// let states = try ModelStates(path: store + "/entities", model: notebook, log: log)
+/// try states.catchUp()
+/// let notes = try states.shown("Note")
+/// ```
+///
+/// The fold is ``ChronicleModel/Snapshot``'s, applied in the merge's order
+/// (``ChronicleModel/EventRank``): events are folded as they come in the log, but for a
+/// pulled event that ranks before one already folded into its entity (this replica's own
+/// write, not given back by the server yet): that entity is folded again from its stream in
+/// the merge's order. So the stored states equal ``ModelReplay``'s fold of the whole log.
+///
+/// The model's record is stored with the states: opened with another model (or another
+/// version of this layout), the states are dropped and folded again from the log's start.
+/// Any number of processes may catch the same folder up: each batch reads its checkpoint
+/// in its own write transaction.
+public final class ModelStates: Sendable {
+    /// The model folded by.
+    public let model: ChronicleModel
+    let log: EventLog
+    let environment: Environment
+    let states: Database
+    let unique: Database
+    let children: Database
+    let meta: Database
+    /// Each entity's place in the model (its number in keys).
+    let entityNumbers: [String: Int]
+
+    /// The version of the fold and of the stored layout: bump it when either changes.
+    static let layoutVersion: UInt32 = 1
+    /// Events folded per write transaction.
+    static let batchSize = 2048
+
+    /// Opens (creating when missing) the read model at `path` for `model`, over `log`.
+    /// - throws: ``ProjectionError/cannotOpen(path:reason:)`` when LMDB refuses the folder.
+    public init(path: String, model: ChronicleModel, log: EventLog, noSync: Bool = false) throws {
+        self.model = model
+        self.log = log
+        entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
+        do {
+            environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
+            let fingerprint = Self.fingerprint(of: model)
+            (states, unique, children, meta) = try environment.write { txn in
+                let opened = (try txn.openDatabase(named: "states"), try txn.openDatabase(named: "unique"),
+                              try txn.openDatabase(named: "children"), try txn.openDatabase(named: "meta"))
+                if try txn.get(opened.3, key: Array("model".utf8)).map(Array.init) != fingerprint {
+                    for db in [opened.0, opened.1, opened.2, opened.3] { try txn.clear(db) }
+                    try txn.put(opened.3, key: Array("model".utf8), value: fingerprint)
+                }
+                return opened
+            }
+        } catch let error as LMDBError {
+            throw ProjectionError.cannotOpen(path: path, reason: error.description)
+        }
+    }
+
+    /// The position of the last event folded in.
+    public func position() throws -> UInt64 {
+        try ProjectionError.mappingStorage {
+            try environment.read { txn in try Self.checkpoint(txn, meta) }
+        }
+    }
+
+    /// Folds every event after the checkpoint, up to the log's head as it is now; returns
+    /// the position reached.
+    @discardableResult
+    public func catchUp() throws -> UInt64 {
+        while true {
+            let (reached, more) = try ProjectionError.mappingStorage {
+                try environment.write { txn -> (UInt64, Bool) in
+                    let checkpoint = try Self.checkpoint(txn, meta)
+                    let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
+                    guard let last = records.last?.position else { return (checkpoint, false) }
+                    var batch = ModelStatesBatch(states: self, txn: txn)
+                    try batch.fold(records)
+                    try batch.finish()
+                    try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
+                    return (last, records.count == Self.batchSize)
+                }
+            }
+            if !more { return reached }
+        }
+    }
+
+    /// Drops every state and folds the whole log again; returns the position reached.
+    @discardableResult
+    public func rebuild() throws -> UInt64 {
+        try ProjectionError.mappingStorage {
+            try environment.write { txn in
+                for db in [states, unique, children] { try txn.clear(db) }
+                try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
+            }
+        }
+        return try catchUp()
+    }
+
+    static func checkpoint(_ txn: Transaction, _ meta: Database) throws -> UInt64 {
+        guard let bytes = try txn.get(meta, key: Array("position".utf8)) else { return 0 }
+        guard bytes.count == 8 else { throw ProjectionError.corruptModel("the entities' checkpoint holds \(bytes.count) bytes") }
+        return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+    }
+
+    static func bytes(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    /// What the states were folded by: the layout's version and the model's record.
+    private static func fingerprint(of model: ChronicleModel) -> [UInt8] {
+        bytes(UInt64(layoutVersion)) + Array(model.record())
+    }
+}
+
+extension ProjectionError {
+    /// Runs `body`, handing on a ``ProjectionError`` and wrapping an LMDB error.
+    static func mappingStorage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LMDBError {
+            throw ProjectionError.storage(error)
+        }
+    }
+}

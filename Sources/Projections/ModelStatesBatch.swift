@@ -1,0 +1,155 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+import LMDB
+
+/// One write transaction of ``ModelStates/catchUp()``: events folded into an overlay of the
+/// entities they touch (each read from the database once), then the changed entities and
+/// their index entries written.
+struct ModelStatesBatch {
+    private struct Key: Hashable {
+        var entity: Int
+        var id: UUID
+    }
+
+    private let owner: ModelStates
+    private let txn: Transaction
+    private let reader: ChronicleModel.EventReader
+    /// The touched entities as folded so far.
+    private var overlay: ChronicleModel.Snapshot
+    /// Per touched entity, what the database held before the batch (nil: nothing).
+    private var original: [Key: StoredEntity?] = [:]
+    private var lastApplied: [Key: UInt64] = [:]
+    /// The server positions of the events of the batch.
+    private var upstream: [UInt64: UInt64] = [:]
+
+    init(states owner: ModelStates, txn: Transaction) {
+        self.owner = owner
+        self.txn = txn
+        reader = ChronicleModel.EventReader(owner.model)
+        overlay = ChronicleModel.Snapshot(owner.model)
+    }
+
+    /// Folds `records` (consecutive events of the log) in.
+    mutating func fold(_ records: [RecordedEvent]) throws {
+        guard let first = records.first?.position, let last = records.last?.position else { return }
+        upstream = try owner.log.upstreamPositions(in: first...last)
+        for record in records {
+            // An event the model cannot read (another app's, a newer shape) is kept in the
+            // log and folds nothing: `ModelReplay` counts and names those.
+            guard let event = try? reader.read(type: record.type, stream: record.stream, data: record.data,
+                                                schemaVersion: Int(record.schemaVersion)),
+                  let number = owner.entityNumbers[event.entity] else { continue }
+            let key = Key(entity: number, id: event.id)
+            try load(key)
+            let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)
+            if rank.upstream != nil, let previous = lastApplied[key], previous > 0, rank < (try self.rank(of: previous)) {
+                try refold(key, stream: record.stream, through: record.position)
+            } else {
+                overlay.apply(event, rank: rank)
+                lastApplied[key] = record.position
+            }
+        }
+    }
+
+    /// Writes every entity the batch changed, with its index entries.
+    func finish() throws {
+        for (key, before) in original {
+            let entity = owner.model.entities[key.entity]
+            let after = overlay.state(of: entity.name, id: key.id).map { state in
+                StoredEntity(state: state, lastApplied: lastApplied[key] ?? 0,
+                             uniqueWrites: overlay.uniqueRanks(of: entity.name, id: key.id).mapValues(\.position))
+            }
+            guard after != before else { continue }
+            let stateKey = ModelStateKeys.state(key.entity, key.id)
+            if let after {
+                try after.encoded(by: entity).withUnsafeBytes { value in
+                    try stateKey.withUnsafeBytes { k in try txn.put(owner.states, key: k, value: value) }
+                }
+            } else {
+                try txn.delete(owner.states, key: stateKey)
+            }
+            try reindex(entity, number: key.entity, before: before?.state, after: after?.state)
+        }
+    }
+
+    // MARK: - Folding
+
+    /// Puts entity `key` in the overlay, as stored, the first time the batch meets it.
+    private mutating func load(_ key: Key) throws {
+        guard original[key] == nil else { return }
+        let entity = owner.model.entities[key.entity]
+        let stored = try ModelStateKeys.state(key.entity, key.id).withUnsafeBytes { k in
+            try txn.get(owner.states, key: k).map { try StoredEntity.decode($0, id: key.id, entity: entity) }
+        }
+        original[key] = .some(stored)
+        if let stored {
+            overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
+            lastApplied[key] = stored.lastApplied
+        }
+    }
+
+    /// Where the merge ranks the event at `position`, as known now.
+    private func rank(of position: UInt64) throws -> ChronicleModel.EventRank {
+        let server = try upstream[position] ?? owner.log.upstreamPosition(of: position)
+        return ChronicleModel.EventRank(upstream: server, position: position)
+    }
+
+    /// Folds entity `key` again from its stream's events up to `position`, in the merge's order.
+    private mutating func refold(_ key: Key, stream: String, through position: UInt64) throws {
+        let entity = owner.model.entities[key.entity]
+        let recorded = try owner.log.read(stream: stream).filter { $0.position <= position }
+        let servers = try owner.log.upstreamPositions(of: recorded.map(\.position))
+        var ranked: [(rank: ChronicleModel.EventRank, event: ChronicleModel.Event)] = []
+        for record in recorded {
+            guard let event = try? reader.read(type: record.type, stream: record.stream, data: record.data,
+                                                schemaVersion: Int(record.schemaVersion)),
+                  event.entity == entity.name, event.id == key.id else { continue }
+            ranked.append((ChronicleModel.EventRank(upstream: servers[record.position], position: record.position), event))
+        }
+        ranked.sort { $0.rank < $1.rank }
+        overlay.forget(entity: entity.name, id: key.id)
+        for (rank, event) in ranked { overlay.apply(event, rank: rank) }
+        lastApplied[key] = ranked.last?.rank.position ?? 0
+    }
+
+    // MARK: - Indexes
+
+    /// Moves the entity's entries in `unique` (live entities' unique keys) and `children`
+    /// (every entity, by the parent each reference names) from `before` to `after`.
+    private func reindex(_ entity: ChronicleModel.Entity, number: Int,
+                         before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?) throws {
+        let id = before?.id ?? after?.id
+        guard let id else { return }
+        for (index, field) in entity.fields.enumerated() {
+            if let uniqueness = field.unique {
+                let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: index)
+                let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: index)
+                try move(owner.unique, from: old, to: new, id: id)
+            }
+            if case .reference = field.type {
+                let old = before?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
+                let new = after?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
+                try move(owner.children, from: old, to: new, id: id)
+            }
+        }
+    }
+
+    private static func uniqueEntry(_ state: ChronicleModel.EntityState?, field: String, under uniqueness: ChronicleModel.Uniqueness,
+                                    entity: Int, index: Int) -> [UInt8]? {
+        guard let state, !state.isDeleted, case .text(let text)? = state.values[field] else { return nil }
+        return ModelStateKeys.uniquePrefix(entity, index, key: uniqueness.key(text))
+    }
+
+    private func move(_ db: Database, from old: [UInt8]?, to new: [UInt8]?, id: UUID) throws {
+        guard old != new else { return }
+        if var old {
+            ModelStateKeys.append(id, to: &old)
+            try txn.delete(db, key: old)
+        }
+        if var new {
+            ModelStateKeys.append(id, to: &new)
+            try txn.put(db, key: new, value: [])
+        }
+    }
+}

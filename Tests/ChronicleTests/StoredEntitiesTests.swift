@@ -1,0 +1,161 @@
+@_spi(Operator) import Chronicle
+import ChronicleTestSupport
+import EventLog
+import Foundation
+import Projections
+import Testing
+
+/// A store on an app's own model: `create`, `update`, `delete`, `restore` and `perform` decide
+/// by the model's rules; `entities` and `entity` read the stored read model of its entities
+/// (`ModelStates`), which must always equal the fold of the whole log in the merge's order
+/// (`ModelReplay`), through pulls that rank before this device's own writes.
+@Suite("a store on an app's own model", .timeLimit(.minutes(5)))
+struct StoredEntitiesTests {
+    typealias Value = ChronicleModel.FieldValue
+
+    static func open(_ folder: TemporaryFolder, _ name: String, model: ChronicleModel) throws -> ChronicleStore {
+        try ChronicleStore(directory: folder.path + "/" + name, backgroundProjections: false,
+                           logOptions: .init(noSync: true), model: model)
+    }
+
+    @Test("a notebook through the store: rules refuse, parents hide and come back, sets change per member")
+    func notebookThroughTheStore() async throws {
+        let folder = try TemporaryFolder("notebook")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let home = try await store.create("Folder", ["name": .text("Home")])
+        let red = try await store.create("Label", ["name": .text("red")])
+        let note = try await store.create("Note", ["day": .text("2026-03-01"), "cost": .text("2.50"),
+                                                   "folderId": .text(home.id.uuidString), "labels": .ids([red.id])])
+        #expect(note.values["pinned"] == .boolean(false) && note.values["labels"] == .ids([red.id]))
+        let pinned = try await store.update("Note", note.id, ["pinned": .boolean(true), "body": .text("milk")])
+        #expect(pinned.values["pinned"] == .boolean(true) && pinned.values["body"] == .text("milk"))
+
+        await #expect(throws: ChronicleError.refused(.init("a folder with name \" home \" already exists"))) {
+            try await store.create("Folder", ["name": .text(" home ")])
+        }
+        await #expect(throws: ChronicleError.refused(.init("day must be a real calendar day as YYYY-MM-DD (got \"2026-02-30\")"))) {
+            try await store.create("Note", ["day": .text("2026-02-30")])
+        }
+        // A label's deletion takes it out of the note's set as shown; its restoration puts it back.
+        try await store.delete("Label", red.id)
+        #expect(try await store.entity("Note", id: note.id)?.values["labels"] == .ids([]))
+        try await store.restore("Label", red.id)
+        #expect(try await store.entity("Note", id: note.id)?.values["labels"] == .ids([red.id]))
+        // A folder's deletion hides its notes; its restoration shows them again, as they were.
+        try await store.delete("Folder", home.id)
+        #expect(try await store.entities("Note").isEmpty)
+        #expect(try await store.entity("Note", id: note.id) == nil)
+        try await store.restore("Folder", home.id)
+        #expect(try await store.entities("Note") == [pinned])
+        // The name is free again once its folder is deleted, and the restoration is refused while taken.
+        try await store.delete("Folder", home.id)
+        let other = try await store.create("Folder", ["name": .text("HOME")])
+        await #expect(throws: ChronicleError.self) { try await store.restore("Folder", home.id) }
+        #expect(try await store.entities("Folder").map(\.id) == [other.id])
+
+        // Opened again, the stored states are read as they were left; a rebuild gives the same.
+        await store.close()
+        let again = try Self.open(folder, "store", model: NotebookModel.model)
+        #expect(try await again.entities("Folder") == [other])
+        let rebuilt = try ModelStates(path: folder.path + "/rebuilt", model: NotebookModel.model, log: again.log, noSync: true)
+        try rebuilt.rebuild()
+        for entity in ["Folder", "Note", "Label"] { #expect(try rebuilt.shown(entity) == (try await again.entities(entity))) }
+        await again.close()
+    }
+
+    @Test("random commands on two devices syncing through a server's order: stored states equal the log's fold",
+          arguments: ["notebook", "todo"])
+    func randomCommandsAndPulls(modelName: String) async throws {
+        let model = modelName == "notebook" ? NotebookModel.model : TodoAppModel.model
+        let name = "StoredEntitiesTests.randomCommandsAndPulls.\(modelName)"
+        print("\(name): seed 0x\(String(TestSeed.seed(for: name), radix: 16)) (replay the run: \(TestSeed.replay))")
+        var random = TestSeed.generator(for: name)
+        let folder = try TemporaryFolder("stored-entities")
+        defer { folder.remove() }
+        var devices = [try Self.open(folder, "a", model: model), try Self.open(folder, "b", model: model)]
+        var server = ServerOrder()
+        let commands = RandomModelCommand(model: model)
+        var known: [String: [UUID]] = [:]
+        var accepted = 0, refused = 0, syncs = 0
+        for step in 1...600 {
+            let device = Int.random(in: 0..<2, using: &random)
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                try await server.sync(devices[device], index: device)
+                syncs += 1
+            } else {
+                let command = commands.random(&random, known: known)
+                do {
+                    try await devices[device].perform(command)
+                    accepted += 1
+                    if case .create = command.action { known[command.entity, default: []].append(command.id) }
+                } catch ChronicleError.refused {
+                    refused += 1
+                }
+            }
+            if step.isMultiple(of: 60) {
+                for index in devices.indices { try await Self.expectStatesEqualTheFold(devices[index], "step \(step), device \(index)") }
+            }
+            if step == 300 {
+                // Reopened halfway: the states kept on disk go on from their checkpoint.
+                await devices[0].close()
+                devices[0] = try Self.open(folder, "a", model: model)
+            }
+        }
+        // Synced until quiet, both show the same.
+        for _ in 0..<2 { for index in devices.indices { try await server.sync(devices[index], index: index) } }
+        for entity in model.entities.map(\.name) {
+            #expect(try await devices[0].entities(entity) == (try await devices[1].entities(entity)), "\(entity) differs between devices")
+        }
+        for index in devices.indices { try await Self.expectStatesEqualTheFold(devices[index], "synced, device \(index)") }
+        var collisions = 0
+        for entity in model.entities.map(\.name) {
+            for state in try await devices[0].entities(entity) {
+                collisions += state.values.values.filter { if case .text(let text) = $0 { text.hasSuffix(" (2)") } else { false } }.count
+            }
+        }
+        print("\(name): \(accepted) accepted, \(refused) refused, \(syncs) syncs, \(server.events.count) events on the server, "
+              + "\(collisions) unique values shown with a suffix")
+        #expect(accepted > 150 && refused > 30)
+        for device in devices { await device.close() }
+    }
+
+    /// Every entity as the store shows it equals the in-memory fold of its whole log.
+    static func expectStatesEqualTheFold(_ store: ChronicleStore, _ context: String,
+                                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let replayed = try ModelReplay.snapshot(log: store.log, model: store.model).snapshot
+        for entity in store.model.entities.map(\.name) {
+            let stored = try await store.entities(entity)
+            #expect(stored == replayed.shown(entity), "\(context): \(entity) differs from the fold", sourceLocation: sourceLocation)
+            for state in replayed.states(of: entity) {
+                #expect(try await store.entity(entity, id: state.id) == replayed.shown(entity, id: state.id),
+                        "\(context): \(entity) \(state.id) differs from the fold", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
+
+/// A sync server's order, kept in the test: a push appends a device's events the server has
+/// not seen at the next positions; a pull stores every event the device has not pulled, with
+/// its server position, through the store's `importEvents` (which stores a page with the keys the sync engine's pull stores).
+struct ServerOrder {
+    var events: [RecordedEvent] = []
+    private var seen: Set<UUID> = []
+    private var pulled: [Int: Int] = [:]
+
+    mutating func sync(_ store: ChronicleStore, index: Int) async throws {
+        // Push: the device's events the server has not seen, in the device's order.
+        for event in try store.log.read(after: 0, limit: .max) where !seen.contains(event.id) {
+            seen.insert(event.id)
+            events.append(event)
+        }
+        // Pull: everything after the device's cursor, its own events coming back included.
+        let from = pulled[index] ?? 0
+        guard from < events.count else { return }
+        let page = events[from...].enumerated().map { offset, event in
+            event.foreign(upstreamPosition: UInt64(from + offset + 1))
+        }
+        _ = try await store.importEvents(Array(page))
+        pulled[index] = events.count
+    }
+}
