@@ -136,6 +136,10 @@ let package = Package(
         // path): Chronicle alone, member lookups checked; SyncTests runs it against a server.
         .executableTarget(name: "TodoAppExample", dependencies: ["Chronicle"], path: "Examples/TodoApp/Sources/TodoApp",
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // The second example app (Examples/Notebook, a package of its own too): a model of its
+        // own declared in Swift, two devices syncing; SyncTests runs it against a server.
+        .executableTarget(name: "NotebookExample", dependencies: ["Chronicle"], path: "Examples/Notebook/Sources/Notebook",
+                          swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // Every common way an app catches Chronicle's errors, at the top level and in functions:
         // compiled with the tests, run by CLITests (Chronicle alone, member lookups checked).
         .executableTarget(name: "CatchPatterns", dependencies: ["Chronicle"], path: "Tests/CatchPatterns",
@@ -170,7 +174,7 @@ let package = Package(
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture",
                                                         "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerPostgres", "Chronicle",
-                                                   "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
+                                                   "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "NotebookExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
                                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,6 @@
 @_spi(Operator) import Chronicle
 import ChronicleTestSupport
+import EventLog
 import Foundation
 import Testing
 
@@ -34,6 +35,41 @@ struct ExampleAppTests {
             #expect(values.last == "Write notes ✓", "\(values)")
             #expect(values.contains("Write notes,Review"), "\(values)")
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "a value repeated: \(values)")
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
+    @Test("the notebook, on a model of its own: two devices write offline, sync through a server and show the same")
+    func notebookSession() async throws {
+        let server = try await TestServer.start(tokens: ["app-token": "app"])
+        let folder = try TemporaryFolder("example-notebook")
+        defer { folder.remove() }
+        do {
+            let run = try await Executables.run(Executables.notebookApp, [folder.path, server.url.absoluteString, "app-token"])
+            #expect(run.exit.status == 0, "\(run.standardError)")
+            let lines = run.standardOutputText.split(separator: "\n").map(String.init)
+            #expect(lines == [
+                #"phone: ["Call the bank #urgent", "📌 Plan the week [Work]"]"#,
+                #"refused: a folder with name "work" already exists"#,
+                #"laptop after sync: ["Call the bank #urgent", "📌 Plan the week [Work]"]"#,
+                #"phone after sync: ["Call the bank #urgent", "📌 Plan the month [Work]"]"#,
+                #"laptop after sync: ["Call the bank #urgent", "📌 Plan the month [Work]"]"#,
+                #"folders: ["Home", "Work", "home (2)"]"#,
+                "same on both: true",
+                #"after deleting Work: ["Call the bank #urgent"]"#,
+                #"after restoring Work: ["Call the bank #urgent", "📌 Plan the month [Work]"]"#,
+                "pending: 0",
+            ], "\(lines)")
+
+            // The server holds every event of both devices, once: the laptop's log has them all.
+            // (Opened as a log: a store opened without the app's model is refused, being another app's.)
+            let laptop = try EventLog(path: folder.path + "/laptop/log")
+            let head = try laptop.head()
+            laptop.close()
+            #expect(try await server.http.pullAll(token: "app-token").count == Int(head))
         } catch {
             try? await server.stop()
             throw error

@@ -9,6 +9,7 @@ enum Executables {
     static var chronicle: String { built("chronicle") }
     /// The example app (Examples/TodoApp).
     static var todoApp: String { built("TodoAppExample") }
+    static var notebookApp: String { built("NotebookExample") }
 
     private static func built(_ name: String) -> String {
         Products.directory.appendingPathComponent(name).path

@@ -1,0 +1,31 @@
+import Chronicle
+
+/// The app's model: everything Chronicle knows of notes, folders and labels. Adding an entity
+/// or a field is a change to this file alone (a new version of the model).
+enum NotesModel {
+    static let model: ChronicleModel = {
+        do {
+            return try ChronicleModel("notebook", version: 1) { model in
+                model.entity("Folder") { folder in
+                    // Unique up to case: "Work" and "work" cannot both be created here; made
+                    // apart on two devices, both are kept and shown as "Work" and "work (2)".
+                    folder.text("name", .trimmed, .notBlank, .maxLength(80), unique: .caseFolded)
+                }
+                model.entity("Note") { note in
+                    note.text("title", .trimmed, .notBlank, .maxLength(200))
+                    note.text("body", .emptyIsAbsent, optional: true)
+                    note.day("day")
+                    note.boolean("pinned", default: false, setBy: ChronicleModel.SetEvents(on: "NotePinned", off: "NoteUnpinned"))
+                    // A folder's deletion hides its notes; its restoration shows them again.
+                    note.reference("folderId", to: "Folder", optional: true, onParentDeletion: .hideWithParent)
+                    note.references("labels", to: "Label", setBy: ChronicleModel.SetEvents(on: "NoteLabeled", off: "NoteUnlabeled"))
+                }
+                model.entity("Label") { label in
+                    label.text("name", .trimmed, .notBlank, unique: .exact)
+                }
+            }
+        } catch {
+            fatalError("the notebook's model is declared wrong: \(error)")
+        }
+    }()
+}

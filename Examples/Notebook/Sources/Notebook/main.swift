@@ -1,0 +1,77 @@
+// A scripted session of a notes app on Chronicle, on a model of its own: two devices (a
+// phone and a laptop) write offline, sync through a server, and end up showing the same
+// notes. Every line it prints is what the app would show; the repository's tests read them.
+//
+//   Notebook <folder for the two stores> <server URL> <token>
+import Chronicle
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let server = URL(string: arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: Notebook <folder> <server URL> <token>\n".utf8))
+    exit(2)
+}
+let phone = try ChronicleStore(directory: arguments[1] + "/phone", model: NotesModel.model)
+let laptop = try ChronicleStore(directory: arguments[1] + "/laptop", model: NotesModel.model)
+let remote = SyncConfiguration(remote: server, token: arguments[3])
+
+/// Pushes what `device` wrote and pulls what the others did.
+func sync(_ device: ChronicleStore) async throws {
+    _ = try await device.push(remote)
+    _ = try await device.pull(remote)
+}
+
+/// The notes `device` shows, each as `title [folder] labels`, pinned ones marked.
+func notes(on device: ChronicleStore) async throws -> [String] {
+    let folders = Dictionary(uniqueKeysWithValues: try await device.entities("Folder").map { ($0.id, $0.text("name") ?? "") })
+    let labels = Dictionary(uniqueKeysWithValues: try await device.entities("Label").map { ($0.id, $0.text("name") ?? "") })
+    return try await device.entities("Note").map { note in
+        let folder = note.reference("folderId").flatMap { folders[$0] }.map { " [\($0)]" } ?? ""
+        let tags = note.members(of: "labels").compactMap { labels[$0] }.sorted().map { " #\($0)" }.joined()
+        return (note.boolean("pinned") == true ? "📌 " : "") + (note.text("title") ?? "") + folder + tags
+    }.sorted()
+}
+
+// The phone, offline: a folder, a label, two notes.
+let work = try await phone.create("Folder", ["name": "Work"])
+let urgent = try await phone.create("Label", ["name": "urgent"])
+let plan = try await phone.create("Note", ["title": "Plan the week", "day": "2026-12-01", "folderId": .id(work.id)])
+_ = try await phone.create("Note", ["title": "Call the bank", "day": "2026-12-02", "labels": .ids(urgent.id)])
+_ = try await phone.update("Note", plan.id, ["pinned": true])
+print("phone: \(try await notes(on: phone))")
+
+// A rule of the model refuses a command with one line, and nothing is written.
+do {
+    _ = try await phone.create("Folder", ["name": " work "])
+} catch ChronicleError.refused(let problem) {
+    print("refused: \(problem)")
+}
+
+// Both devices sync; then each changes the same note offline, and each creates a folder "Home".
+try await sync(phone)
+try await sync(laptop)
+print("laptop after sync: \(try await notes(on: laptop))")
+_ = try await laptop.update("Note", plan.id, ["title": "Plan the month"])
+_ = try await phone.update("Note", plan.id, ["body": "Mon: review, Tue: ship"])
+_ = try await phone.create("Folder", ["name": "Home"])
+_ = try await laptop.create("Folder", ["name": "home"])
+
+// Synced again, they agree: each field keeps its last write in the server's order, and
+// the two "Home" folders are both kept, told apart.
+for device in [phone, laptop, phone] { try await sync(device) }
+let phoneNotes = try await notes(on: phone), laptopNotes = try await notes(on: laptop)
+print("phone after sync: \(phoneNotes)")
+print("laptop after sync: \(laptopNotes)")
+print("folders: \(try await laptop.entities("Folder").compactMap { $0.text("name") }.sorted())")
+print("same on both: \(phoneNotes == laptopNotes)")
+
+// Deleting the folder hides its notes; restoring it brings them back as they were.
+try await laptop.delete("Folder", work.id)
+print("after deleting Work: \(try await notes(on: laptop))")
+_ = try await laptop.restore("Folder", work.id)
+print("after restoring Work: \(try await notes(on: laptop))")
+try await sync(laptop)
+print("pending: \(try laptop.syncStatus().pending)")
+
+await phone.close()
+await laptop.close()
