@@ -30,7 +30,7 @@ extension ChronicleStore {
         return try await requireEntity(entity, id)
     }
 
-    /// Deletes entity `id`, and the children its deletion deletes (``ChronicleModel/ParentDeletion``).
+    /// Deletes entity `id`, and the children its deletion deletes (`ChronicleModel.ParentDeletion`).
     /// - throws: as ``create(_:_:id:)``, and when the entity is not live or a child refuses it.
     public func delete(_ entity: String, _ id: UUID) async throws {
         try await perform(ChronicleModel.Command(entity: entity, id: id, action: .delete))
