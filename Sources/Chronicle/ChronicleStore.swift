@@ -82,7 +82,19 @@ public final class ChronicleStore: Sendable {
         }
         self.projections = ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress)
         self.loader = EntityLoader(log: log)
-        if backgroundProjections { projections.start() }
+        if backgroundProjections {
+            projections.start()
+            // A declared model's entities follow the log too, so that observed queries of them
+            // see pulls and other processes' writes (the todo app's own models serve its queries).
+            if model != TodoAppModel.model {
+                do {
+                    projections.follow(try entityStates())
+                } catch {
+                    log.close()
+                    throw ChronicleError(error)
+                }
+            }
+        }
     }
 
     /// Stops the background projections and the log's writer. Every later command and

@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Domain
 import Foundation
 import Projections
@@ -72,6 +73,25 @@ extension StoreQuery where Value == [DailyStat] {
     }
 }
 
+extension StoreQuery where Value == [ChronicleModel.EntityState] {
+    /// The shown entities of a declared model's `entity`, as ``ChronicleStore/entities(_:)``
+    /// reads them.
+    ///
+    /// ```swift
+    /// for try await notes in store.observe(.entities("Note")) { show(notes) }
+    /// ```
+    public static func entities(_ entity: String) -> Self {
+        StoreQuery(read: { store in try await store.entities(entity) }, mayChange: Changes.ofEntities)
+    }
+}
+
+extension StoreQuery where Value == ChronicleModel.EntityState? {
+    /// One entity of a declared model (nil while unknown, deleted or hidden by its parent).
+    public static func entity(_ entity: String, id: UUID) -> Self {
+        StoreQuery(read: { store in try await store.entity(entity, id: id) }, mayChange: Changes.ofEntities)
+    }
+}
+
 /// Which read-model changes may alter each kind of query.
 private enum Changes {
     @Sendable static func ofTodos(_ change: ReadModelChange) -> Bool {
@@ -93,6 +113,16 @@ private enum Changes {
         switch change {
         case .tag, .tagRemoved, .invalidated: true
         default: false
+        }
+    }
+
+    /// What an entity shows depends on other entities (its parents, its sets' members, the
+    /// values its unique fields collide with): any entity's change may alter it. On the todo
+    /// app's store, its own models' changes tell the same.
+    @Sendable static func ofEntities(_ change: ReadModelChange) -> Bool {
+        switch change {
+        case .conflict: false
+        default: true
         }
     }
 

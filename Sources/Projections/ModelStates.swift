@@ -2,6 +2,7 @@ import ChronicleSchema
 import EventLog
 import Foundation
 import LMDB
+import Synchronization
 
 /// The stored read model of any declared model: every entity's current state, with the
 /// indexes its rules read (unique values, children by parent), kept in an LMDB environment
@@ -34,6 +35,12 @@ public final class ModelStates: Sendable {
     let meta: Database
     /// Each entity's place in the model (its number in keys).
     let entityNumbers: [String: Int]
+    /// Told of what each catch-up in this process changed.
+    private let changeHandler = Mutex<ChangeHandler?>(nil)
+
+    /// Told, after each batch a catch-up in this process committed, which entities it changed
+    /// (by entity name and id) and the position the states reached.
+    public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
     static let layoutVersion: UInt32 = 1
@@ -70,23 +77,32 @@ public final class ModelStates: Sendable {
         }
     }
 
+    /// Sets (or, with nil, removes) what is told of the changes catch-ups in this process make.
+    public func onChange(_ handler: ChangeHandler?) {
+        changeHandler.withLock { $0 = handler }
+    }
+
     /// Folds every event after the checkpoint, up to the log's head as it is now; returns
     /// the position reached.
     @discardableResult
     public func catchUp() throws -> UInt64 {
+        // Caught up already (the usual case for a read): no write transaction.
+        let folded = try position()
+        if try folded >= log.head() { return folded }
         while true {
-            let (reached, more) = try ProjectionError.mappingStorage {
-                try environment.write { txn -> (UInt64, Bool) in
+            let (reached, more, changed) = try ProjectionError.mappingStorage {
+                try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
                     let checkpoint = try Self.checkpoint(txn, meta)
                     let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
-                    guard let last = records.last?.position else { return (checkpoint, false) }
+                    guard let last = records.last?.position else { return (checkpoint, false, []) }
                     var batch = ModelStatesBatch(states: self, txn: txn)
                     try batch.fold(records)
-                    try batch.finish()
+                    let changed = try batch.finish()
                     try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
-                    return (last, records.count == Self.batchSize)
+                    return (last, records.count == Self.batchSize, changed)
                 }
             }
+            if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
             if !more { return reached }
         }
     }

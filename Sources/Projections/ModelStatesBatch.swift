@@ -52,8 +52,9 @@ struct ModelStatesBatch {
         }
     }
 
-    /// Writes every entity the batch changed, with its index entries.
-    func finish() throws {
+    /// Writes every entity the batch changed, with its index entries; returns them.
+    func finish() throws -> [(entity: String, id: UUID)] {
+        var changed: [(entity: String, id: UUID)] = []
         for (key, before) in original {
             let entity = owner.model.entities[key.entity]
             let after = overlay.state(of: entity.name, id: key.id).map { state in
@@ -70,7 +71,9 @@ struct ModelStatesBatch {
                 try txn.delete(owner.states, key: stateKey)
             }
             try reindex(entity, number: key.entity, before: before?.state, after: after?.state)
+            if after?.state != before?.state { changed.append((entity.name, key.id)) }
         }
+        return changed
     }
 
     // MARK: - Folding

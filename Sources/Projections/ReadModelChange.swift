@@ -42,6 +42,12 @@ public enum ReadModelChange: Sendable, Equatable {
     /// The model changed in a way not itemized here — it was rebuilt, or another process
     /// applied events to it: re-query what you show.
     case invalidated(ProjectionName, position: UInt64)
+    /// An entity of a declared model changed (created, changed, deleted or restored): read
+    /// it, or what shows it, again. Named by the model's entity (`Note`) and its id.
+    case entity(String, UUID, position: UInt64)
+    /// Another process brought a declared model's stored entities up to `position`: re-query
+    /// what you show of them.
+    case entitiesInvalidated(position: UInt64)
 
     /// The log position the change reflects.
     public var position: UInt64 {
@@ -49,7 +55,7 @@ public enum ReadModelChange: Sendable, Equatable {
         case .user(_, let position), .userRemoved(_, let position), .todo(_, let position),
              .todoRemoved(_, let position), .stat(_, let position), .statRemoved(_, let position),
              .tag(_, let position), .tagRemoved(_, let position), .conflict(_, let position),
-             .invalidated(_, let position):
+             .invalidated(_, let position), .entity(_, _, let position), .entitiesInvalidated(let position):
             position
         }
     }
