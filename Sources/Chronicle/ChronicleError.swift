@@ -102,6 +102,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         case .corruptModel, .outOfOrder: self = .damaged(error.description)
         case .superseded: self = .conflict(error.description)
         case let .beyondHead(position, head): self = .beyondHead(position: position, head: head)
+        case .notInModel(let what): self = .invalidInput(what)
         }
     }
 

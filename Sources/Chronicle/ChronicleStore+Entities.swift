@@ -94,6 +94,55 @@ extension ChronicleStore {
         }
     }
 
+    /// The shown entities of `entity` whose `field` holds `value`, by id.
+    ///
+    /// ```swift
+    /// let inWork = try await store.entities("Note", where: "folderId", equals: .id(work.id))
+    /// ```
+    /// - throws: ``ChronicleError/invalidInput(_:)`` for an entity or field the model does not declare.
+    public func entities(_ entity: String, where field: String, equals value: ChronicleModel.FieldValue) async throws
+        -> [ChronicleModel.EntityState] {
+        try await entities(entity, where: field, from: value, through: value)
+    }
+
+    /// The shown entities of `entity` whose `field` holds a value from `lower` through `upper`
+    /// (nil leaves an end open), sorted by that value, then by id. Declare the field indexed
+    /// (`note.index("day")`) and only the entities returned are read; otherwise every entity
+    /// of its kind is.
+    ///
+    /// ```swift
+    /// let week = try await store.entities("Note", where: "day", from: "2026-12-01", through: "2026-12-07")
+    /// ```
+    /// - throws: ``ChronicleError/invalidInput(_:)`` for an entity or field the model does not declare.
+    public func entities(_ entity: String, where field: String, from lower: ChronicleModel.FieldValue? = nil,
+                         through upper: ChronicleModel.FieldValue? = nil) async throws -> [ChronicleModel.EntityState] {
+        try requireOpen()
+        return try ChronicleError.mapping {
+            let states = try entityStates()
+            try states.catchUp()
+            return try states.shown(entity, where: field, from: lower, through: upper)
+        }
+    }
+
+    /// The rows of the model's aggregate `name` whose key is from `lower` through `upper` (nil
+    /// leaves an end open), by key: counts and sums over the shown entities of each key. Only
+    /// the entities of those rows are read (through the index of the field it groups by).
+    ///
+    /// ```swift
+    /// let week = try await store.rows("NotesPerDay", from: "2026-12-01", through: "2026-12-07")
+    /// week.first?.measures["spent"]   // .text("12.5"): a sum of decimals
+    /// ```
+    /// - throws: ``ChronicleError/invalidInput(_:)`` for an aggregate the model does not declare.
+    public func rows(_ aggregate: String, from lower: ChronicleModel.FieldValue? = nil,
+                     through upper: ChronicleModel.FieldValue? = nil) async throws -> [ChronicleModel.AggregateRow] {
+        try requireOpen()
+        return try ChronicleError.mapping {
+            let states = try entityStates()
+            try states.catchUp()
+            return try states.rows(of: aggregate, from: lower, through: upper)
+        }
+    }
+
     private func requireEntity(_ entity: String, _ id: UUID) async throws -> ChronicleModel.EntityState {
         guard let state = try await self.entity(entity, id: id) else {
             throw ChronicleError.refused(.init("\(entity) \(id.uuidString.lowercased()) is not shown after the write"))

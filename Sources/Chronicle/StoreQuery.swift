@@ -85,6 +85,24 @@ extension StoreQuery where Value == [ChronicleModel.EntityState] {
     }
 }
 
+extension StoreQuery where Value == [ChronicleModel.EntityState] {
+    /// The shown entities of `entity` whose `field` holds a value in a range, as
+    /// ``ChronicleStore/entities(_:where:from:through:)`` reads them.
+    public static func entities(_ entity: String, where field: String, from lower: ChronicleModel.FieldValue? = nil,
+                                through upper: ChronicleModel.FieldValue? = nil) -> Self {
+        StoreQuery(read: { store in try await store.entities(entity, where: field, from: lower, through: upper) },
+                   mayChange: Changes.ofEntities)
+    }
+}
+
+extension StoreQuery where Value == [ChronicleModel.AggregateRow] {
+    /// An aggregate's rows in a range of keys, as ``ChronicleStore/rows(_:from:through:)`` reads them.
+    public static func rows(_ aggregate: String, from lower: ChronicleModel.FieldValue? = nil,
+                            through upper: ChronicleModel.FieldValue? = nil) -> Self {
+        StoreQuery(read: { store in try await store.rows(aggregate, from: lower, through: upper) }, mayChange: Changes.ofEntities)
+    }
+}
+
 extension StoreQuery where Value == ChronicleModel.EntityState? {
     /// One entity of a declared model (nil while unknown, deleted or hidden by its parent).
     public static func entity(_ entity: String, id: UUID) -> Self {

@@ -114,6 +114,20 @@ extension ChronicleModel {
                                 setBy: setBy, member: member ?? Self.singular(name) + "Id"))
         }
 
+        /// Keeps an index of `field`'s values (declared above), so that queries by its value or
+        /// a range of them read only the entities they return (`entities("Note", where: "day", …)`).
+        /// A set cannot be indexed.
+        public mutating func index(_ field: String) {
+            guard let at = fields.firstIndex(where: { $0.name == field }) else {
+                unknownIndexes.append(field)
+                return
+            }
+            fields[at].isIndexed = true
+        }
+
+        /// Fields named by ``index(_:)`` that were not declared (before it): the model refuses them.
+        var unknownIndexes: [String] = []
+
         static func singular(_ name: String) -> String {
             name.hasSuffix("s") && name.count > 1 ? String(name.dropLast()) : name
         }

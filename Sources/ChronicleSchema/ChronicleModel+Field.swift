@@ -21,10 +21,13 @@ extension ChronicleModel {
         public var setBy: SetEvents?
         /// For a set: the member of `setBy`'s events' data that holds the id.
         public var member: String?
+        /// Whether the store keeps an index of its values, for queries by value or range
+        /// (``EntityDeclaration/index(_:)``).
+        public var isIndexed: Bool
 
         public init(name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldValue? = nil,
                     rules: [FieldRule] = [], unique: Uniqueness? = nil, onParentDeletion: ParentDeletion? = nil,
-                    setBy: SetEvents? = nil, member: String? = nil) {
+                    setBy: SetEvents? = nil, member: String? = nil, isIndexed: Bool = false) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
@@ -34,6 +37,7 @@ extension ChronicleModel {
             self.onParentDeletion = onParentDeletion
             self.setBy = setBy
             self.member = member
+            self.isIndexed = isIndexed
         }
     }
 

@@ -82,7 +82,7 @@ extension ChronicleModel.Entity: Codable {
 
 extension ChronicleModel.Field: Codable {
     private enum Keys: String, CodingKey {
-        case name, type, entity, optional, `default`, rules, unique, onParentDeletion, setBy, member
+        case name, type, entity, optional, `default`, rules, unique, onParentDeletion, setBy, member, indexed
     }
 
     public init(from decoder: any Decoder) throws {
@@ -109,7 +109,8 @@ extension ChronicleModel.Field: Codable {
                   unique: try container.decodeIfPresent(ChronicleModel.Uniqueness.self, forKey: .unique),
                   onParentDeletion: try container.decodeIfPresent(ChronicleModel.ParentDeletion.self, forKey: .onParentDeletion),
                   setBy: try container.decodeIfPresent(ChronicleModel.SetEvents.self, forKey: .setBy),
-                  member: try container.decodeIfPresent(String.self, forKey: .member))
+                  member: try container.decodeIfPresent(String.self, forKey: .member),
+                  isIndexed: try container.decodeIfPresent(Bool.self, forKey: .indexed) ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -124,6 +125,7 @@ extension ChronicleModel.Field: Codable {
         try container.encodeIfPresent(onParentDeletion, forKey: .onParentDeletion)
         try container.encodeIfPresent(setBy, forKey: .setBy)
         try container.encodeIfPresent(member, forKey: .member)
+        if isIndexed { try container.encode(true, forKey: .indexed) }   // absent otherwise: older records stay as they were
     }
 }
 

@@ -58,6 +58,9 @@ extension ChronicleModel {
             if let target = field.type.target, self.entity(named: target) == nil {
                 throw problem("refers to '\(target)', which the model does not declare")
             }
+            if field.isIndexed, case .references = field.type {
+                throw problem("a set cannot be indexed (query its members' entities instead)")
+            }
             for rule in field.rules where !rule.applies(to: field.type) {
                 throw problem("the rule \(rule.name) does not apply to a \(field.type.name) field")
             }

@@ -57,3 +57,46 @@ enum ModelStateKeys {
         return String(hash, radix: 16)
     }
 }
+
+extension ModelStateKeys {
+    /// Values of a text longer than this are indexed by their first bytes; a query checks each
+    /// entity found against its own value.
+    static let longestIndexedText = 300
+
+    /// `values`: entity (2) · field (2) · the value, encoded so that keys sort as
+    /// ``ChronicleModel/FieldValue/sortsBefore(_:)`` sorts values · then the entity's id (16).
+    static func valuePrefix(_ entity: Int, _ field: Int, _ value: ChronicleModel.FieldValue) -> [UInt8] {
+        prefix(entity) + prefix(field) + sortable(value)
+    }
+
+    /// `value` as bytes that sort as it does among values of one field: false before true;
+    /// numbers by value (a sign-flipped integer, a double's bits made to sort); text by its
+    /// UTF-8 bytes (a 0 and a 1 escaped, then a 0 to end it, so that a shorter text sorts first).
+    static func sortable(_ value: ChronicleModel.FieldValue) -> [UInt8] {
+        switch value {
+        case .boolean(let flag):
+            return [0, flag ? 1 : 0]
+        case .integer(let number):
+            return [1] + bigEndian(UInt64(bitPattern: Int64(number)) ^ (1 << 63))
+        case .number(let number):
+            let bits = number.bitPattern
+            return [1] + bigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
+        case .text(let text):
+            var bytes: [UInt8] = [2]
+            for byte in text.utf8.prefix(longestIndexedText) {
+                switch byte {
+                case 0: bytes += [1, 1]
+                case 1: bytes += [1, 2]
+                default: bytes.append(byte)
+                }
+            }
+            return bytes + [0]
+        case .ids:
+            return [3]
+        }
+    }
+
+    private static func bigEndian(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+}

@@ -25,15 +25,9 @@ extension ModelStates {
     /// Entity `id` of `entity` as ``shown(_:)`` shows it; nil when it is not shown.
     public func shown(_ entity: String, id: UUID) throws -> ChronicleModel.EntityState? {
         try read { view in
-            guard let stored = try view.stored(entity, id), !stored.state.isDeleted,
-                  let declared = model.entity(named: entity), let number = entityNumbers[entity] else { return nil }
+            guard let stored = try view.stored(entity, id), !stored.state.isDeleted, let number = entityNumbers[entity] else { return nil }
             // The entities its collisions are told apart from: the live holders of its unique keys.
-            for (index, field) in declared.fields.enumerated() {
-                guard let uniqueness = field.unique, case .text(let text)? = stored.state.values[field.name] else { continue }
-                try view.scan(unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { key, _ in
-                    if let other = ModelStateKeys.trailingID(key) { _ = try view.stored(entity, other) }
-                }
-            }
+            try view.loadCollisions(of: stored, number: number)
             return try view.snapshot().shown(entity, id: id)
         }
     }

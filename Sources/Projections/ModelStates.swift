@@ -32,9 +32,12 @@ public final class ModelStates: Sendable {
     let states: Database
     let unique: Database
     let children: Database
+    let values: Database
     let meta: Database
     /// Each entity's place in the model (its number in keys).
     let entityNumbers: [String: Int]
+    /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
+    let indexedFields: [Set<String>]
     /// Told of what each catch-up in this process changed.
     private let changeHandler = Mutex<ChangeHandler?>(nil)
 
@@ -43,7 +46,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 1
+    static let layoutVersion: UInt32 = 2
     /// Events folded per write transaction.
     static let batchSize = 2048
 
@@ -53,15 +56,20 @@ public final class ModelStates: Sendable {
         self.model = model
         self.log = log
         entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
+        indexedFields = model.entities.map { entity in
+            Set(entity.fields.filter(\.isIndexed).map(\.name))
+                .union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
+        }
         do {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)
-            (states, unique, children, meta) = try environment.write { txn in
+            (states, unique, children, values, meta) = try environment.write { txn in
                 let opened = (try txn.openDatabase(named: "states"), try txn.openDatabase(named: "unique"),
-                              try txn.openDatabase(named: "children"), try txn.openDatabase(named: "meta"))
-                if try txn.get(opened.3, key: Array("model".utf8)).map(Array.init) != fingerprint {
-                    for db in [opened.0, opened.1, opened.2, opened.3] { try txn.clear(db) }
-                    try txn.put(opened.3, key: Array("model".utf8), value: fingerprint)
+                              try txn.openDatabase(named: "children"), try txn.openDatabase(named: "values"),
+                              try txn.openDatabase(named: "meta"))
+                if try txn.get(opened.4, key: Array("model".utf8)).map(Array.init) != fingerprint {
+                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4] { try txn.clear(db) }
+                    try txn.put(opened.4, key: Array("model".utf8), value: fingerprint)
                 }
                 return opened
             }
@@ -112,7 +120,7 @@ public final class ModelStates: Sendable {
     public func rebuild() throws -> UInt64 {
         try ProjectionError.mappingStorage {
             try environment.write { txn in
-                for db in [states, unique, children] { try txn.clear(db) }
+                for db in [states, unique, children, values] { try txn.clear(db) }
                 try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
             }
         }

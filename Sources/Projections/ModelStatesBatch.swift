@@ -118,8 +118,9 @@ struct ModelStatesBatch {
 
     // MARK: - Indexes
 
-    /// Moves the entity's entries in `unique` (live entities' unique keys) and `children`
-    /// (every entity, by the parent each reference names) from `before` to `after`.
+    /// Moves the entity's entries in `unique` (live entities' unique keys), `values` (live
+    /// entities' indexed values) and `children` (every entity, by the parent each reference
+    /// names) from `before` to `after`.
     private func reindex(_ entity: ChronicleModel.Entity, number: Int,
                          before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?) throws {
         let id = before?.id ?? after?.id
@@ -129,6 +130,11 @@ struct ModelStatesBatch {
                 let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: index)
                 let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: index)
                 try move(owner.unique, from: old, to: new, id: id)
+            }
+            if owner.indexedFields[number].contains(field.name) {
+                let old = Self.valueEntry(before, field: field.name, entity: number, index: index)
+                let new = Self.valueEntry(after, field: field.name, entity: number, index: index)
+                try move(owner.values, from: old, to: new, id: id)
             }
             if case .reference = field.type {
                 let old = before?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
@@ -142,6 +148,12 @@ struct ModelStatesBatch {
                                     entity: Int, index: Int) -> [UInt8]? {
         guard let state, !state.isDeleted, case .text(let text)? = state.values[field] else { return nil }
         return ModelStateKeys.uniquePrefix(entity, index, key: uniqueness.key(text))
+    }
+
+    /// A live entity's indexed value (a deleted one is in no query's result).
+    private static func valueEntry(_ state: ChronicleModel.EntityState?, field: String, entity: Int, index: Int) -> [UInt8]? {
+        guard let state, !state.isDeleted, let value = state.values[field] else { return nil }
+        return ModelStateKeys.valuePrefix(entity, index, value)
     }
 
     private func move(_ db: Database, from old: [UInt8]?, to new: [UInt8]?, id: UUID) throws {

@@ -15,6 +15,8 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
     case outOfOrder(projection: ProjectionName, checkpoint: UInt64, next: UInt64)
     /// A position past the end of the log was asked for.
     case beyondHead(position: UInt64, head: UInt64)
+    /// A query named an entity, field or aggregate the model does not declare.
+    case notInModel(String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
             "projection '\(projection)' is at position \(checkpoint) but was handed position \(next)"
         case let .beyondHead(position, head):
             "position \(position) is past the end of the log (head \(head))"
+        case .notInModel(let what):
+            what
         }
     }
 }

@@ -73,6 +73,24 @@ import Testing
         #expect(model.aggregates.first?.measures.map(\.name) == ["total", "completed"])
     }
 
+    @Test("an index is declared on a field, kept in the record, and absent from records without one")
+    func indexesInTheRecord() throws {
+        let model = try ChronicleModel("indexed", version: 1) { model in
+            model.entity("Note") { note in
+                note.day("day")
+                note.text("title")
+                note.index("day")
+            }
+        }
+        let record = String(decoding: model.record(), as: UTF8.self)
+        #expect(record.contains(#"{"indexed":true,"name":"day","optional":false,"type":"day"}"#), "\(record)")
+        #expect(!record.contains(#""indexed":false"#))
+        #expect(try ChronicleModel(record: model.record()) == model)
+        #expect(model.entity(named: "Note")?.fields.map(\.isIndexed) == [true, false])
+        // The todo app's record is as every earlier release wrote it: no field is indexed.
+        #expect(!String(decoding: TodoAppModel.model.record(), as: UTF8.self).contains("indexed"))
+    }
+
     /// Each wrong declaration, and the one line that refuses it.
     @Test(arguments: [
         ("a reference to an undeclared entity", "model 'bad', entity 'Note', field 'folderId': refers to 'Folder', which the model does not declare"),
@@ -86,6 +104,8 @@ import Testing
         ("a sum over a day", "model 'bad', aggregate 'PerDay', field 'day': a sum must be over an integer, number or decimal field of 'Note'"),
         ("a stream prefix with a dash", "model 'bad', entity 'Note': its stream prefix 'my-note' must be 1 to 32 lowercase letters and digits, starting with a letter"),
         ("a pattern that is no regular expression", "model 'bad', entity 'Note', field 'body': the pattern '([' is not a regular expression"),
+        ("an index of an undeclared field", "model 'bad', entity 'Note', field 'rank': an index of a field the entity does not declare (declare it first)"),
+        ("an index of a set", "model 'bad', entity 'Note', field 'links': a set cannot be indexed (query its members' entities instead)"),
     ])
     func aWrongModelIsRefusedWithOneLine(_ wrong: String, _ message: String) {
         #expect(throws: ChronicleModelError.self, "\(wrong)") {
@@ -118,6 +138,11 @@ import Testing
                 note.boolean("done")
                 if wrong == "a reference to an undeclared entity" { note.reference("folderId", to: "Folder") }
                 if wrong == "a field named id" { note.text("id") }
+                if wrong == "an index of an undeclared field" { note.index("rank") }
+                if wrong == "an index of a set" {
+                    note.references("links", to: "Note")
+                    note.index("links")
+                }
             }
             if wrong == "an entity declared twice" { model.entity("Note") { _ in } }
             if wrong == "an event type of another entity" {

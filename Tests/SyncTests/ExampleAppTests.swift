@@ -52,15 +52,17 @@ struct ExampleAppTests {
             #expect(run.exit.status == 0, "\(run.standardError)")
             let lines = run.standardOutputText.split(separator: "\n").map(String.init)
             #expect(lines == [
-                #"phone: ["Call the bank #urgent", "📌 Plan the week [Work]"]"#,
+                #"phone: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the week [Work]"]"#,
+                #"this week: ["Plan the week", "Call the bank"]"#,
+                #"per day: ["2026-12-01: 1 notes, 0 spent", "2026-12-02: 1 notes, 2.5 spent"]"#,
                 #"refused: a folder with name "work" already exists"#,
-                #"laptop after sync: ["Call the bank #urgent", "📌 Plan the week [Work]"]"#,
-                #"phone after sync: ["Call the bank #urgent", "📌 Plan the month [Work]"]"#,
-                #"laptop after sync: ["Call the bank #urgent", "📌 Plan the month [Work]"]"#,
+                #"laptop after sync: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the week [Work]"]"#,
+                #"phone after sync: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the month [Work]"]"#,
+                #"laptop after sync: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the month [Work]"]"#,
                 #"folders: ["Home", "Work", "home (2)"]"#,
                 "same on both: true",
-                #"after deleting Work: ["Call the bank #urgent"]"#,
-                #"after restoring Work: ["Call the bank #urgent", "📌 Plan the month [Work]"]"#,
+                #"after deleting Work: ["Buy a lamp", "Call the bank #urgent"]"#,
+                #"after restoring Work: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the month [Work]"]"#,
                 "pending: 0",
             ], "\(lines)")
 

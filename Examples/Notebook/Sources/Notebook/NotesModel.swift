@@ -19,9 +19,18 @@ enum NotesModel {
                     // A folder's deletion hides its notes; its restoration shows them again.
                     note.reference("folderId", to: "Folder", optional: true, onParentDeletion: .hideWithParent)
                     note.references("labels", to: "Label", setBy: ChronicleModel.SetEvents(on: "NoteLabeled", off: "NoteUnlabeled"))
+                    note.decimal("cost", optional: true)
+                    // Queries by day (a week's notes) read only the notes they return.
+                    note.index("day")
                 }
                 model.entity("Label") { label in
                     label.text("name", .trimmed, .notBlank, unique: .exact)
+                }
+                // One row per day: how many notes, how many pinned, what they cost.
+                model.aggregate("NotesPerDay", of: "Note", groupedBy: "day") { day in
+                    day.count("notes")
+                    day.count("pinned", where: "pinned")
+                    day.sum("spent", of: "cost")
                 }
             }
         } catch {

@@ -21,6 +21,18 @@ func sync(_ device: ChronicleStore) async throws {
     _ = try await device.pull(remote)
 }
 
+/// A value as the app prints it: text as it is, numbers as numbers.
+func plain(_ value: ChronicleModel.FieldValue?) -> String {
+    switch value {
+    case .text(let text)?: text
+    case .integer(let number)?: String(number)
+    case .number(let number)?: String(number)
+    case .boolean(let flag)?: String(flag)
+    case .ids(let ids)?: ids.map(\.uuidString).joined(separator: ",")
+    case nil: "-"
+    }
+}
+
 /// The notes `device` shows, each as `title [folder] labels`, pinned ones marked.
 func notes(on device: ChronicleStore) async throws -> [String] {
     let folders = Dictionary(uniqueKeysWithValues: try await device.entities("Folder").map { ($0.id, $0.text("name") ?? "") })
@@ -36,9 +48,16 @@ func notes(on device: ChronicleStore) async throws -> [String] {
 let work = try await phone.create("Folder", ["name": "Work"])
 let urgent = try await phone.create("Label", ["name": "urgent"])
 let plan = try await phone.create("Note", ["title": "Plan the week", "day": "2026-12-01", "folderId": .id(work.id)])
-_ = try await phone.create("Note", ["title": "Call the bank", "day": "2026-12-02", "labels": .ids(urgent.id)])
+_ = try await phone.create("Note", ["title": "Call the bank", "day": "2026-12-02", "labels": .ids(urgent.id), "cost": "2.50"])
+_ = try await phone.create("Note", ["title": "Buy a lamp", "day": "2026-12-09", "cost": "39.90"])
 _ = try await phone.update("Note", plan.id, ["pinned": true])
 print("phone: \(try await notes(on: phone))")
+
+// A range query on the index of days, and the aggregate's rows for the same week.
+let week = try await phone.entities("Note", where: "day", from: "2026-11-30", through: "2026-12-06")
+print("this week: \(week.compactMap { $0.text("title") })")
+let perDay = try await phone.rows("NotesPerDay", from: "2026-11-30", through: "2026-12-06")
+print("per day: \(perDay.map { row in "\(plain(row.key)): \(plain(row.measures["notes"])) notes, \(plain(row.measures["spent"])) spent" })")
 
 // A rule of the model refuses a command with one line, and nothing is written.
 do {

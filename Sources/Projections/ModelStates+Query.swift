@@ -1,0 +1,115 @@
+import ChronicleSchema
+import Foundation
+import LMDB
+
+extension ModelStates {
+    /// The shown entities of `entity` whose `field` holds a value from `lower` through `upper`
+    /// (an end that is nil is open), sorted by that value (``ChronicleModel/FieldValue/sortsBefore(_:)``),
+    /// then by id. An indexed field (declared so, or grouped by an aggregate) is read through
+    /// its index, reading only the entities returned; any other field, through every entity of
+    /// its kind.
+    /// - throws: ``ProjectionError/notInModel(_:)`` for an entity or field the model does not declare.
+    public func shown(_ entity: String, where field: String, from lower: ChronicleModel.FieldValue?,
+                      through upper: ChronicleModel.FieldValue?) throws -> [ChronicleModel.EntityState] {
+        let (number, fieldNumber) = try place(of: field, in: entity)
+        return try read { view in
+            let found = try view.entities(number, field: fieldNumber, from: lower, through: upper)
+            let shown = try view.snapshot().shown(entity).filter { found[$0.id] != nil }
+            return shown.sorted { a, b in
+                let valueA = found[a.id]!, valueB = found[b.id]!
+                if valueA.sortsBefore(valueB) { return true }
+                if valueB.sortsBefore(valueA) { return false }
+                return a.id.uuidString.lowercased() < b.id.uuidString.lowercased()
+            }
+        }
+    }
+
+    /// The rows of aggregate `name` whose key is from `lower` through `upper` (an end that is
+    /// nil is open), sorted by key, as ``ChronicleModel/Snapshot/rows(of:)`` makes them: read
+    /// through the index of the field it groups by, so only the entities of those rows are read.
+    /// - throws: ``ProjectionError/notInModel(_:)`` for an aggregate the model does not declare.
+    public func rows(of name: String, from lower: ChronicleModel.FieldValue?,
+                     through upper: ChronicleModel.FieldValue?) throws -> [ChronicleModel.AggregateRow] {
+        guard let aggregate = model.aggregates.first(where: { $0.name == name }) else {
+            throw ProjectionError.notInModel("model '\(model.name)' has no aggregate '\(name)'")
+        }
+        let (number, fieldNumber) = try place(of: aggregate.groupedBy, in: aggregate.entity)
+        return try read { view in
+            _ = try view.entities(number, field: fieldNumber, from: lower, through: upper)
+            return (try view.snapshot().rows(of: name) ?? []).filter { row in
+                !(lower.map { row.key.sortsBefore($0) } ?? false) && !(upper.map { $0.sortsBefore(row.key) } ?? false)
+            }
+        }
+    }
+
+    private func place(of field: String, in entity: String) throws -> (entity: Int, field: Int) {
+        guard let number = entityNumbers[entity] else {
+            throw ProjectionError.notInModel("model '\(model.name)' has no entity '\(entity)'")
+        }
+        guard let fieldNumber = model.entities[number].fields.firstIndex(where: { $0.name == field }) else {
+            throw ProjectionError.notInModel("entity '\(entity)' of model '\(model.name)' has no field '\(field)'")
+        }
+        return (number, fieldNumber)
+    }
+}
+
+extension StatesView {
+    /// Loads the live entities of entity `number` whose field `field` holds a value in the
+    /// range, with what showing them needs (their unique values' collisions too); returns
+    /// each one's value.
+    mutating func entities(_ number: Int, field: Int, from lower: ChronicleModel.FieldValue?,
+                           through upper: ChronicleModel.FieldValue?) throws -> [UUID: ChronicleModel.FieldValue] {
+        let entity = states.model.entities[number]
+        let name = entity.fields[field].name
+        var ids: [UUID] = []
+        if states.indexedFields[number].contains(name) {
+            let base = ModelStateKeys.prefix(number) + ModelStateKeys.prefix(field)
+            let end = upper.map { base + ModelStateKeys.sortable($0) }
+            try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key in
+                let value = key.dropLast(16)
+                if let end, end.lexicographicallyPrecedes(value) { return false }
+                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
+                return true
+            }
+        } else {
+            try scan(states.states, from: ModelStateKeys.prefix(number), within: ModelStateKeys.prefix(number)) { key in
+                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
+                return true
+            }
+        }
+        var found: [UUID: ChronicleModel.FieldValue] = [:]
+        for id in ids {
+            // The index found it by the value's first bytes, or every entity was read: its own value decides.
+            guard let stored = try stored(entity.name, id), !stored.state.isDeleted, let value = stored.state.values[name],
+                  !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
+            found[id] = value
+            try loadCollisions(of: stored, number: number)
+        }
+        return found
+    }
+
+    /// Loads the live holders of `stored`'s unique values, which decide how its value is shown.
+    mutating func loadCollisions(of stored: StoredEntity, number: Int) throws {
+        let entity = states.model.entities[number]
+        for (index, field) in entity.fields.enumerated() {
+            guard let uniqueness = field.unique, case .text(let text)? = stored.state.values[field.name] else { continue }
+            var holders: [UUID] = []
+            try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { key, _ in
+                if let id = ModelStateKeys.trailingID(key) { holders.append(id) }
+            }
+            for holder in holders { _ = try self.stored(entity.name, holder) }
+        }
+    }
+
+    /// Calls `body` with each key of `db` from `start` on, while it begins with `prefix` and
+    /// `body` returns true.
+    func scan(_ db: Database, from start: [UInt8], within prefix: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        try txn.withCursor(db) { cursor in
+            var entry = try cursor.seek(atLeast: start)
+            while let current = entry, current.key.count >= prefix.count,
+                  current.key.prefix(prefix.count).elementsEqual(prefix), try body(current.key) {
+                entry = try cursor.next()
+            }
+        }
+    }
+}
