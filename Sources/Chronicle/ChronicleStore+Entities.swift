@@ -50,26 +50,7 @@ extension ChronicleStore {
     /// - throws: ``ChronicleError/refused(_:)`` when a rule refuses it, ``ChronicleError/conflict(_:)``
     ///   after too many concurrent changes.
     public func perform(_ command: ChronicleModel.Command) async throws {
-        try requireOpen()
-        try await ChronicleError.mapping {
-            let states = try entityStates()
-            let decider = ChronicleModel.Decider(model)
-            var attempt = 0
-            while true {
-                attempt += 1
-                try states.catchUp()
-                let decision = try decider.decide(command, reading: try states.reading())
-                guard !decision.events.isEmpty else { return }
-                do {
-                    let result = try await ModelAppend.append(decision, to: log)
-                    lastAppended.withLock { $0 = max($0, result.head) }
-                    return
-                } catch ChronicleError.conflict(let detail) {
-                    guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(detail) }
-                    try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
-                }
-            }
-        }
+        try await perform { step in try step.perform(command) }
     }
 
     /// The shown entities of `entity`, by id: live, their parents shown, each set with its

@@ -29,7 +29,8 @@ public enum AppendKey: Sendable, Hashable {
     case unchanged(_ key: String, since: UInt64)
     /// Effect: records that this batch touched `key` (at the batch's last position).
     case touch(_ key: String)
-    /// Condition and effect: `key` must be free or held by `owner`; afterwards `owner` holds it.
+    /// Condition and effect: `key` must be free, held by `owner`, or released in the same batch
+    /// by its holder (a rename handing a name on); afterwards `owner` holds it.
     case claim(_ key: String, by: String)
     /// Condition and effect: `key` must be free or held by `owner`; afterwards it is free.
     case release(_ key: String, by: String)

@@ -47,6 +47,9 @@ enum KeyConditions {
                 }
             case .claim(let key, let owner), .release(let key, let owner):
                 if let holder = try holder(key, databases, txn), holder != owner {
+                    // A batch may claim a key its holder releases in the same batch (releases
+                    // are applied first): a folder renamed, its old name given to another.
+                    if case .claim = operation, keys.contains(.release(key, by: holder)) { continue }
                     throw EventLogError.keyConflict(key: key, reason: "held by '\(holder)'")
                 }
             case .touch:

@@ -64,6 +64,44 @@ struct StoredEntitiesTests {
         await again.close()
     }
 
+    @Test("a step: each command sees the ones before it, all are appended or none")
+    func steps() async throws {
+        let folder = try TemporaryFolder("steps")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        // A folder and a note in it, one batch: the note's folder is live within the step.
+        let note = try await store.perform { step in
+            let home = try step.create("Folder", ["name": "Home"])
+            return try step.create("Note", ["day": "2026-03-01", "folderId": .id(home)])
+        }
+        let home = try #require(try await store.entities("Folder").first)
+        #expect(try await store.entity("Note", id: note)?.reference("folderId") == home.id)
+        #expect(try store.log.head() == 2)
+        // A rename frees a name that the step's next command takes.
+        let work = try await store.perform { step in
+            try step.update("Folder", home.id, ["name": "Office"])
+            return try step.create("Folder", ["name": "home"])
+        }
+        #expect(try await store.entities("Folder").compactMap { $0.text("name") }.sorted() == ["Office", "home"])
+        // A refused command refuses the whole step: nothing is appended.
+        let head = try store.log.head()
+        await #expect(throws: ChronicleError.refused(.init("a folder with name \"office\" already exists"))) {
+            try await store.perform { step in
+                try step.delete("Folder", work)
+                try step.create("Folder", ["name": "office"])
+            }
+        }
+        #expect(try store.log.head() == head)
+        // A deletion the step decided is seen by its next command.
+        try await store.perform { step in
+            try step.delete("Folder", work)
+            #expect(try step.state(of: "Folder", id: work)?.isDeleted == true)
+            try step.restore("Folder", work)
+        }
+        #expect(try await store.entity("Folder", id: work)?.text("name") == "home")
+        await store.close()
+    }
+
     @Test("random commands on two devices syncing through a server's order: stored states equal the log's fold",
           arguments: ["notebook", "todo"])
     func randomCommandsAndPulls(modelName: String) async throws {
@@ -84,11 +122,15 @@ struct StoredEntitiesTests {
                 try await server.sync(devices[device], index: device)
                 syncs += 1
             } else {
-                let command = commands.random(&random, known: known)
+                // Now and then a step of two or three commands, appended together or not at all.
+                let batch = (0..<(Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1))
+                    .map { _ in commands.random(&random, known: known) }
                 do {
-                    try await devices[device].perform(command)
+                    try await devices[device].perform { step in
+                        for command in batch { try step.perform(command) }
+                    }
                     accepted += 1
-                    if case .create = command.action { known[command.entity, default: []].append(command.id) }
+                    for command in batch { if case .create = command.action { known[command.entity, default: []].append(command.id) } }
                 } catch ChronicleError.refused {
                     refused += 1
                 }

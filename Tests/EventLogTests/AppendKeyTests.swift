@@ -55,6 +55,25 @@ struct AppendKeyTests {
         }
     }
 
+    @Test("a batch may claim a key its holder releases in the same batch, and no other")
+    func aKeyPassesOnWithinOneBatch() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append([StreamAppend(stream: "tag-a", events: [makeEvent()])], keys: [.claim("name:work", by: "tag-a")])
+                // tag-a renamed, its name taken by a new tag-b: one batch.
+                try await log.append([StreamAppend(stream: "tag-a", events: [makeEvent()]), StreamAppend(stream: "tag-b", events: [makeEvent()])],
+                                     keys: [.release("name:work", by: "tag-a"), .claim("name:work", by: "tag-b")])
+                #expect(try log.holder(of: "name:work") == "tag-b")
+                // A release by one that does not hold the key passes nothing on.
+                await #expect(throws: EventLogError.keyConflict(key: "name:work", reason: "held by 'tag-b'")) {
+                    try await log.append([StreamAppend(stream: "tag-c", events: [makeEvent()])],
+                                         keys: [.release("name:work", by: "tag-a"), .claim("name:work", by: "tag-c")])
+                }
+                #expect(try log.holder(of: "name:work") == "tag-b")
+            }
+        }
+    }
+
     @Test func aRefusedBatchWritesNoKey() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in

@@ -1,0 +1,122 @@
+import Foundation
+
+extension ChronicleModel {
+    /// Several commands decided as one batch: each decided on what the ones before it in the
+    /// step decided (a note created, then labeled; a folder renamed, then its old name given to
+    /// another), all appended together or none.
+    ///
+    /// ```swift
+    /// var step = ChronicleModel.Step(model, reading: states)
+    /// try step.decide(.init(entity: "Folder", id: inbox, action: .create(["name": "Inbox"])))
+    /// try step.decide(.init(entity: "Note", id: note, action: .create(["day": "2026-12-01", "folderId": .id(inbox)])))
+    /// step.decision   // both commands' events and conditions, one append
+    /// ```
+    public struct Step<Base: StateReading> {
+        /// What the step appends: every command's events, in order, with their conditions.
+        public private(set) var decision = Decision()
+        /// The entities the step changed, as its commands left them.
+        public private(set) var changed: Snapshot
+        private var touched: Set<String> = []
+        private var appended: [String: UInt64] = [:]
+        private let decider: Decider
+        private let reader: EventReader
+        private let base: Base
+
+        /// A step deciding on `reading` (the store as it is before the step).
+        public init(_ model: ChronicleModel, reading: Base) {
+            decider = Decider(model)
+            reader = EventReader(model)
+            base = reading
+            changed = Snapshot(model)
+        }
+
+        /// Decides `command` on the store as the step's earlier commands left it, and adds what
+        /// it decided to the step.
+        /// - throws: ``CommandProblem`` when a rule refuses it (the step is unchanged then).
+        public mutating func decide(_ command: Command) throws {
+            let decided = try decider.decide(command, reading: StepReading(step: self))
+            for event in decided.events {
+                let read = try reader.read(type: event.type, stream: event.stream, data: event.data, schemaVersion: event.schemaVersion)
+                try load(read.entity, read.id)
+                changed.apply(read)
+                appended[event.stream, default: 0] += 1
+            }
+            decision.events += decided.events
+            for (stream, version) in decided.expectedVersions where decision.expectedVersions[stream] == nil {
+                decision.expectedVersions[stream] = version
+            }
+            decision.conditions += decided.conditions
+        }
+
+        /// Entity `id` as the step leaves it so far (nil: none).
+        public func state(of entity: String, id: UUID) throws -> EntityState? {
+            touched.contains(Self.key(entity, id)) ? changed.state(of: entity, id: id) : try base.state(of: entity, id: id)
+        }
+
+        /// Puts the entity as the store holds it in the snapshot of changes, before a change.
+        private mutating func load(_ entity: String, _ id: UUID) throws {
+            guard touched.insert(Self.key(entity, id)).inserted, let state = try base.state(of: entity, id: id) else { return }
+            changed.load(state)
+        }
+
+        fileprivate func isChanged(_ entity: String, _ id: UUID) -> Bool { touched.contains(Self.key(entity, id)) }
+        fileprivate var model: ChronicleModel { decider.model }
+        fileprivate var reading: Base { base }
+        fileprivate func appendedEvents(of stream: String) -> UInt64 { appended[stream] ?? 0 }
+        fileprivate var changedStates: [EntityState] { touched.compactMap { key in
+            let parts = key.split(separator: " ", maxSplits: 1)
+            return UUID(uuidString: String(parts[1])).flatMap { changed.state(of: String(parts[0]), id: $0) }
+        } }
+
+        private static func key(_ entity: String, _ id: UUID) -> String { "\(entity) \(id.uuidString)" }
+    }
+}
+
+/// What a step's next command reads: the store as its earlier commands left it.
+private struct StepReading<Base: ChronicleModel.StateReading>: ChronicleModel.StateReading {
+    let step: ChronicleModel.Step<Base>
+
+    var position: UInt64 { step.reading.position }
+
+    func state(of entity: String, id: UUID) throws -> ChronicleModel.EntityState? {
+        try step.state(of: entity, id: id)
+    }
+
+    func isShown(_ entity: String, id: UUID) throws -> Bool {
+        try isShown(entity, id, depth: 0)
+    }
+
+    /// Live, and each parent (when it exists) shown; chains longer than the model's entities are cycles.
+    private func isShown(_ entity: String, _ id: UUID, depth: Int) throws -> Bool {
+        guard let state = try state(of: entity, id: id), !state.isDeleted else { return false }
+        guard let declared = step.model.entity(named: entity), depth <= step.model.entities.count else { return true }
+        for field in declared.fields where field.onParentDeletion != nil {
+            guard case .reference(let target) = field.type, let parent = state.reference(field.name),
+                  try self.state(of: target, id: parent) != nil else { continue }
+            if try !isShown(target, parent, depth: depth + 1) { return false }
+        }
+        return true
+    }
+
+    func holder(of entity: String, field: String, key: String) throws -> UUID? {
+        guard let uniqueness = step.model.entity(named: entity)?.field(named: field)?.unique else { return nil }
+        func holds(_ state: ChronicleModel.EntityState) -> Bool {
+            guard !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
+            return uniqueness.key(text) == key
+        }
+        if let changed = step.changedStates.first(where: { $0.entity == entity && holds($0) }) { return changed.id }
+        // The store's holder, unless the step changed it since.
+        guard let holder = try step.reading.holder(of: entity, field: field, key: key), !step.isChanged(entity, holder) else { return nil }
+        return holder
+    }
+
+    func children(of entity: String, field: String, parent: UUID) throws -> [ChronicleModel.EntityState] {
+        var children = try step.reading.children(of: entity, field: field, parent: parent).filter { !step.isChanged(entity, $0.id) }
+        children += step.changedStates.filter { $0.entity == entity && $0.reference(field) == parent }
+        return children
+    }
+
+    func version(of stream: String) throws -> UInt64 {
+        try step.reading.version(of: stream) + step.appendedEvents(of: stream)
+    }
+}
