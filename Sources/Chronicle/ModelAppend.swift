@@ -12,7 +12,7 @@ import Foundation
     /// Appends `decision` to `log`.
     /// - throws: ``ChronicleError/conflict(_:)`` when a stream or key changed since the
     ///   decision read it (nothing is appended then), or what the log threw.
-    public static func append(_ decision: ChronicleModel.Decision, to log: EventLog) async throws -> AppendResult {
+    public static func append(_ decision: ChronicleModel.Decision, to log: EventLog, note: [UInt8]? = nil) async throws -> AppendResult {
         var appends: [StreamAppend] = []
         for event in decision.events {
             let new = NewEvent(type: event.type, schemaVersion: UInt16(clamping: event.schemaVersion), data: event.data)
@@ -30,7 +30,7 @@ import Foundation
                 guard case .release(let key, let owner) = condition else { return true }
                 return try log.holder(of: ConsistencyKeys.fitted(key)) == owner
             }
-            return try await log.append(appends, keys: keys(conditions))
+            return try await log.append(appends, keys: keys(conditions), note: note)
         }
     }
 

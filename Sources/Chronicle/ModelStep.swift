@@ -84,7 +84,8 @@ extension ChronicleStore {
                 let value = try body(&step)
                 guard !step.step.decision.events.isEmpty else { return value }
                 do {
-                    let result = try await ModelAppend.append(step.step.decision, to: log)
+                    let note = HistoryNote.command(group: Self.undoGroupID).bytes
+                    let result = try await ModelAppend.append(step.step.decision, to: log, note: note)
                     lastAppended.withLock { $0 = max($0, result.head) }
                     return value
                 } catch ChronicleError.conflict(let detail) {

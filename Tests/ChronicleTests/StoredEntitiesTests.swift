@@ -102,6 +102,49 @@ struct StoredEntitiesTests {
         await store.close()
     }
 
+    @Test("undo and redo on a declared model: steps go back and forth, an overtaken one is refused")
+    func undoAndRedo() async throws {
+        let folder = try TemporaryFolder("undo-entities")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let home = try await store.create("Folder", ["name": "Home"])
+        let (red, note) = try await store.perform { step in
+            let red = try step.create("Label", ["name": "red"])
+            return (red, try step.create("Note", ["day": "2026-03-01", "folderId": .id(home.id), "labels": .ids(red)]))
+        }
+        try await store.update("Note", note, ["pinned": true, "body": "milk"])
+        try await store.delete("Folder", home.id)
+        #expect(try await store.entities("Note").isEmpty)
+
+        try await store.undo()   // the folder's deletion
+        #expect(try await store.entity("Folder", id: home.id) != nil)
+        #expect(try await store.entity("Note", id: note)?.boolean("pinned") == true)
+        try await store.undo()   // the update: pinned and body go back
+        let reverted = try #require(try await store.entity("Note", id: note))
+        #expect(reverted.boolean("pinned") == false && reverted.text("body") == nil, "\(reverted)")
+        try await store.redo()
+        #expect(try await store.entity("Note", id: note)?.text("body") == "milk")
+        try await store.undo(steps: 2)   // the update again, and the step that made the label and the note
+        #expect(try await store.entities("Note").isEmpty)
+        #expect(try await store.entities("Label").isEmpty)
+        #expect(try await store.entities("Folder").map(\.id) == [home.id])
+        try await store.redo()
+        #expect(try await store.entity("Note", id: note)?.values["labels"] == .ids([red]))
+
+        // Another device changes the note: the step that made it can no longer be undone.
+        let stream = "note-" + note.uuidString.lowercased()
+        let own = try store.log.read(after: 0, limit: .max)
+        var page = own.enumerated().map { index, event in event.foreign(upstreamPosition: UInt64(index + 1)) }
+        page.append(ForeignEvent(id: UUID(), stream: stream, version: 99, type: "NoteUpdated", timestampMilliseconds: 1_800_000_000_000,
+                                 origin: "another-device", data: Data(#"{"day":"2026-03-09"}"#.utf8), upstreamPosition: UInt64(own.count + 1)))
+        _ = try await store.importEvents(page)
+        let head = try store.log.head()
+        await #expect(throws: ChronicleError.rejected(.overtaken(stream: stream, redo: false))) { try await store.undo() }
+        #expect(try store.log.head() == head)
+        try await Self.expectStatesEqualTheFold(store, "after undo and redo")
+        await store.close()
+    }
+
     @Test("random commands on two devices syncing through a server's order: stored states equal the log's fold",
           arguments: ["notebook", "todo"])
     func randomCommandsAndPulls(modelName: String) async throws {
