@@ -55,6 +55,8 @@ struct ExampleAppTests {
                 #"phone: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the week [Work]"]"#,
                 #"this week: ["Plan the week", "Call the bank"]"#,
                 #"per day: ["2026-12-01: 1 notes, 0 spent", "2026-12-02: 1 notes, 2.5 spent"]"#,
+                #"step: ["Buy a lamp", "Call the bank #urgent", "Pack [Travel]", "📌 Plan the week [Work]"]"#,
+                #"undo: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the week [Work]"], folders ["Work"]"#,
                 #"refused: a folder with name "work" already exists"#,
                 #"laptop after sync: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the week [Work]"]"#,
                 #"phone after sync: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the month [Work]"]"#,

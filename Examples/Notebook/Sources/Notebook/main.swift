@@ -59,6 +59,15 @@ print("this week: \(week.compactMap { $0.text("title") })")
 let perDay = try await phone.rows("NotesPerDay", from: "2026-11-30", through: "2026-12-06")
 print("per day: \(perDay.map { row in "\(plain(row.key)): \(plain(row.measures["notes"])) notes, \(plain(row.measures["spent"])) spent" })")
 
+// One step: a folder and its first note, appended together; one undo takes both back.
+_ = try await phone.perform { step in
+    let travel = try step.create("Folder", ["name": "Travel"])
+    return try step.create("Note", ["title": "Pack", "day": "2026-12-05", "folderId": .id(travel)])
+}
+print("step: \(try await notes(on: phone))")
+try await phone.undo()
+print("undo: \(try await notes(on: phone)), folders \(try await phone.entities("Folder").compactMap { $0.text("name") })")
+
 // A rule of the model refuses a command with one line, and nothing is written.
 do {
     _ = try await phone.create("Folder", ["name": " work "])
