@@ -1,4 +1,5 @@
 import ChronicleSync
+import ChronicleTodoModel
 import Foundation
 import Logging
 import Projections
@@ -85,6 +86,11 @@ extension ChronicleStore {
     /// ```
     public func conflicts() async throws -> [MergeConflict] {
         try await ChronicleError.mapping {
+            if model != TodoAppModel.model {
+                let states = try entityStates()
+                try states.catchUp()
+                return try states.mergeConflicts()
+            }
             try await readYourWrites()
             return try models.conflicts()
         }

@@ -33,6 +33,7 @@ public final class ModelStates: Sendable {
     let unique: Database
     let children: Database
     let values: Database
+    let conflicts: Database
     let meta: Database
     /// Each entity's place in the model (its number in keys).
     let entityNumbers: [String: Int]
@@ -46,7 +47,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 2
+    static let layoutVersion: UInt32 = 3
     /// Events folded per write transaction.
     static let batchSize = 2048
 
@@ -63,13 +64,13 @@ public final class ModelStates: Sendable {
         do {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)
-            (states, unique, children, values, meta) = try environment.write { txn in
+            (states, unique, children, values, conflicts, meta) = try environment.write { txn in
                 let opened = (try txn.openDatabase(named: "states"), try txn.openDatabase(named: "unique"),
                               try txn.openDatabase(named: "children"), try txn.openDatabase(named: "values"),
-                              try txn.openDatabase(named: "meta"))
-                if try txn.get(opened.4, key: Array("model".utf8)).map(Array.init) != fingerprint {
-                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4] { try txn.clear(db) }
-                    try txn.put(opened.4, key: Array("model".utf8), value: fingerprint)
+                              try txn.openDatabase(named: "conflicts"), try txn.openDatabase(named: "meta"))
+                if try txn.get(opened.5, key: Array("model".utf8)).map(Array.init) != fingerprint {
+                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5] { try txn.clear(db) }
+                    try txn.put(opened.5, key: Array("model".utf8), value: fingerprint)
                 }
                 return opened
             }
@@ -120,11 +121,26 @@ public final class ModelStates: Sendable {
     public func rebuild() throws -> UInt64 {
         try ProjectionError.mappingStorage {
             try environment.write { txn in
-                for db in [states, unique, children, values] { try txn.clear(db) }
+                for db in [states, unique, children, values, conflicts] { try txn.clear(db) }
                 try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
             }
         }
         return try catchUp()
+    }
+
+    /// What merges overruled of this replica's writes, in the log's order (``MergeConflict``).
+    public func mergeConflicts() throws -> [MergeConflict] {
+        try read { view in
+            var found: [MergeConflict] = []
+            try view.txn.withCursor(conflicts) { cursor in
+                var entry = try cursor.first()
+                while let current = entry {
+                    found.append(try ConflictsProjection.decode(current.value))
+                    entry = try cursor.next()
+                }
+            }
+            return found
+        }
     }
 
     static func checkpoint(_ txn: Transaction, _ meta: Database) throws -> UInt64 {

@@ -22,6 +22,8 @@ struct ModelStatesBatch {
     private var lastApplied: [Key: UInt64] = [:]
     /// The server positions of the events of the batch.
     private var upstream: [UInt64: UInt64] = [:]
+    /// What pulled events overruled of this replica's writes, by position.
+    private var conflicts: [(position: UInt64, conflict: MergeConflict)] = []
 
     init(states owner: ModelStates, txn: Transaction) {
         self.owner = owner
@@ -34,6 +36,17 @@ struct ModelStatesBatch {
     mutating func fold(_ records: [RecordedEvent]) throws {
         guard let first = records.first?.position, let last = records.last?.position else { return }
         upstream = try owner.log.upstreamPositions(in: first...last)
+        // A pulled event overrules only this replica's earlier writes to its stream: whether
+        // there are any is known first, for every stream at once (a device that pulls what
+        // others wrote, the usual case, has none).
+        let deviceID = owner.log.deviceID
+        var firstOwn: [String: UInt64] = [:]
+        if !upstream.isEmpty {
+            let pulled = upstream
+            firstOwn = try owner.log.firstOwnPositions(inStreams: records.lazy
+                .filter { $0.origin != deviceID && pulled[$0.position] != nil }.map(\.stream), before: first)
+            for record in records where record.origin == deviceID && firstOwn[record.stream] == nil { firstOwn[record.stream] = record.position }
+        }
         for record in records {
             // An event the model cannot read (another app's, a newer shape) is kept in the
             // log and folds nothing: `ModelReplay` counts and names those.
@@ -43,6 +56,14 @@ struct ModelStatesBatch {
             let key = Key(entity: number, id: event.id)
             try load(key)
             let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)
+            if let server = rank.upstream, record.origin != deviceID, let own = firstOwn[record.stream], own < record.position {
+                let before = try owner.log.read(stream: record.stream).filter { $0.position < record.position }
+                let servers = try owner.log.upstreamPositions(of: before.map(\.position))
+                for conflict in ModelConflicts.of(event, record, server: server, before: before, upstream: servers,
+                                                  deviceID: deviceID, reader: reader) {
+                    conflicts.append((record.position, conflict))
+                }
+            }
             if rank.upstream != nil, let previous = lastApplied[key], previous > 0, rank < (try self.rank(of: previous)) {
                 try refold(key, stream: record.stream, through: record.position)
             } else {
@@ -55,6 +76,14 @@ struct ModelStatesBatch {
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
         var changed: [(entity: String, id: UUID)] = []
+        var index: [UInt64: UInt16] = [:]
+        for (position, conflict) in conflicts {
+            var key = withUnsafeBytes(of: position.bigEndian) { Array($0) }
+            let at = index[position, default: 0]
+            index[position] = at + 1
+            key += withUnsafeBytes(of: at.bigEndian) { Array($0) }
+            try txn.put(owner.conflicts, key: key, value: ConflictsProjection.encode(conflict))
+        }
         for (key, before) in original {
             let entity = owner.model.entities[key.entity]
             let after = overlay.state(of: entity.name, id: key.id).map { state in

@@ -145,6 +145,42 @@ struct StoredEntitiesTests {
         await store.close()
     }
 
+    @Test("merges list what they overrule of this device's writes: an overwritten field, writes gone with a deletion")
+    func conflictsAreListed() async throws {
+        let folder = try TemporaryFolder("entity-conflicts")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let note = try await store.create("Note", ["day": "2026-03-01"])
+        try await store.update("Note", note.id, ["body": "mine"])
+        let stream = "note-" + note.id.uuidString.lowercased()
+        // Pushed and given back (positions 1 and 2 on the server); then another device's write
+        // of the body, made earlier by its clock, reaches the server after this one's.
+        let own = try store.log.read(after: 0, limit: .max)
+        var page = own.enumerated().map { index, event in event.foreign(upstreamPosition: UInt64(index + 1)) }
+        page.append(ForeignEvent(id: UUID(), stream: stream, version: 3, type: "NoteUpdated", timestampMilliseconds: 1_700_000_000_000,
+                                 origin: "tablet", data: Data(#"{"body":"theirs"}"#.utf8), upstreamPosition: 3))
+        _ = try await store.importEvents(page)
+        #expect(try await store.entity("Note", id: note.id)?.text("body") == "theirs")
+        var conflicts = try await store.conflicts()
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.stream == stream && conflicts.first?.kind == "overwritten")
+        #expect(conflicts.first?.detail.hasPrefix("body written here at ") == true
+                && conflicts.first?.detail.hasSuffix(" lost to an earlier write from device tablet") == true, "\(conflicts)")
+
+        // A write here not pushed yet, then the other device's deletion, made after this device's
+        // pushed writes by its clock: the unpushed write goes with it (the pushed ones it saw).
+        try await store.update("Note", note.id, ["cost": "3.50"])
+        _ = try await store.importEvents([ForeignEvent(id: UUID(), stream: stream, version: 4, type: "NoteDeleted",
+                                                       timestampMilliseconds: 4_000_000_000_000, origin: "tablet", data: Data("{}".utf8),
+                                                       upstreamPosition: 4)])
+        #expect(try await store.entity("Note", id: note.id) == nil)
+        conflicts = try await store.conflicts()
+        #expect(conflicts.map(\.kind) == ["overwritten", "deleted"])
+        #expect(conflicts.last?.detail == "1 change made here went with its deletion on device tablet")
+        try await Self.expectStatesEqualTheFold(store, "after the conflicts")
+        await store.close()
+    }
+
     @Test("random commands on two devices syncing through a server's order: stored states equal the log's fold",
           arguments: ["notebook", "todo"])
     func randomCommandsAndPulls(modelName: String) async throws {

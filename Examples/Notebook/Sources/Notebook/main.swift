@@ -80,18 +80,21 @@ try await sync(phone)
 try await sync(laptop)
 print("laptop after sync: \(try await notes(on: laptop))")
 _ = try await laptop.update("Note", plan.id, ["title": "Plan the month"])
-_ = try await phone.update("Note", plan.id, ["body": "Mon: review, Tue: ship"])
+_ = try await phone.update("Note", plan.id, ["title": "Plan the weekend", "body": "Mon: review, Tue: ship"])
 _ = try await phone.create("Folder", ["name": "Home"])
 _ = try await laptop.create("Folder", ["name": "home"])
 
-// Synced again, they agree: each field keeps its last write in the server's order, and
-// the two "Home" folders are both kept, told apart.
+// Synced again, they agree: each field keeps its last write in the server's order (the
+// laptop's title, the phone's body), and the two "Home" folders are both kept, told apart.
 for device in [phone, laptop, phone] { try await sync(device) }
 let phoneNotes = try await notes(on: phone), laptopNotes = try await notes(on: laptop)
 print("phone after sync: \(phoneNotes)")
 print("laptop after sync: \(laptopNotes)")
 print("folders: \(try await laptop.entities("Folder").compactMap { $0.text("name") }.sorted())")
 print("same on both: \(phoneNotes == laptopNotes)")
+// The phone's title reached the server first; the laptop's, written earlier, came after it
+// and holds. The phone lists what the merge overruled of its writes.
+for conflict in try await phone.conflicts() { print("phone's conflict: \(conflict.kind): \(conflict.detail.prefix(22))…") }
 
 // Deleting the folder hides its notes; restoring it brings them back as they were.
 try await laptop.delete("Folder", work.id)
