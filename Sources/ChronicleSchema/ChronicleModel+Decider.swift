@@ -44,9 +44,10 @@ extension ChronicleModel.Decider {
     /// The stream of entity `id`: `<entity's stream>-<lowercase id>`.
     static func stream(_ entity: ChronicleModel.Entity, _ id: UUID) -> String { "\(entity.stream)-\(id.uuidString.lowercased())" }
 
-    /// The key the live entity holding a unique value claims: `<stream>-<field>:<key>`.
+    /// The key the live entity holding a unique value claims: `<stream>-<field>:<key>`, the
+    /// field by its first name (a rename keeps its claims).
     static func uniqueKey(_ entity: ChronicleModel.Entity, _ field: ChronicleModel.Field, _ key: String) -> String {
-        "\(entity.stream)-\(field.name):\(key)"
+        "\(entity.stream)-\(field.formerNames.first ?? field.name):\(key)"
     }
 
     /// The key a parent's children touch: `<parent stream>-<id>/<child stream>s`.

@@ -119,14 +119,30 @@ extension ChronicleModel {
         /// A set cannot be indexed.
         public mutating func index(_ field: String) {
             guard let at = fields.firstIndex(where: { $0.name == field }) else {
-                unknownIndexes.append(field)
+                problems.append((field, "an index of a field the entity does not declare (declare it first)"))
                 return
             }
             fields[at].isIndexed = true
         }
 
-        /// Fields named by ``index(_:)`` that were not declared (before it): the model refuses them.
-        var unknownIndexes: [String] = []
+        /// Says that field `new` (declared above) was called `old` in earlier versions of the
+        /// model: events written under the old name, by those versions or by devices not
+        /// upgraded yet, read as giving the new one.
+        ///
+        /// ```swift
+        /// note.text("title", .notBlank)
+        /// note.rename("heading", to: "title")   // version 1 called it heading
+        /// ```
+        public mutating func rename(_ old: String, to new: String) {
+            guard let at = fields.firstIndex(where: { $0.name == new }) else {
+                problems.append((new, "a rename of a field the entity does not declare (declare it first)"))
+                return
+            }
+            fields[at].formerNames.append(old)
+        }
+
+        /// What ``index(_:)`` and ``rename(_:to:)`` found wrong, by field: the model refuses it.
+        var problems: [(field: String, problem: String)] = []
 
         static func singular(_ name: String) -> String {
             name.hasSuffix("s") && name.count > 1 ? String(name.dropLast()) : name

@@ -138,7 +138,9 @@ extension ChronicleModel {
                                    type: String) throws(EventProblem) -> [String: FieldValue] {
             var values: [String: FieldValue] = [:]
             for field in entity.fields where field.setBy == nil {
-                guard let member = members[field.name] else { continue }
+                // Under its name, or one it had before a rename (the newest first).
+                guard let member = members[field.name] ?? field.formerNames.reversed().first(where: { members[$0] != nil }).flatMap({ members[$0] })
+                else { continue }
                 if case .null = member { continue }
                 values[field.name] = try value(member, of: field, type: type)
             }

@@ -18,6 +18,7 @@ extension ChronicleModel {
     /// Checks that this model reads every event a store written under `recorded` (an earlier
     /// version of it) may hold, and says what the store's data must be checked against.
     ///
+    /// A field renamed (``EntityDeclaration/rename(_:to:)``) is checked as the field it was.
     /// Refused: a field whose type changed (its old events would not read), an optional field
     /// made required without a default, a new required field without a default (events written
     /// before it lack it), and an event type an entity no longer declares.
@@ -42,7 +43,9 @@ extension ChronicleModel {
                 throw refusal("its event schema version went down from \(old.eventSchemaVersion) to \(new.eventSchemaVersion)")
             }
             for field in new.fields {
-                guard let before = old.field(named: field.name) else {
+                // A renamed field is the field it was.
+                let earlier = old.field(named: field.name) ?? field.formerNames.reversed().lazy.compactMap { old.field(named: $0) }.first
+                guard let before = earlier else {
                     if EventReader.isRequired(field) {
                         throw refusal("a new field must be optional or have a default: events written before it lack it",
                                       field: field.name)

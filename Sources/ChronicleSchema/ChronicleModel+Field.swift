@@ -24,10 +24,13 @@ extension ChronicleModel {
         /// Whether the store keeps an index of its values, for queries by value or range
         /// (``EntityDeclaration/index(_:)``).
         public var isIndexed: Bool
+        /// The names it had in earlier versions of the model, oldest first
+        /// (``EntityDeclaration/rename(_:to:)``): events that give it under one are read as giving it.
+        public var formerNames: [String]
 
         public init(name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldValue? = nil,
                     rules: [FieldRule] = [], unique: Uniqueness? = nil, onParentDeletion: ParentDeletion? = nil,
-                    setBy: SetEvents? = nil, member: String? = nil, isIndexed: Bool = false) {
+                    setBy: SetEvents? = nil, member: String? = nil, isIndexed: Bool = false, formerNames: [String] = []) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
@@ -38,6 +41,7 @@ extension ChronicleModel {
             self.setBy = setBy
             self.member = member
             self.isIndexed = isIndexed
+            self.formerNames = formerNames
         }
     }
 

@@ -82,7 +82,7 @@ extension ChronicleModel.Entity: Codable {
 
 extension ChronicleModel.Field: Codable {
     private enum Keys: String, CodingKey {
-        case name, type, entity, optional, `default`, rules, unique, onParentDeletion, setBy, member, indexed
+        case name, type, entity, optional, `default`, rules, unique, onParentDeletion, setBy, member, indexed, formerly
     }
 
     public init(from decoder: any Decoder) throws {
@@ -110,7 +110,8 @@ extension ChronicleModel.Field: Codable {
                   onParentDeletion: try container.decodeIfPresent(ChronicleModel.ParentDeletion.self, forKey: .onParentDeletion),
                   setBy: try container.decodeIfPresent(ChronicleModel.SetEvents.self, forKey: .setBy),
                   member: try container.decodeIfPresent(String.self, forKey: .member),
-                  isIndexed: try container.decodeIfPresent(Bool.self, forKey: .indexed) ?? false)
+                  isIndexed: try container.decodeIfPresent(Bool.self, forKey: .indexed) ?? false,
+                  formerNames: try container.decodeIfPresent([String].self, forKey: .formerly) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -126,6 +127,7 @@ extension ChronicleModel.Field: Codable {
         try container.encodeIfPresent(setBy, forKey: .setBy)
         try container.encodeIfPresent(member, forKey: .member)
         if isIndexed { try container.encode(true, forKey: .indexed) }   // absent otherwise: older records stay as they were
+        if !formerNames.isEmpty { try container.encode(formerNames, forKey: .formerly) }
     }
 }
 

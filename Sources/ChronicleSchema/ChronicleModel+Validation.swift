@@ -58,6 +58,12 @@ extension ChronicleModel {
             if let target = field.type.target, self.entity(named: target) == nil {
                 throw problem("refers to '\(target)', which the model does not declare")
             }
+            for former in field.formerNames {
+                guard Self.isIdentifier(former, upper: false), entity.field(named: former) == nil,
+                      !entity.fields.contains(where: { $0.name != field.name && $0.formerNames.contains(former) }) else {
+                    throw problem("its former name '\(former)' must be a field name no other field has, now or before")
+                }
+            }
             if field.isIndexed, case .references = field.type {
                 throw problem("a set cannot be indexed (query its members' entities instead)")
             }

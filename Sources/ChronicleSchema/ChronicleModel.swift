@@ -41,8 +41,8 @@ public struct ChronicleModel: Sendable, Hashable {
     public init(_ name: String, version: Int, _ declare: (inout ModelDeclaration) throws -> Void) throws {
         var declaration = ModelDeclaration()
         try declare(&declaration)
-        if let (entity, field) = declaration.unknownIndexes.first {
-            throw ChronicleModelError(name, entity: entity, field: field, "an index of a field the entity does not declare (declare it first)")
+        if let (entity, field, problem) = declaration.problems.first {
+            throw ChronicleModelError(name, entity: entity, field: field, problem)
         }
         self.name = name
         self.version = version
@@ -76,8 +76,8 @@ extension ChronicleModel {
     public struct ModelDeclaration: Sendable {
         var entities: [Entity] = []
         var aggregates: [Aggregate] = []
-        /// Indexes of fields an entity did not declare, by entity and field.
-        var unknownIndexes: [(String, String)] = []
+        /// What an entity's `index` or `rename` found wrong, by entity and field.
+        var problems: [(String, String, String)] = []
 
         /// Declares an entity.
         /// - parameters:
@@ -90,7 +90,7 @@ extension ChronicleModel {
                                     _ declare: (inout EntityDeclaration) throws -> Void) rethrows {
             var fields = EntityDeclaration()
             try declare(&fields)
-            unknownIndexes += fields.unknownIndexes.map { (name, $0) }
+            problems += fields.problems.map { (name, $0.field, $0.problem) }
             entities.append(Entity(name: name, stream: stream ?? name.lowercased(),
                                    events: events ?? .standard(for: name), eventSchemaVersion: eventSchemaVersion,
                                    fields: fields.fields))

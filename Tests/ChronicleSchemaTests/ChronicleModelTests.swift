@@ -91,6 +91,37 @@ import Testing
         #expect(!String(decoding: TodoAppModel.model.record(), as: UTF8.self).contains("indexed"))
     }
 
+    @Test("a renamed field: recorded with its former names, events under the old name read, a new version accepted")
+    func renamedField() throws {
+        let first = try ChronicleModel("books", version: 1) { model in
+            model.entity("Book") { $0.text("heading", .notBlank) }
+        }
+        let second = try ChronicleModel("books", version: 2) { model in
+            model.entity("Book") { book in
+                book.text("title", .notBlank)
+                book.rename("heading", to: "title")
+            }
+        }
+        #expect(String(decoding: second.record(), as: UTF8.self).contains(#""formerly":["heading"]"#))
+        #expect(try ChronicleModel(record: second.record()) == second)
+        let evolution = try second.evolution(from: first)
+        #expect(evolution.removedEntities.isEmpty && evolution.newlyUnique.isEmpty)
+        let id = UUID()
+        let reader = ChronicleModel.EventReader(second)
+        let old = try reader.read(type: "BookCreated", stream: "book-\(id.uuidString.lowercased())", data: Data(#"{"heading":"Dune"}"#.utf8))
+        #expect(old.change == .created(["title": "Dune"]))
+        let new = try reader.read(type: "BookUpdated", stream: "book-\(id.uuidString.lowercased())", data: Data(#"{"title":"Emma"}"#.utf8))
+        #expect(new.change == .updated(["title": "Emma"]))
+        // Renamed to another type, the old events would not read: refused.
+        let retyped = try ChronicleModel("books", version: 3) { model in
+            model.entity("Book") { book in
+                book.integer("title", optional: true)
+                book.rename("heading", to: "title")
+            }
+        }
+        #expect(throws: ChronicleModelError.self) { try retyped.evolution(from: first) }
+    }
+
     /// Each wrong declaration, and the one line that refuses it.
     @Test(arguments: [
         ("a reference to an undeclared entity", "model 'bad', entity 'Note', field 'folderId': refers to 'Folder', which the model does not declare"),
@@ -106,6 +137,8 @@ import Testing
         ("a pattern that is no regular expression", "model 'bad', entity 'Note', field 'body': the pattern '([' is not a regular expression"),
         ("an index of an undeclared field", "model 'bad', entity 'Note', field 'rank': an index of a field the entity does not declare (declare it first)"),
         ("an index of a set", "model 'bad', entity 'Note', field 'links': a set cannot be indexed (query its members' entities instead)"),
+        ("a rename of an undeclared field", "model 'bad', entity 'Note', field 'title': a rename of a field the entity does not declare (declare it first)"),
+        ("a rename from a field still declared", "model 'bad', entity 'Note', field 'body': its former name 'day' must be a field name no other field has, now or before"),
     ])
     func aWrongModelIsRefusedWithOneLine(_ wrong: String, _ message: String) {
         #expect(throws: ChronicleModelError.self, "\(wrong)") {
@@ -139,6 +172,8 @@ import Testing
                 if wrong == "a reference to an undeclared entity" { note.reference("folderId", to: "Folder") }
                 if wrong == "a field named id" { note.text("id") }
                 if wrong == "an index of an undeclared field" { note.index("rank") }
+                if wrong == "a rename of an undeclared field" { note.rename("heading", to: "title") }
+                if wrong == "a rename from a field still declared" { note.rename("day", to: "body") }
                 if wrong == "an index of a set" {
                     note.references("links", to: "Note")
                     note.index("links")
