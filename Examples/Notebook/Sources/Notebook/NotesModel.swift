@@ -3,16 +3,28 @@ import Chronicle
 /// The app's model: everything Chronicle knows of notes, folders and labels. Adding an entity
 /// or a field is a change to this file alone (a new version of the model).
 enum NotesModel {
-    static let model: ChronicleModel = {
+    /// The first version, which the app ships today.
+    static let model = declared(version: 1)
+
+    /// The next version: a note's `title` is called `headline`, and notes can be archived
+    /// (false for every note written before). It opens the first version's stores.
+    static let version2 = declared(version: 2)
+
+    private static func declared(version: Int) -> ChronicleModel {
         do {
-            return try ChronicleModel("notebook", version: 1) { model in
+            return try ChronicleModel("notebook", version: version) { model in
                 model.entity("Folder") { folder in
                     // Unique up to case: "Work" and "work" cannot both be created here; made
                     // apart on two devices, both are kept and shown as "Work" and "work (2)".
                     folder.text("name", .trimmed, .notBlank, .maxLength(80), unique: .caseFolded)
                 }
                 model.entity("Note") { note in
-                    note.text("title", .trimmed, .notBlank, .maxLength(200))
+                    let title = version == 1 ? "title" : "headline"
+                    note.text(title, .trimmed, .notBlank, .maxLength(200))
+                    if version >= 2 {
+                        note.rename("title", to: "headline")
+                        note.boolean("archived", default: false)
+                    }
                     note.text("body", .emptyIsAbsent, optional: true)
                     note.day("day")
                     note.boolean("pinned", default: false, setBy: ChronicleModel.SetEvents(on: "NotePinned", off: "NoteUnpinned"))
@@ -36,5 +48,5 @@ enum NotesModel {
         } catch {
             fatalError("the notebook's model is declared wrong: \(error)")
         }
-    }()
+    }
 }

@@ -44,6 +44,10 @@ func notes(on device: ChronicleStore) async throws -> [String] {
     }.sorted()
 }
 
+// The phone's screen follows its notes: the list now, then a new one after each change.
+let screen = NotesScreen()
+let following = Task { try await screen.follow(phone) }
+
 // The phone, offline: a folder, a label, two notes.
 let work = try await phone.create("Folder", ["name": "Work"])
 let urgent = try await phone.create("Label", ["name": "urgent"])
@@ -52,6 +56,7 @@ _ = try await phone.create("Note", ["title": "Call the bank", "day": "2026-12-02
 _ = try await phone.create("Note", ["title": "Buy a lamp", "day": "2026-12-09", "cost": "39.90"])
 _ = try await phone.update("Note", plan.id, ["pinned": true])
 print("phone: \(try await notes(on: phone))")
+await screen.waitUntilShown(["Buy a lamp", "Call the bank", "Plan the week"])
 
 // A range query on the index of days, and the aggregate's rows for the same week.
 let week = try await phone.entities("Note", where: "day", from: "2026-11-30", through: "2026-12-06")
@@ -104,5 +109,43 @@ print("after restoring Work: \(try await notes(on: laptop))")
 try await sync(laptop)
 print("pending: \(try laptop.syncStatus().pending)")
 
+await screen.waitUntilShown(["Buy a lamp", "Call the bank", "Plan the month"])
+following.cancel()
+let seen = await screen.values
+print("screen: \(seen.count) lists, the last \(await screen.history.last ?? []), "
+      + "none the same as the one before: \(zip(seen, seen.dropFirst()).allSatisfy { $0 != $1 })")
 await phone.close()
 await laptop.close()
+
+// The app's next version opens the same store: the renamed field reads from every event
+// written before, and the new field has its default.
+let upgraded = try ChronicleStore(directory: arguments[1] + "/laptop", model: NotesModel.version2)
+let planned = try await upgraded.entities("Note", where: "day", equals: "2026-12-01").first
+print("version 2: headline \(plain(planned?.values["headline"])), archived \(plain(planned?.values["archived"]))")
+await upgraded.close()
+
+/// What a screen listing the notes keeps: each list it was given, in order, and its titles.
+actor NotesScreen {
+    private(set) var values: [[ChronicleModel.EntityState]] = []
+    private(set) var history: [[String]] = []
+    private var waiters: [(titles: [String], continuation: CheckedContinuation<Void, Never>)] = []
+
+    func follow(_ store: ChronicleStore) async throws {
+        for try await notes in store.observe(.entities("Note")) {
+            let titles = notes.compactMap { $0.text("title") }.sorted()
+            values.append(notes)
+            history.append(titles)
+            waiters.removeAll { waiter in
+                guard waiter.titles == titles else { return false }
+                waiter.continuation.resume()
+                return true
+            }
+        }
+    }
+
+    /// Returns once the screen shows `titles`.
+    func waitUntilShown(_ titles: [String]) async {
+        if history.last == titles { return }
+        await withCheckedContinuation { waiters.append((titles, $0)) }
+    }
+}
