@@ -48,12 +48,10 @@ struct EntityObservationTests {
 
         // A pull: this store's events come back from the server, then another device's rename
         // of the folder after them, stored as a sync stores a page.
-        let own = try store.log.read(after: 0, limit: .max)
-        var page = own.enumerated().map { index, event in event.foreign(upstreamPosition: UInt64(index + 1)) }
         let stream = "folder-" + work.id.uuidString.lowercased()
-        page.append(ForeignEvent(id: UUID(), stream: stream, version: 2, type: "FolderUpdated",
+        let page = try serverPage(givingBack: store.log, then: [ForeignEvent(id: UUID(), stream: stream, version: 2, type: "FolderUpdated",
                                  timestampMilliseconds: 1_800_000_000_000, origin: "another-device",
-                                 data: Data(#"{"name":"Office"}"#.utf8), upstreamPosition: UInt64(own.count + 1)))
+                                 data: Data(#"{"name":"Office"}"#.utf8))])
         _ = try await store.importEvents(page)
         try await folders.waitUntilShown(["Home", "Office"])
 

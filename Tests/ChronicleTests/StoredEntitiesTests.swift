@@ -133,10 +133,8 @@ struct StoredEntitiesTests {
 
         // Another device changes the note: the step that made it can no longer be undone.
         let stream = "note-" + note.uuidString.lowercased()
-        let own = try store.log.read(after: 0, limit: .max)
-        var page = own.enumerated().map { index, event in event.foreign(upstreamPosition: UInt64(index + 1)) }
-        page.append(ForeignEvent(id: UUID(), stream: stream, version: 99, type: "NoteUpdated", timestampMilliseconds: 1_800_000_000_000,
-                                 origin: "another-device", data: Data(#"{"day":"2026-03-09"}"#.utf8), upstreamPosition: UInt64(own.count + 1)))
+        let page = try serverPage(givingBack: store.log, then: [ForeignEvent(id: UUID(), stream: stream, version: 99, type: "NoteUpdated", timestampMilliseconds: 1_800_000_000_000,
+                                 origin: "another-device", data: Data(#"{"day":"2026-03-09"}"#.utf8))])
         _ = try await store.importEvents(page)
         let head = try store.log.head()
         await #expect(throws: ChronicleError.rejected(.overtaken(stream: stream, redo: false))) { try await store.undo() }
@@ -155,10 +153,8 @@ struct StoredEntitiesTests {
         let stream = "note-" + note.id.uuidString.lowercased()
         // Pushed and given back (positions 1 and 2 on the server); then another device's write
         // of the body, made earlier by its clock, reaches the server after this one's.
-        let own = try store.log.read(after: 0, limit: .max)
-        var page = own.enumerated().map { index, event in event.foreign(upstreamPosition: UInt64(index + 1)) }
-        page.append(ForeignEvent(id: UUID(), stream: stream, version: 3, type: "NoteUpdated", timestampMilliseconds: 1_700_000_000_000,
-                                 origin: "tablet", data: Data(#"{"body":"theirs"}"#.utf8), upstreamPosition: 3))
+        let page = try serverPage(givingBack: store.log, then: [ForeignEvent(id: UUID(), stream: stream, version: 3, type: "NoteUpdated", timestampMilliseconds: 1_700_000_000_000,
+                                 origin: "tablet", data: Data(#"{"body":"theirs"}"#.utf8))])
         _ = try await store.importEvents(page)
         #expect(try await store.entity("Note", id: note.id)?.text("body") == "theirs")
         var conflicts = try await store.conflicts()
@@ -216,10 +212,8 @@ struct StoredEntitiesTests {
         #expect(try await store.entities("Book", where: "title", equals: "Dune Messiah").map(\.id) == [dune.id])
         // Pushed; then a device not upgraded yet writes the old name: read as the new one.
         let stream = "book-" + dune.id.uuidString.lowercased()
-        let own = try store.log.read(after: 0, limit: .max)
-        var page = own.enumerated().map { index, event in event.foreign(upstreamPosition: UInt64(index + 1)) }
-        page.append(ForeignEvent(id: UUID(), stream: stream, version: 9, type: "BookUpdated", timestampMilliseconds: 1_900_000_000_000,
-                                 origin: "old-phone", data: Data(#"{"heading":"Children of Dune"}"#.utf8), upstreamPosition: UInt64(own.count + 1)))
+        let page = try serverPage(givingBack: store.log, then: [ForeignEvent(id: UUID(), stream: stream, version: 9, type: "BookUpdated",
+                                 timestampMilliseconds: 1_900_000_000_000, origin: "old-phone", data: Data(#"{"heading":"Children of Dune"}"#.utf8))])
         _ = try await store.importEvents(page)
         #expect(try await store.entity("Book", id: dune.id)?.text("title") == "Children of Dune")
         try await Self.expectStatesEqualTheFold(store, "version 2")
