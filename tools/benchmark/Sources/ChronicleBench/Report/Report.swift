@@ -74,6 +74,16 @@ struct Report {
         if !keyed.isEmpty {
             text += "\nappend keys (those the store's commands carry): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
         }
+        let declared = [Workload.rebuild, .readTodo, .readDayStats, .readDayTodos].compactMap { workload -> String? in
+            guard let spread = results.spread(workload, .chronicleEntities) else { return nil }
+            let overChronicle = results.ratio(workload, .chronicleEntities, over: .chronicle).map { "÷ chronicle \(Self.ratio($0))" } ?? ""
+            let overGRDB = results.ratio(workload, .chronicleEntities, over: .grdb).map { ", ÷ grdb \(Self.ratio($0))" } ?? ""
+            return "\(workload.rawValue) \(Self.rate(spread)) \(workload.unit) (\(overChronicle)\(overGRDB))"
+        }
+        if !declared.isEmpty {
+            text += "\ndeclared model (the todo app's model folded by the generic stored entities, chronicle-entities): "
+                + declared.joined(separator: "; ") + "\n"
+        }
         text += syncTable()
         let checks = targets()
         if !checks.isEmpty {

@@ -56,6 +56,9 @@ enum Child {
         case (.appendSingle1, .grdb), (.appendSingle8, .grdb): return try await GRDBWorkloads.appendSingle(task)
         case (.appendSingle1, .lmdbRaw), (.appendSingle8, .lmdbRaw): return try RawLMDBWorkloads.appendSingle(task)
         case (.rebuild, .chronicle): return try await ChronicleWorkloads.rebuild(task)
+        case (.rebuild, .chronicleEntities): return try await EntityWorkloads.rebuild(task)
+        case (.readTodo, .chronicleEntities), (.readDayStats, .chronicleEntities), (.readDayTodos, .chronicleEntities):
+            return try await EntityWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.rebuild, .grdb): return try GRDBWorkloads.rebuild(task)
         case (.rebuild, .lmdbRaw): return try RawLMDBWorkloads.scan(task)
         case (.readTodo, .chronicle), (.readDayStats, .chronicle), (.readDayTodos, .chronicle):

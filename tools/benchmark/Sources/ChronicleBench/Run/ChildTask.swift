@@ -13,6 +13,8 @@ struct ChildTask: Codable, Sendable {
     var directory: String
     /// An existing store the workload reads (the log that `append-batch` left, the models that `rebuild` left).
     var source: String?
+    /// The log the entity states of `chronicle-entities` reads follow.
+    var log: String?
     /// Events used (append, push) or operations done (reads).
     var count: Int
     var batchSize: Int = 1000

@@ -73,12 +73,12 @@ struct Orchestrator {
         // c. Rebuild every projection from the log (a) left; raw LMDB scans it.
         if selected.contains(.rebuild) || !reads.isEmpty {
             let recorded = selected.contains(.rebuild)
-            let systems = recorded ? Workload.rebuild.systems : [.chronicle, .grdb]
+            let systems = recorded ? Workload.rebuild.systems : [.chronicle, .chronicleEntities, .grdb]
             for run in 0..<(recorded ? options.runCount : 1) {
                 for system in systems {
                     let directory = "\(root)/models-\(system.rawValue)-\(run)"
                     var child = task(.rebuild, system, directory, count: sizes.events)
-                    child.source = logs[system]
+                    child.source = logs[system == .chronicleEntities ? .chronicle : system]
                     progress("rebuild run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
                     let measurement = try ChildProcess.run(.measure, child)
                     if recorded { results.record(.rebuild, system, measurement) }
@@ -100,6 +100,7 @@ struct Orchestrator {
                 for system in workload.systems {
                     var child = task(workload, system, root, count: count)
                     child.source = system == .grdb ? logs[.grdb] : models[system]
+                    child.log = logs[.chronicle]
                     progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
                     let measurement = try ChildProcess.run(.measure, child)
                     results.record(workload, system, measurement)

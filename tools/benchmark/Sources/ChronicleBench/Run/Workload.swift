@@ -23,8 +23,8 @@ enum Workload: String, Codable, Sendable, CaseIterable {
     var systems: [BenchSystem] {
         switch self {
         case .appendBatch, .appendSingle1, .appendSingle8: [.chronicle, .chronicleKeys, .grdb, .lmdbRaw]
-        case .rebuild: [.chronicle, .grdb, .lmdbRaw]
-        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .grdb]
+        case .rebuild: [.chronicle, .chronicleEntities, .grdb, .lmdbRaw]
+        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .chronicleEntities, .grdb]
         case .syncPush, .syncPull: [.chronicle, .chroniclePostgres, .chroniclePostgres3]
         }
     }
@@ -48,6 +48,9 @@ enum BenchSystem: String, Codable, Sendable, CaseIterable {
     /// Chronicle with the append keys the store's commands carry (``BenchEvent/appendKeys``):
     /// the cost of decisions that hold across processes, beside `chronicle` in the same runs.
     case chronicleKeys = "chronicle+keys"
+    /// Rebuild and reads only: the todo app's model declared (`TodoAppModel.model`), folded by
+    /// the stored entities any declared model gets (`ModelStates`), on `chronicle`'s log.
+    case chronicleEntities = "chronicle-entities"
     case grdb
     case lmdbRaw = "lmdb-raw"
     /// Diagnostics only (`--diagnose`, append-batch, not in the JSON): raw LMDB plus

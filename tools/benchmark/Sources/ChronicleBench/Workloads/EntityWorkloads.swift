@@ -1,0 +1,55 @@
+import Chronicle
+import EventLog
+import Foundation
+import Projections
+
+/// The stored entities of a declared model (`ModelStates`) on the same log: the todo app's
+/// model declared (`TodoAppModel.model`), read by the generic fold, beside the todo app's own
+/// projections. What any app's model gets, measured on the data the other systems hold.
+enum EntityWorkloads {
+    /// Folds the whole log `append-batch` left into fresh entity states.
+    static func rebuild(_ task: ChildTask) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.source!)
+        defer { log.close() }
+        let states = try ModelStates(path: task.directory, model: TodoAppModel.model, log: log)
+        var watch = Stopwatch()
+        let position = try watch.measure { try states.rebuild() }
+        return (Int(position), watch.seconds)
+    }
+
+    /// The point reads, through the generic queries: a todo by id, a day's stats (the
+    /// `DailyStat` aggregate's row, through the index of the field it groups by), a day's todos.
+    static func reads(_ task: ChildTask, keys: ReadKeys) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.log!)
+        defer { log.close() }
+        let states = try ModelStates(path: task.source!, model: TodoAppModel.model, log: log)
+        let days = keys.days.map { ChronicleModel.FieldValue.text($0.description) }
+        var watch = Stopwatch()
+        var found = 0
+        switch task.workload {
+        case .readTodo:
+            try watch.measure {
+                for i in 0..<task.count where try states.shown("Todo", id: keys.todoIDs[i % keys.todoIDs.count]) != nil {
+                    found += 1
+                }
+            }
+        case .readDayStats:
+            try watch.measure {
+                for i in 0..<task.count {
+                    let day = days[i % days.count]
+                    found += try states.rows(of: "DailyStat", from: day, through: day).count
+                }
+            }
+        case .readDayTodos:
+            try watch.measure {
+                for i in 0..<task.count {
+                    found += try states.shown("Todo", where: "deadline", from: days[i % days.count], through: days[i % days.count]).count
+                }
+            }
+        default:
+            throw BenchError.unsupported("\(task.workload.rawValue) is not a read")
+        }
+        progress("    chronicle-entities: \(task.count) reads, \(found) rows")
+        return (task.count, watch.seconds)
+    }
+}
