@@ -48,8 +48,11 @@ public final class ModelStates: Sendable {
 
     /// The version of the fold and of the stored layout: bump it when either changes.
     static let layoutVersion: UInt32 = 3
-    /// Events folded per write transaction.
+    /// Events folded per write transaction while following the log.
     static let batchSize = 2048
+    /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
+    /// commits, each page of the indexes written once for many events.
+    static let largeBatchSize = 65_536
 
     /// Opens (creating when missing) the read model at `path` for `model`, over `log`.
     /// - throws: ``ProjectionError/cannotOpen(path:reason:)`` when LMDB refuses the folder.
@@ -97,18 +100,20 @@ public final class ModelStates: Sendable {
     public func catchUp() throws -> UInt64 {
         // Caught up already (the usual case for a read): no write transaction.
         let folded = try position()
-        if try folded >= log.head() { return folded }
+        let head = try log.head()
+        if folded >= head { return folded }
+        let size = head - folded > UInt64(Self.batchSize) ? Self.largeBatchSize : Self.batchSize
         while true {
             let (reached, more, changed) = try ProjectionError.mappingStorage {
                 try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
                     let checkpoint = try Self.checkpoint(txn, meta)
-                    let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
+                    let records = try log.read(after: checkpoint, limit: size, maxBytes: EventLog.defaultBatchBytes)
                     guard let last = records.last?.position else { return (checkpoint, false, []) }
                     var batch = ModelStatesBatch(states: self, txn: txn)
                     try batch.fold(records)
                     let changed = try batch.finish()
                     try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
-                    return (last, records.count == Self.batchSize, changed)
+                    return (last, last < head, changed)
                 }
             }
             if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
