@@ -160,10 +160,21 @@ struct StatesView {
         }
     }
 
-    /// Everything loaded, with the ranks of unique writes as known now.
+    /// Everything loaded, with the ranks of unique writes as known now. Ranks only order
+    /// colliding values: the log is asked for the server positions of those alone (most reads
+    /// load no collision, and skip it).
     func snapshot() throws -> ChronicleModel.Snapshot {
         let entities = loaded.values.flatMap { $0.values.compactMap { $0 } }
-        let servers = try states.log.upstreamPositions(of: entities.flatMap { $0.uniqueWrites.values })
+        var holders: [String: [UInt64]] = [:]   // entity, field and key → the positions that wrote it
+        for stored in entities where !stored.state.isDeleted {
+            guard let declared = states.model.entity(named: stored.state.entity) else { continue }
+            for (field, position) in stored.uniqueWrites {
+                guard let uniqueness = declared.field(named: field)?.unique, case .text(let text)? = stored.state.values[field] else { continue }
+                holders["\(declared.name)\u{0}\(field)\u{0}\(uniqueness.key(text))", default: []].append(position)
+            }
+        }
+        let colliding = holders.values.filter { $0.count > 1 }.flatMap { $0 }
+        let servers = colliding.isEmpty ? [:] : try states.log.upstreamPositions(of: colliding)
         var snapshot = ChronicleModel.Snapshot(states.model)
         for stored in entities {
             snapshot.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: servers[$0], position: $0) })
