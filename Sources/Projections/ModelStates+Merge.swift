@@ -24,19 +24,25 @@ extension ModelStates {
             pulledByStream[recorded.stream, default: []].append((rank, recorded.id, event))
         }
         return try touched.map { entity, id, stream in
-            let here = try log.read(stream: stream)
-            let servers = try log.upstreamPositions(of: here.map(\.position))
-            let ids = Set(here.map(\.id))
-            var ranked: [(rank: ChronicleModel.EventRank, event: ChronicleModel.Event)] = here.compactMap { recorded in
-                guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
-                                                    schemaVersion: Int(recorded.schemaVersion)) else { return nil }
-                return (ChronicleModel.EventRank(upstream: servers[recorded.position], position: recorded.position), event)
-            }
-            for pulled in pulledByStream[stream] ?? [] where !ids.contains(pulled.id) { ranked.append((pulled.rank, pulled.event)) }
+            var ranked = try self.ranked(try log.read(stream: stream), reader: reader)
+            let here = Set(ranked.map(\.id))
+            ranked += (pulledByStream[stream] ?? []).filter { !here.contains($0.id) }
             ranked.sort { $0.rank < $1.rank }
             var fold = ChronicleModel.Snapshot(model)
-            for (rank, event) in ranked { fold.apply(event, rank: rank) }
+            for (rank, _, event) in ranked { fold.apply(event, rank: rank) }
             return (try state(of: entity, id: id), fold.state(of: entity, id: id))
+        }
+    }
+
+    /// The events of `records` (of one stream, here) that the model reads, each with its event
+    /// id and where the merge ranks it as known now, in the log's order.
+    func ranked(_ records: [RecordedEvent], reader: ChronicleModel.EventReader) throws
+        -> [(rank: ChronicleModel.EventRank, id: UUID, event: ChronicleModel.Event)] {
+        let servers = try log.upstreamPositions(of: records.map(\.position))
+        return records.compactMap { recorded in
+            guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
+                                                schemaVersion: Int(recorded.schemaVersion)) else { return nil }
+            return (ChronicleModel.EventRank(upstream: servers[recorded.position], position: recorded.position), recorded.id, event)
         }
     }
 }

@@ -1,6 +1,5 @@
 import ChronicleSchema
 import Foundation
-import LMDB
 
 extension ModelStates {
     /// The shown entities of `entity` whose `field` holds a value from `lower` through `upper`
@@ -65,14 +64,14 @@ extension StatesView {
         if states.indexedFields[number].contains(name) {
             let base = ModelStateKeys.prefix(number) + ModelStateKeys.prefix(field)
             let end = upper.map { base + ModelStateKeys.sortable($0) }
-            try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key in
+            try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, _ in
                 let value = key.dropLast(16)
                 if let end, end.lexicographicallyPrecedes(value) { return false }
                 if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
                 return true
             }
         } else {
-            try scan(states.states, from: ModelStateKeys.prefix(number), within: ModelStateKeys.prefix(number)) { key in
+            try scan(states.states, from: ModelStateKeys.prefix(number), within: ModelStateKeys.prefix(number)) { key, _ in
                 if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
                 return true
             }
@@ -98,18 +97,6 @@ extension StatesView {
                 if let id = ModelStateKeys.trailingID(key) { holders.append(id) }
             }
             for holder in holders { _ = try self.stored(entity.name, holder) }
-        }
-    }
-
-    /// Calls `body` with each key of `db` from `start` on, while it begins with `prefix` and
-    /// `body` returns true.
-    func scan(_ db: Database, from start: [UInt8], within prefix: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
-        try txn.withCursor(db) { cursor in
-            var entry = try cursor.seek(atLeast: start)
-            while let current = entry, current.key.count >= prefix.count,
-                  current.key.prefix(prefix.count).elementsEqual(prefix), try body(current.key) {
-                entry = try cursor.next()
-            }
         }
     }
 }

@@ -150,11 +150,21 @@ struct StatesView {
     /// Calls `body` with each entry of `db` whose key begins with `prefix`, in key order.
     func scan(_ db: Database, prefix: [UInt8],
               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try scan(db, from: prefix, within: prefix) { key, value in
+            try body(key, value)
+            return true
+        }
+    }
+
+    /// Calls `body` with each entry of `db` from key `start` on, while its key begins with
+    /// `prefix` and `body` returns true.
+    func scan(_ db: Database, from start: [UInt8], within prefix: [UInt8],
+              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try txn.withCursor(db) { cursor in
-            var entry = try cursor.seek(atLeast: prefix)
+            // LMDB takes no empty key to seek to: from the empty key is from the first.
+            var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
             while let current = entry, current.key.count >= prefix.count,
-                  current.key.prefix(prefix.count).elementsEqual(prefix) {
-                try body(current.key, current.value)
+                  current.key.prefix(prefix.count).elementsEqual(prefix), try body(current.key, current.value) {
                 entry = try cursor.next()
             }
         }

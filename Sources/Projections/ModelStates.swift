@@ -137,13 +137,7 @@ public final class ModelStates: Sendable {
     public func mergeConflicts() throws -> [MergeConflict] {
         try read { view in
             var found: [MergeConflict] = []
-            try view.txn.withCursor(conflicts) { cursor in
-                var entry = try cursor.first()
-                while let current = entry {
-                    found.append(try ConflictsProjection.decode(current.value))
-                    entry = try cursor.next()
-                }
-            }
+            try view.scan(conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
             return found
         }
     }

@@ -24,6 +24,8 @@ struct ModelStatesBatch {
     private var upstream: [UInt64: UInt64] = [:]
     /// What pulled events overruled of this replica's writes, by position.
     private var conflicts: [(position: UInt64, conflict: MergeConflict)] = []
+    /// The streams read whole during the batch (for merges: conflicts and refolds), each once.
+    private var streams: [String: [RecordedEvent]] = [:]
 
     init(states owner: ModelStates, txn: Transaction) {
         self.owner = owner
@@ -57,7 +59,7 @@ struct ModelStatesBatch {
             try load(key)
             let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)
             if let server = rank.upstream, record.origin != deviceID, let own = firstOwn[record.stream], own < record.position {
-                let before = try owner.log.read(stream: record.stream).filter { $0.position < record.position }
+                let before = try events(of: record.stream).filter { $0.position < record.position }
                 let servers = try owner.log.upstreamPositions(of: before.map(\.position))
                 for conflict in ModelConflicts.of(event, record, server: server, before: before, upstream: servers,
                                                   deviceID: deviceID, reader: reader) {
@@ -78,10 +80,12 @@ struct ModelStatesBatch {
         var changed: [(entity: String, id: UUID)] = []
         var index: [UInt64: UInt16] = [:]
         for (position, conflict) in conflicts {
-            var key = withUnsafeBytes(of: position.bigEndian) { Array($0) }
+            // As the todo app's conflicts are kept: the pulled event's position, then its conflict's number.
             let at = index[position, default: 0]
             index[position] = at + 1
-            key += withUnsafeBytes(of: at.bigEndian) { Array($0) }
+            var key: [UInt8] = []
+            key.appendBigEndian(position)
+            key.appendBigEndian(at)
             try txn.put(owner.conflicts, key: key, value: ConflictsProjection.encode(conflict))
         }
         for (key, before) in original {
@@ -130,19 +134,21 @@ struct ModelStatesBatch {
     /// Folds entity `key` again from its stream's events up to `position`, in the merge's order.
     private mutating func refold(_ key: Key, stream: String, through position: UInt64) throws {
         let entity = owner.model.entities[key.entity]
-        let recorded = try owner.log.read(stream: stream).filter { $0.position <= position }
-        let servers = try owner.log.upstreamPositions(of: recorded.map(\.position))
-        var ranked: [(rank: ChronicleModel.EventRank, event: ChronicleModel.Event)] = []
-        for record in recorded {
-            guard let event = try? reader.read(type: record.type, stream: record.stream, data: record.data,
-                                                schemaVersion: Int(record.schemaVersion)),
-                  event.entity == entity.name, event.id == key.id else { continue }
-            ranked.append((ChronicleModel.EventRank(upstream: servers[record.position], position: record.position), event))
-        }
-        ranked.sort { $0.rank < $1.rank }
+        let ranked = try owner.ranked(try events(of: stream).filter { $0.position <= position }, reader: reader)
+            .filter { $0.event.entity == entity.name && $0.event.id == key.id }
+            .sorted { $0.rank < $1.rank }
         overlay.forget(entity: entity.name, id: key.id)
-        for (rank, event) in ranked { overlay.apply(event, rank: rank) }
+        for (rank, _, event) in ranked { overlay.apply(event, rank: rank) }
         lastApplied[key] = ranked.last?.rank.position ?? 0
+    }
+
+    /// The events of `stream` in the log, read once per batch: the batch's own are in the log
+    /// already, and later appends come after every position it asks about.
+    private mutating func events(of stream: String) throws -> [RecordedEvent] {
+        if let known = streams[stream] { return known }
+        let read = try owner.log.read(stream: stream)
+        streams[stream] = read
+        return read
     }
 
     // MARK: - Indexes
