@@ -59,9 +59,7 @@ extension ChronicleStore {
     public func entities(_ entity: String) async throws -> [ChronicleModel.EntityState] {
         try requireOpen()
         return try ChronicleError.mapping {
-            let states = try entityStates()
-            try states.catchUp()
-            return try states.shown(entity)
+            try caughtUpEntityStates().shown(entity)
         }
     }
 
@@ -69,9 +67,7 @@ extension ChronicleStore {
     public func entity(_ entity: String, id: UUID) async throws -> ChronicleModel.EntityState? {
         try requireOpen()
         return try ChronicleError.mapping {
-            let states = try entityStates()
-            try states.catchUp()
-            return try states.shown(entity, id: id)
+            try caughtUpEntityStates().shown(entity, id: id)
         }
     }
 
@@ -99,9 +95,7 @@ extension ChronicleStore {
                          through upper: ChronicleModel.FieldValue? = nil) async throws -> [ChronicleModel.EntityState] {
         try requireOpen()
         return try ChronicleError.mapping {
-            let states = try entityStates()
-            try states.catchUp()
-            return try states.shown(entity, where: field, from: lower, through: upper)
+            try caughtUpEntityStates().shown(entity, where: field, from: lower, through: upper)
         }
     }
 
@@ -118,9 +112,7 @@ extension ChronicleStore {
                      through upper: ChronicleModel.FieldValue? = nil) async throws -> [ChronicleModel.AggregateRow] {
         try requireOpen()
         return try ChronicleError.mapping {
-            let states = try entityStates()
-            try states.catchUp()
-            return try states.rows(of: aggregate, from: lower, through: upper)
+            try caughtUpEntityStates().rows(of: aggregate, from: lower, through: upper)
         }
     }
 
@@ -129,6 +121,13 @@ extension ChronicleStore {
             throw ChronicleError.refused(.init("\(entity) \(id.uuidString.lowercased()) is not shown after the write"))
         }
         return state
+    }
+
+    /// The stored entities brought up to the log's head: what every generic read reads.
+    func caughtUpEntityStates() throws -> ModelStates {
+        let states = try entityStates()
+        try states.catchUp()
+        return states
     }
 
     /// The stored entities, opened the first time they are asked for.

@@ -10,9 +10,8 @@ extension ChronicleStore {
     /// declared model's (`ChronicleModel.Decider.effects(of:)`) for any other.
     /// `events` are at their server positions (0: none).
     func pulledKeys(_ events: [RecordedEvent]) throws -> [AppendKey] {
-        if model == TodoAppModel.model { return try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader) }
-        let states = try entityStates()
-        try states.catchUp()
+        if isTodoAppModel { return try ConsistencyKeys.effects(ofPulled: events, log: log, loader: loader) }
+        let states = try caughtUpEntityStates()
         return ModelAppend.keys(ChronicleModel.Decider(model).effects(of: try states.merged(pulled: events)))
     }
 }

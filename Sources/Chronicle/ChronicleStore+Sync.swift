@@ -86,9 +86,8 @@ extension ChronicleStore {
     /// ```
     public func conflicts() async throws -> [MergeConflict] {
         try await ChronicleError.mapping {
-            if model != TodoAppModel.model {
-                let states = try entityStates()
-                try states.catchUp()
+            if !isTodoAppModel {
+                let states = try caughtUpEntityStates()
                 return try states.mergeConflicts()
             }
             try await readYourWrites()

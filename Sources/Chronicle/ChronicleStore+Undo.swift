@@ -62,7 +62,7 @@ extension ChronicleStore {
 
     private func revert(steps count: Int, redo: Bool) async throws -> [RecordedEvent] {
         guard count >= 1 else { throw ChronicleError.rejected(.invalidStepCount(count)) }
-        if model != TodoAppModel.model { return try await revertEntities(steps: count, redo: redo) }
+        if !isTodoAppModel { return try await revertEntities(steps: count, redo: redo) }
         let (result, _) = try await execute { () async throws -> (decision: Decision?, outcome: Void) in
             let read = try log.head()
             let history = try history()
@@ -84,31 +84,19 @@ extension ChronicleStore {
     /// ``undo(steps:)`` and ``redo(steps:)`` on a declared model's store: the steps' entities
     /// put back by commands the model decides (``ModelRevertPlan``), appended as one batch.
     fileprivate func revertEntities(steps count: Int, redo: Bool) async throws -> [RecordedEvent] {
-        let states = try entityStates()
-        var attempt = 0
-        while true {
-            attempt += 1
-            try states.catchUp()
+        let (appended, _) = try await appendDecided { reading in
             let read = try log.head()
             let history = try history()
             var stack = redo ? history.redoStack : history.undoStack
             guard !stack.isEmpty else { throw redo ? DomainError.nothingToRedo : DomainError.nothingToUndo }
-            var plan = ModelRevertPlan(log: log, model: model, history: history, redo: redo, read: read, reading: try states.reading())
+            var plan = ModelRevertPlan(log: log, model: model, history: history, redo: redo, read: read, reading: reading)
             var parts: [HistoryNote.Part] = []
             while parts.count < count, let id = stack.popLast(), let step = history.steps[id] {
                 parts.append(HistoryNote.Part(step: id, count: UInt32(try plan.revert(step))))
             }
-            guard !plan.step.decision.events.isEmpty else { return [] }
-            do {
-                let note: HistoryNote = redo ? .redo(parts) : .undo(parts)
-                let result = try await ModelAppend.append(plan.step.decision, to: log, note: note.bytes)
-                lastAppended.withLock { $0 = max($0, result.head) }
-                guard let first = result.positions.min() else { return [] }
-                return try log.read(after: first - 1, limit: result.positions.count)
-            } catch ChronicleError.conflict(let detail) {
-                guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(detail) }
-                try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
-            }
+            return (plan.step.decision, redo ? .redo(parts) : .undo(parts), ())
         }
+        guard let appended, let first = appended.positions.min() else { return [] }
+        return try log.read(after: first - 1, limit: appended.positions.count)
     }
 }

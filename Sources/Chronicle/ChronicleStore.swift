@@ -39,6 +39,9 @@ public final class ChronicleStore: Sendable {
     public let directory: String
     /// The model the store was opened with, recorded in it (`ChronicleModel`; see <doc:DeclaringYourModel>).
     public let model: ChronicleModel
+    /// Whether `model` is the todo app's, which its own commands, models, undo and merge
+    /// serve; any other model is served by the generic ones (compared once, at open).
+    let isTodoAppModel: Bool
     let loader: EntityLoader
     let lastAppended = Mutex<UInt64>(0)
     /// The stored read model of the declared model's entities (`entities/`), opened when
@@ -55,8 +58,9 @@ public final class ChronicleStore: Sendable {
     ///   - logOptions: how the log is opened (`noSync` for throwaway stores in tests only).
     ///   - upgradeProgress: told how far the rebuild of read models built by another version
     ///     is (after an upgrade of Chronicle; the old models are read until it ends).
-    ///   - model: the app's model, recorded in the store (the todo app's, for now the only one
-    ///     the store's commands serve).
+    ///   - model: the app's model, recorded in the store: the todo app's by default, which the
+    ///     typed commands serve; any model's entities are served by ``create(_:_:id:)``,
+    ///     ``entities(_:)`` and the other generic commands and reads.
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something
     ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
     ///   format, no access, another app's model or this version of it recorded otherwise).
@@ -66,6 +70,7 @@ public final class ChronicleStore: Sendable {
         try StoreFolder.prepare(directory)
         self.directory = directory
         self.model = model
+        isTodoAppModel = model == TodoAppModel.model
         let log = try ChronicleError.mapping { try EventLog(path: directory + "/log", options: logOptions) }
         do {
             try ModelRecording.record(model, in: log, path: directory)
@@ -86,7 +91,7 @@ public final class ChronicleStore: Sendable {
             projections.start()
             // A declared model's entities follow the log too, so that observed queries of them
             // see pulls and other processes' writes (the todo app's own models serve its queries).
-            if model != TodoAppModel.model {
+            if !isTodoAppModel {
                 do {
                     projections.follow(try entityStates())
                 } catch {

@@ -1,4 +1,5 @@
 import ChronicleSchema
+import EventLog
 import Foundation
 import Projections
 
@@ -75,23 +76,35 @@ extension ChronicleStore {
     public func perform<Value>(_ body: (inout ModelStep) throws -> Value) async throws -> Value {
         try requireOpen()
         return try await ChronicleError.mapping {
-            let states = try entityStates()
-            var attempt = 0
-            while true {
-                attempt += 1
-                try states.catchUp()
-                var step = ModelStep(step: ChronicleModel.Step(model, reading: try states.reading()))
+            try await appendDecided { reading in
+                var step = ModelStep(step: ChronicleModel.Step(model, reading: reading))
                 let value = try body(&step)
-                guard !step.step.decision.events.isEmpty else { return value }
-                do {
-                    let note = HistoryNote.command(group: Self.undoGroupID).bytes
-                    let result = try await ModelAppend.append(step.step.decision, to: log, note: note)
-                    lastAppended.withLock { $0 = max($0, result.head) }
-                    return value
-                } catch ChronicleError.conflict(let detail) {
-                    guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(detail) }
-                    try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
-                }
+                return (step.step.decision, .command(group: Self.undoGroupID), value)
+            }.value
+        }
+    }
+
+    /// Decides on the entities as stored now (`decide` gets them caught up to the log's head)
+    /// and appends the decision with its history note; when another writer changed what it
+    /// read, waits a moment and decides again. A decision of no events appends nothing.
+    /// Returns what was appended (nil: nothing) and the value of the decision that counted.
+    func appendDecided<Value>(
+        _ decide: (ModelStates.Reading) throws -> (decision: ChronicleModel.Decision, note: HistoryNote, value: Value)
+    ) async throws -> (appended: AppendResult?, value: Value) {
+        let states = try entityStates()
+        var attempt = 0
+        while true {
+            attempt += 1
+            try states.catchUp()
+            let decided = try decide(try states.reading())
+            guard !decided.decision.events.isEmpty else { return (nil, decided.value) }
+            do {
+                let result = try await ModelAppend.append(decided.decision, to: log, note: decided.note.bytes)
+                lastAppended.withLock { $0 = max($0, result.head) }
+                return (result, decided.value)
+            } catch ChronicleError.conflict(let detail) {
+                guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(detail) }
+                try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
             }
         }
     }
