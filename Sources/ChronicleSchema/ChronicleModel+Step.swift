@@ -16,7 +16,7 @@ extension ChronicleModel {
         public private(set) var decision = Decision()
         /// The entities the step changed, as its commands left them.
         public private(set) var changed: Snapshot
-        private var touched: Set<String> = []
+        private var touched: Set<EntityKey> = []
         private var appended: [String: UInt64] = [:]
         private let decider: Decider
         private let reader: EventReader
@@ -50,25 +50,26 @@ extension ChronicleModel {
 
         /// Entity `id` as the step leaves it so far (nil: none).
         public func state(of entity: String, id: UUID) throws -> EntityState? {
-            touched.contains(Self.key(entity, id)) ? changed.state(of: entity, id: id) : try base.state(of: entity, id: id)
+            touched.contains(EntityKey(entity: entity, id: id)) ? changed.state(of: entity, id: id) : try base.state(of: entity, id: id)
         }
 
         /// Puts the entity as the store holds it in the snapshot of changes, before a change.
         private mutating func load(_ entity: String, _ id: UUID) throws {
-            guard touched.insert(Self.key(entity, id)).inserted, let state = try base.state(of: entity, id: id) else { return }
+            guard touched.insert(EntityKey(entity: entity, id: id)).inserted, let state = try base.state(of: entity, id: id) else { return }
             changed.load(state)
         }
 
-        fileprivate func isChanged(_ entity: String, _ id: UUID) -> Bool { touched.contains(Self.key(entity, id)) }
+        fileprivate func isChanged(_ entity: String, _ id: UUID) -> Bool { touched.contains(EntityKey(entity: entity, id: id)) }
         fileprivate var model: ChronicleModel { decider.model }
         fileprivate var reading: Base { base }
         fileprivate func appendedEvents(of stream: String) -> UInt64 { appended[stream] ?? 0 }
-        fileprivate var changedStates: [EntityState] { touched.compactMap { key in
-            let parts = key.split(separator: " ", maxSplits: 1)
-            return UUID(uuidString: String(parts[1])).flatMap { changed.state(of: String(parts[0]), id: $0) }
-        } }
+        fileprivate var changedStates: [EntityState] { touched.compactMap { changed.state(of: $0.entity, id: $0.id) } }
 
-        private static func key(_ entity: String, _ id: UUID) -> String { "\(entity) \(id.uuidString)" }
+        /// An entity by its kind and id.
+        private struct EntityKey: Hashable {
+            var entity: String
+            var id: UUID
+        }
     }
 }
 
