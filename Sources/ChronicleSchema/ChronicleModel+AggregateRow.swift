@@ -6,7 +6,10 @@ extension ChronicleModel {
         /// The value of the grouped field the row is about, e.g. a day.
         public var key: FieldValue
         /// Each measure's value by its name: an integer for a count and for a sum of integers,
-        /// a number for a sum of numbers, text for a sum of decimals.
+        /// a number for a sum of numbers, text for a sum of decimals. Sums of numbers and of
+        /// decimals are exact sums of their decimal spellings: they do not depend on the order.
+        /// A number beyond what an exact sum holds (about 10^125 and more, or under 10^-128)
+        /// adds nothing.
         public var measures: [String: FieldValue]
 
         /// A row from its parts.
@@ -61,13 +64,17 @@ extension ChronicleModel.Snapshot {
                 }
                 return .text(total.description)
             default:
-                return .number(states.reduce(0.0) { sum, state in
-                    switch state.values[field] {
-                    case .number(let value)?: sum + value
-                    case .integer(let value)?: sum + Double(value)
-                    default: sum
+                // Each number as its shortest decimal spelling, summed exactly: the total does not
+                // depend on the order, and 0.1 + 0.2 is 0.3.
+                let total = states.reduce(Decimal(0)) { sum, state in
+                    let spelt: String? = switch state.values[field] {
+                    case .number(let value)? where value.isFinite: "\(value)"
+                    case .integer(let value)?: "\(value)"
+                    default: nil
                     }
-                })
+                    return spelt.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }.map { sum + $0 } ?? sum
+                }
+                return .number(Double(total.description) ?? 0)
             }
         }
     }

@@ -51,7 +51,7 @@ enum ModelStateKeys {
     }
 
     /// FNV-1a, 64 bits: stable across runs and platforms (Swift's `Hasher` is seeded per process).
-    private static func hash(_ bytes: [UInt8]) -> String {
+    static func hash(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)
@@ -94,6 +94,17 @@ extension ModelStateKeys {
         case .ids:
             return [3]
         }
+    }
+
+    /// `rows`: aggregate (2) · the grouped value, as ``sortable(_:)`` encodes it · for a text
+    /// longer than ``longestIndexedText``, a hash of it (texts that share their first bytes
+    /// keep rows of their own).
+    static func row(_ aggregate: Int, _ value: ChronicleModel.FieldValue) -> [UInt8] {
+        var key = prefix(aggregate) + sortable(value)
+        if case .text(let text) = value, text.utf8.count > longestIndexedText {
+            key += Array(hash(Array(text.utf8)).utf8)
+        }
+        return key
     }
 
     private static func bigEndian(_ value: UInt64) -> [UInt8] {

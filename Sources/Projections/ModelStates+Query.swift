@@ -25,19 +25,31 @@ extension ModelStates {
 
     /// The rows of aggregate `name` whose key is from `lower` through `upper` (an end that is
     /// nil is open), sorted by key, as ``ChronicleModel/Snapshot/rows(of:)`` makes them: read
-    /// through the index of the field it groups by, so only the entities of those rows are read.
+    /// from the stored rows, kept up as entities change, so only the rows returned are read.
     /// - throws: ``ProjectionError/notInModel(_:)`` for an aggregate the model does not declare.
     public func rows(of name: String, from lower: ChronicleModel.FieldValue?,
                      through upper: ChronicleModel.FieldValue?) throws -> [ChronicleModel.AggregateRow] {
-        guard let aggregate = model.aggregates.first(where: { $0.name == name }) else {
+        guard let number = model.aggregates.firstIndex(where: { $0.name == name }),
+              let entity = model.entity(named: model.aggregates[number].entity) else {
             throw ProjectionError.notInModel("model '\(model.name)' has no aggregate '\(name)'")
         }
-        let (number, fieldNumber) = try place(of: aggregate.groupedBy, in: aggregate.entity)
+        let aggregate = model.aggregates[number]
+        let base = ModelStateKeys.prefix(number)
         return try read { view in
-            _ = try view.entities(number, field: fieldNumber, from: lower, through: upper)
-            return (try view.snapshot().rows(of: name) ?? []).filter { row in
-                !(lower.map { row.key.sortsBefore($0) } ?? false) && !(upper.map { $0.sortsBefore(row.key) } ?? false)
+            var found: [ChronicleModel.AggregateRow] = []
+            try view.scan(self.rows, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { _, value in
+                let row = try StoredAggregateRow.decode(value, aggregate: name)
+                if let lower, row.key.sortsBefore(lower) { return true }
+                if let upper, upper.sortsBefore(row.key) {
+                    // Texts cut in the key sort among themselves by their hash: only a row
+                    // whose whole key is in the stored bytes ends the range.
+                    if case .text(let text) = row.key, text.utf8.count > ModelStateKeys.longestIndexedText { return true }
+                    return false
+                }
+                found.append(row.row(of: aggregate, in: entity))
+                return true
             }
+            return found.sorted { $0.key.sortsBefore($1.key) }
         }
     }
 

@@ -5,7 +5,8 @@ import LMDB
 import Synchronization
 
 /// The stored read model of any declared model: every entity's current state, with the
-/// indexes its rules read (unique values, children by parent), kept in an LMDB environment
+/// indexes its rules and queries read (unique values, children by parent, indexed values)
+/// and each aggregate's rows, kept in an LMDB environment
 /// of its own and brought up to the log's head on demand.
 ///
 /// ```swift
@@ -34,6 +35,8 @@ public final class ModelStates: Sendable {
     let children: Database
     let values: Database
     let conflicts: Database
+    /// Each aggregate's rows, kept up as entities change (``StoredAggregateRow``).
+    let rows: Database
     let meta: Database
     /// Each entity's place in the model (its number in keys).
     let entityNumbers: [String: Int]
@@ -47,7 +50,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 3
+    static let layoutVersion: UInt32 = 4
     /// Events folded per write transaction while following the log.
     static let batchSize = 2048
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
@@ -67,13 +70,14 @@ public final class ModelStates: Sendable {
         do {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)
-            (states, unique, children, values, conflicts, meta) = try environment.write { txn in
+            (states, unique, children, values, conflicts, rows, meta) = try environment.write { txn in
                 let opened = (try txn.openDatabase(named: "states"), try txn.openDatabase(named: "unique"),
                               try txn.openDatabase(named: "children"), try txn.openDatabase(named: "values"),
-                              try txn.openDatabase(named: "conflicts"), try txn.openDatabase(named: "meta"))
-                if try txn.get(opened.5, key: Array("model".utf8)).map(Array.init) != fingerprint {
-                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5] { try txn.clear(db) }
-                    try txn.put(opened.5, key: Array("model".utf8), value: fingerprint)
+                              try txn.openDatabase(named: "conflicts"), try txn.openDatabase(named: "rows"),
+                              try txn.openDatabase(named: "meta"))
+                if try txn.get(opened.6, key: Array("model".utf8)).map(Array.init) != fingerprint {
+                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6] { try txn.clear(db) }
+                    try txn.put(opened.6, key: Array("model".utf8), value: fingerprint)
                 }
                 return opened
             }
@@ -126,7 +130,7 @@ public final class ModelStates: Sendable {
     public func rebuild() throws -> UInt64 {
         try ProjectionError.mappingStorage {
             try environment.write { txn in
-                for db in [states, unique, children, values, conflicts] { try txn.clear(db) }
+                for db in [states, unique, children, values, conflicts, rows] { try txn.clear(db) }
                 try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
             }
         }

@@ -7,18 +7,18 @@ import LMDB
 /// entities they touch (each read from the database once), then the changed entities and
 /// their index entries written.
 struct ModelStatesBatch {
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var entity: Int
         var id: UUID
     }
 
-    private let owner: ModelStates
-    private let txn: Transaction
+    let owner: ModelStates
+    let txn: Transaction
     private let reader: ChronicleModel.EventReader
     /// The touched entities as folded so far.
-    private var overlay: ChronicleModel.Snapshot
+    private(set) var overlay: ChronicleModel.Snapshot
     /// Per touched entity, what the database held before the batch (nil: nothing).
-    private var original: [Key: StoredEntity?] = [:]
+    private(set) var original: [Key: StoredEntity?] = [:]
     private var lastApplied: [Key: UInt64] = [:]
     /// The server positions of the events of the batch.
     private var upstream: [UInt64: UInt64] = [:]
@@ -77,6 +77,7 @@ struct ModelStatesBatch {
 
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
+        try moveShares()
         var changed: [(entity: String, id: UUID)] = []
         var index: [UInt64: UInt16] = [:]
         for (position, conflict) in conflicts {

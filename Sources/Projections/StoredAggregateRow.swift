@@ -1,0 +1,112 @@
+import ChronicleSchema
+import Foundation
+
+/// One row of an aggregate as the stored read model keeps it (``ModelStates``): the grouped
+/// value, how many shown entities have it, and each measure's running total. A shown entity's
+/// change adds its new share and takes away its old one; a row whose members fall to 0 is removed.
+///
+/// ```
+/// members (8) · key (a ``StoredValue``) · measures (2: count, then each a ``StoredValue``)
+/// ```
+///
+/// Counts and sums of integers are integers (wrapping, as the fold's sums wrap); sums of
+/// numbers and of decimals are kept as exact decimal text, so that taking a share away
+/// leaves what summing the rest gives.
+struct StoredAggregateRow: Equatable {
+    var key: ChronicleModel.FieldValue
+    var members: Int
+    var measures: [ChronicleModel.FieldValue]
+
+    /// What one entity's `state` adds to its row of `aggregate` (nil: it has no grouped value).
+    init?(share state: ChronicleModel.EntityState, of aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity) {
+        guard let key = state.values[aggregate.groupedBy] else { return nil }
+        self.key = key
+        members = 1
+        measures = aggregate.measures.map { measure in
+            switch measure.kind {
+            case .count:
+                guard let field = measure.field else { return .integer(1) }
+                return .integer(state.values[field] == .boolean(true) ? 1 : 0)
+            case .sum:
+                guard let field = measure.field, let type = entity.field(named: field)?.type else { return .integer(0) }
+                let value = state.values[field]
+                switch (type, value) {
+                case (.integer, .integer(let number)?): return .integer(number)
+                case (.integer, _): return .integer(0)
+                case (.decimal, .text(let text)?): return .text(Self.exact(text).description)
+                case (.number, .number(let number)?) where number.isFinite: return .text(Self.exact("\(number)").description)
+                case (.number, .integer(let number)?): return .text(Self.exact("\(number)").description)
+                default: return .text("0")
+                }
+            }
+        }
+    }
+
+    init(key: ChronicleModel.FieldValue, members: Int, measures: [ChronicleModel.FieldValue]) {
+        self.key = key
+        self.members = members
+        self.measures = measures
+    }
+
+    /// Adds (`sign` 1) or takes away (`sign` -1) `share`, a row of the same key and aggregate.
+    mutating func add(_ share: StoredAggregateRow, sign: Int) {
+        members += sign * share.members
+        for index in measures.indices where index < share.measures.count {
+            switch (measures[index], share.measures[index]) {
+            case let (.integer(total), .integer(part)):
+                measures[index] = .integer(sign > 0 ? total &+ part : total &- part)
+            case let (.text(total), .text(part)):
+                let sum = sign > 0 ? Self.exact(total) + Self.exact(part) : Self.exact(total) - Self.exact(part)
+                measures[index] = .text(sum.description)
+            default:
+                break
+            }
+        }
+    }
+
+    /// The row as reads show it: a sum of numbers as a number.
+    func row(of aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity) -> ChronicleModel.AggregateRow {
+        var shown: [String: ChronicleModel.FieldValue] = [:]
+        for (measure, value) in zip(aggregate.measures, measures) {
+            if measure.kind == .sum, let field = measure.field, entity.field(named: field)?.type == .number,
+               case .text(let text) = value {
+                shown[measure.name] = .number(Double(text) ?? 0)
+            } else {
+                shown[measure.name] = value
+            }
+        }
+        return ChronicleModel.AggregateRow(key: key, measures: shown)
+    }
+
+    /// A decimal spelling as an exact value; one that is no number, or beyond what a
+    /// `Decimal` holds, is 0.
+    private static func exact(_ text: String) -> Decimal {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0
+    }
+
+    // MARK: - Stored bytes
+
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        StoredValue.append(UInt64(bitPattern: Int64(members)), to: &bytes)
+        StoredValue.append(key, to: &bytes)
+        StoredValue.append(UInt16(measures.count), to: &bytes)
+        for measure in measures { StoredValue.append(measure, to: &bytes) }
+        return bytes
+    }
+
+    /// Reads what ``encoded()`` wrote.
+    /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a row.
+    static func decode(_ bytes: UnsafeRawBufferPointer, aggregate: String) throws -> StoredAggregateRow {
+        var reader = StoredBytesReader(bytes: bytes)
+        do {
+            let members = Int(Int64(bitPattern: try reader.integer(UInt64.self)))
+            let key = try reader.value()
+            let measures = try (0..<Int(try reader.integer(UInt16.self))).map { _ in try reader.value() }
+            guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
+            return StoredAggregateRow(key: key, members: members, measures: measures)
+        } catch {
+            throw ProjectionError.corruptModel("a stored row of \(aggregate) cannot be read")
+        }
+    }
+}

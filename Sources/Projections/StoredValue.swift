@@ -1,0 +1,88 @@
+import ChronicleSchema
+import Foundation
+
+/// The stored form of one field value, shared by the stored read model's records
+/// (``StoredEntity``, ``StoredAggregateRow``): a kind (1), then its payload: text (4-byte
+/// length, UTF-8), an integer (8), a number (8, IEEE 754), a boolean (1) or ids (4-byte
+/// count, 16 bytes each). Numbers are little-endian.
+enum StoredValue {
+    enum Kind: UInt8 { case text = 1, integer, number, boolean, ids }
+
+    static func append(_ value: ChronicleModel.FieldValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .text(let text):
+            bytes.append(Kind.text.rawValue)
+            let utf8 = Array(text.utf8)
+            append(UInt32(utf8.count), to: &bytes)
+            bytes += utf8
+        case .integer(let number):
+            bytes.append(Kind.integer.rawValue)
+            append(UInt64(bitPattern: Int64(number)), to: &bytes)
+        case .number(let number):
+            bytes.append(Kind.number.rawValue)
+            append(number.bitPattern, to: &bytes)
+        case .boolean(let flag):
+            bytes.append(Kind.boolean.rawValue)
+            bytes.append(flag ? 1 : 0)
+        case .ids(let ids):
+            bytes.append(Kind.ids.rawValue)
+            append(UInt32(ids.count), to: &bytes)
+            for id in ids { withUnsafeBytes(of: id.uuid) { bytes += $0 } }
+        }
+    }
+
+    static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+}
+
+/// Reads stored bytes front to back; every read checks what is left.
+struct StoredBytesReader {
+    struct Short: Error {}
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func byte() throws -> UInt8 {
+        guard remaining >= 1 else { throw Short() }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        guard remaining >= MemoryLayout<T>.size else { throw Short() }
+        defer { offset += MemoryLayout<T>.size }
+        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    /// A value ``StoredValue/append(_:to:)`` wrote.
+    mutating func value() throws -> ChronicleModel.FieldValue {
+        switch StoredValue.Kind(rawValue: try byte()) {
+        case .text: return .text(try text())
+        case .integer: return .integer(Int(Int64(bitPattern: try integer(UInt64.self))))
+        case .number: return .number(Double(bitPattern: try integer(UInt64.self)))
+        case .boolean: return .boolean(try byte() == 1)
+        case .ids:
+            let count = Int(try integer(UInt32.self))
+            guard count <= remaining / 16 else { throw Short() }
+            return .ids(try (0..<count).map { _ in try uuid() })
+        case nil: throw Short()
+        }
+    }
+
+    mutating func text() throws -> String {
+        let count = Int(try integer(UInt32.self))
+        guard count <= remaining else { throw Short() }
+        defer { offset += count }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+    }
+
+    mutating func uuid() throws -> UUID {
+        guard remaining >= 16 else { throw Short() }
+        var value = UUID().uuid
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 16])) }
+        offset += 16
+        return UUID(uuid: value)
+    }
+}
