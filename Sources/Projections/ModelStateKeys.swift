@@ -45,9 +45,15 @@ enum ModelStateKeys {
     /// The id in a key's last 16 bytes.
     static func trailingID(_ key: UnsafeRawBufferPointer) -> UUID? {
         guard key.count >= 16 else { return nil }
-        var value = UUID().uuid
+        // Not `UUID().uuid` as a buffer: that draws random bytes from the system for each id.
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: key[(key.count - 16)...])) }
         return UUID(uuid: value)
+    }
+
+    /// Whether `a` sorts before `b` in the order of their lowercase text (their bytes' order).
+    static func precedes(_ a: UUID, _ b: UUID) -> Bool {
+        withUnsafeBytes(of: a.uuid) { x in withUnsafeBytes(of: b.uuid) { y in x.lexicographicallyPrecedes(y) } }
     }
 
     /// FNV-1a, 64 bits: stable across runs and platforms (Swift's `Hasher` is seeded per process).

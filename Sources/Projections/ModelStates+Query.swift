@@ -13,12 +13,13 @@ extension ModelStates {
         let (number, fieldNumber) = try place(of: field, in: entity)
         return try read { view in
             let found = try view.entities(number, field: fieldNumber, from: lower, through: upper)
-            let shown = try view.snapshot().shown(entity).filter { found[$0.id] != nil }
+            let shown = try view.shown(found.map(\.stored), number: number)
+            let values = Dictionary(uniqueKeysWithValues: found.map { ($0.stored.state.id, $0.value) })
             return shown.sorted { a, b in
-                let valueA = found[a.id]!, valueB = found[b.id]!
+                let valueA = values[a.id]!, valueB = values[b.id]!
                 if valueA.sortsBefore(valueB) { return true }
                 if valueB.sortsBefore(valueA) { return false }
-                return a.id.uuidString.lowercased() < b.id.uuidString.lowercased()
+                return ModelStateKeys.precedes(a.id, b.id)
             }
         }
     }
@@ -66,10 +67,9 @@ extension ModelStates {
 
 extension StatesView {
     /// Loads the live entities of entity `number` whose field `field` holds a value in the
-    /// range, with what showing them needs (their unique values' collisions too); returns
-    /// each one's value.
+    /// range, with each one's value.
     mutating func entities(_ number: Int, field: Int, from lower: ChronicleModel.FieldValue?,
-                           through upper: ChronicleModel.FieldValue?) throws -> [UUID: ChronicleModel.FieldValue] {
+                           through upper: ChronicleModel.FieldValue?) throws -> [(stored: StoredEntity, value: ChronicleModel.FieldValue)] {
         let entity = states.model.entities[number]
         let name = entity.fields[field].name
         var ids: [UUID] = []
@@ -88,13 +88,12 @@ extension StatesView {
                 return true
             }
         }
-        var found: [UUID: ChronicleModel.FieldValue] = [:]
+        var found: [(stored: StoredEntity, value: ChronicleModel.FieldValue)] = []
         for id in ids {
             // The index found it by the value's first bytes, or every entity was read: its own value decides.
             guard let stored = try stored(entity.name, id), !stored.state.isDeleted, let value = stored.state.values[name],
                   !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
-            found[id] = value
-            try loadCollisions(of: stored, number: number)
+            found.append((stored, value))
         }
         return found
     }

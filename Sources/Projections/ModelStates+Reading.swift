@@ -14,11 +14,14 @@ extension ModelStates {
     public func shown(_ entity: String) throws -> [ChronicleModel.EntityState] {
         try read { view in
             guard let number = entityNumbers[entity] else { return [] }
+            var all: [StoredEntity] = []
             try view.scan(states, prefix: ModelStateKeys.prefix(number)) { key, value in
                 guard let id = ModelStateKeys.trailingID(key) else { return }
-                try view.put(try StoredEntity.decode(value, id: id, entity: model.entities[number]))
+                let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number])
+                try view.put(stored)
+                all.append(stored)
             }
-            return try view.snapshot().shown(entity)
+            return try view.shown(all, number: number)
         }
     }
 
@@ -26,9 +29,7 @@ extension ModelStates {
     public func shown(_ entity: String, id: UUID) throws -> ChronicleModel.EntityState? {
         try read { view in
             guard let stored = try view.stored(entity, id), !stored.state.isDeleted, let number = entityNumbers[entity] else { return nil }
-            // The entities its collisions are told apart from: the live holders of its unique keys.
-            try view.loadCollisions(of: stored, number: number)
-            return try view.snapshot().shown(entity, id: id)
+            return try view.shown([stored], number: number).first
         }
     }
 
@@ -49,8 +50,8 @@ extension ModelStates {
 
         public func isShown(_ entity: String, id: UUID) throws -> Bool {
             try states.read { view in
-                guard let stored = try view.stored(entity, id), !stored.state.isDeleted else { return false }
-                return try view.snapshot().shown(entity, id: id) != nil
+                guard let stored = try view.stored(entity, id) else { return false }
+                return try view.isShown(stored.state)
             }
         }
 
@@ -103,9 +104,14 @@ extension ModelStates {
 /// everything the rules of what is shown look at: each one's parents up its chain, its sets'
 /// members, and the ranks of its unique values' writes.
 struct StatesView {
+    private struct Key: Hashable {
+        var entity: Int
+        var id: UUID
+    }
+
     let states: ModelStates
     let txn: Transaction
-    private var loaded: [String: [UUID: StoredEntity?]] = [:]
+    private var loaded: [Key: StoredEntity?] = [:]
 
     init(states: ModelStates, txn: Transaction) {
         self.states = states
@@ -114,21 +120,66 @@ struct StatesView {
 
     /// Entity `id` of `entity`, loaded with what it needs when first asked for.
     mutating func stored(_ entity: String, _ id: UUID, depth: Int = 0) throws -> StoredEntity? {
-        if let known = loaded[entity]?[id] { return known }
         guard let number = states.entityNumbers[entity] else { return nil }
+        let key = Key(entity: number, id: id)
+        if let known = loaded[key] { return known }
         let stored = try ModelStateKeys.state(number, id).withUnsafeBytes { key in
             try txn.get(states.states, key: key).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
         }
-        loaded[entity, default: [:]][id] = .some(stored)
+        loaded[key] = .some(stored)
         if let stored { try follow(stored, depth: depth) }
         return stored
     }
 
     /// Adds an entity read by a scan, with what it needs.
     mutating func put(_ stored: StoredEntity) throws {
-        guard loaded[stored.state.entity]?[stored.state.id] == nil else { return }
-        loaded[stored.state.entity, default: [:]][stored.state.id] = .some(stored)
+        guard let number = states.entityNumbers[stored.state.entity] else { return }
+        let key = Key(entity: number, id: stored.state.id)
+        guard loaded[key] == nil else { return }
+        loaded[key] = .some(stored)
         try follow(stored, depth: 0)
+    }
+
+    /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``), its parents loaded as needed.
+    mutating func isShown(_ state: ChronicleModel.EntityState) throws -> Bool {
+        try states.model.isShown(state) { entity, id in try stored(entity, id, depth: 1)?.state }
+    }
+
+    /// `candidates` (entities of entity `number`, loaded) as ``ChronicleModel/Snapshot/shown(_:)``
+    /// shows them, sorted by id: each one's parents and set members are read as needed. Only
+    /// when a unique value of one is held by another live entity too (written apart on two
+    /// devices) are the holders loaded and the snapshot's rules applied, which tell them apart.
+    mutating func shown(_ candidates: [StoredEntity], number: Int) throws -> [ChronicleModel.EntityState] {
+        let entity = states.model.entities[number]
+        let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
+        var shown: [ChronicleModel.EntityState] = []
+        shown.reserveCapacity(candidates.count)
+        var collides = false
+        for stored in candidates {
+            guard try isShown(stored.state) else { continue }
+            var state = stored.state
+            for field in entity.fields {
+                guard case .references(let target) = field.type else { continue }
+                state.values[field.name] = .ids(try state.members(of: field.name).filter { member in
+                    try self.stored(target, member, depth: 1).map { try isShown($0.state) } ?? false
+                })
+            }
+            for index in uniqueFields where !collides {
+                guard let uniqueness = entity.fields[index].unique, case .text(let text)? = state.values[entity.fields[index].name] else { continue }
+                var holders = 0
+                try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
+                if holders > 1 { collides = true }
+            }
+            shown.append(state)
+        }
+        if collides {
+            // The rare case: load every live holder of the candidates' unique values, and let
+            // the snapshot's rules rank and tell them apart.
+            for stored in candidates where !stored.state.isDeleted { try loadCollisions(of: stored, number: number) }
+            let ids = Set(candidates.map(\.state.id))
+            return try snapshot().shown(entity.name).filter { ids.contains($0.id) }
+        }
+        return shown.sorted { ModelStateKeys.precedes($0.id, $1.id) }
     }
 
     /// Loads the parents (up to a chain as long as the model has entities: longer is a cycle)
@@ -174,7 +225,7 @@ struct StatesView {
     /// colliding values: the log is asked for the server positions of those alone (most reads
     /// load no collision, and skip it).
     func snapshot() throws -> ChronicleModel.Snapshot {
-        let entities = loaded.values.flatMap { $0.values.compactMap { $0 } }
+        let entities = loaded.values.compactMap { $0 }
         var holders: [String: [UInt64]] = [:]   // entity, field and key → the positions that wrote it
         for stored in entities where !stored.state.isDeleted {
             guard let declared = states.model.entity(named: stored.state.entity) else { continue }

@@ -42,6 +42,9 @@ public final class ModelStates: Sendable {
     let entityNumbers: [String: Int]
     /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
     let indexedFields: [Set<String>]
+    /// Per entity, whether an aggregate counts it, or its deletion may hide (down a chain of
+    /// references) an entity an aggregate counts.
+    let countedOrHidingCounted: [Bool]
     /// Told of what each catch-up in this process changed.
     private let changeHandler = Mutex<ChangeHandler?>(nil)
 
@@ -67,6 +70,7 @@ public final class ModelStates: Sendable {
             Set(entity.fields.filter(\.isIndexed).map(\.name))
                 .union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
         }
+        countedOrHidingCounted = Self.countedOrHidingCounted(in: model)
         do {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)
@@ -154,6 +158,24 @@ public final class ModelStates: Sendable {
 
     static func bytes(_ value: UInt64) -> [UInt8] {
         withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    private static func countedOrHidingCounted(in model: ChronicleModel) -> [Bool] {
+        var marked = model.entities.map { entity in model.aggregates.contains { $0.entity == entity.name } }
+        // A parent of a marked entity, by a reference whose parent's deletion hides it, is marked too.
+        var changed = true
+        while changed {
+            changed = false
+            for entity in model.entities.indices where marked[entity] {
+                for field in model.entities[entity].fields where field.onParentDeletion != nil {
+                    guard case .reference(let target) = field.type,
+                          let parent = model.entities.firstIndex(where: { $0.name == target }), !marked[parent] else { continue }
+                    marked[parent] = true
+                    changed = true
+                }
+            }
+        }
+        return marked
     }
 
     /// What the states were folded by: the layout's version and the model's record.

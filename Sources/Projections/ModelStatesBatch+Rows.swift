@@ -24,10 +24,12 @@ extension ModelStatesBatch {
         var pending = Array(original.keys)
         var seen = Set(pending)
         while let key = pending.popLast() {
+            // Entities that are counted nowhere and hide nothing counted pass at once.
+            guard owner.countedOrHidingCounted[key.entity] else { continue }
             let entity = owner.model.entities[key.entity]
             let before = try state(key, .before, &untouched), after = try state(key, .after, &untouched)
-            let shownBefore = try before.map { try isShown($0, .before, depth: 0, &untouched) } ?? false
-            let shownAfter = try after.map { try isShown($0, .after, depth: 0, &untouched) } ?? false
+            let shownBefore = try before.map { try isShown($0, .before, &untouched) } ?? false
+            let shownAfter = try after.map { try isShown($0, .after, &untouched) } ?? false
             for (number, aggregate) in aggregates.enumerated() where aggregate.entity == entity.name {
                 let old = shownBefore ? before.flatMap { StoredAggregateRow(share: $0, of: aggregate, in: entity) } : nil
                 let new = shownAfter ? after.flatMap { StoredAggregateRow(share: $0, of: aggregate, in: entity) } : nil
@@ -83,20 +85,12 @@ extension ModelStatesBatch {
         return state
     }
 
-    /// Whether `state` is shown at `moment`: live, and each parent whose deletion hides it
-    /// shown too (a parent never created hides nothing; a chain longer than the model has
-    /// entities is a cycle, and is not followed further).
-    private func isShown(_ state: ChronicleModel.EntityState, _ moment: Moment, depth: Int,
-                         _ untouched: inout Untouched) throws -> Bool {
-        guard !state.isDeleted, let entity = owner.model.entity(named: state.entity) else { return false }
-        guard depth <= owner.model.entities.count else { return true }
-        for field in entity.fields where field.onParentDeletion != nil {
-            guard case .reference(let target) = field.type, let parentID = state.reference(field.name),
-                  let number = owner.entityNumbers[target],
-                  let parent = try self.state(Key(entity: number, id: parentID), moment, &untouched) else { continue }
-            if try !isShown(parent, moment, depth: depth + 1, &untouched) { return false }
+    /// Whether `state` is shown at `moment` (``ChronicleModel/isShown(_:parent:)``).
+    private func isShown(_ state: ChronicleModel.EntityState, _ moment: Moment, _ untouched: inout Untouched) throws -> Bool {
+        try owner.model.isShown(state) { target, id in
+            guard let number = owner.entityNumbers[target] else { return nil }
+            return try self.state(Key(entity: number, id: id), moment, &untouched)
         }
-        return true
     }
 
     /// The (entity, field) pairs whose references to `target` hide the referring entity

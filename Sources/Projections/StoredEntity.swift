@@ -50,13 +50,15 @@ struct StoredEntity: Equatable {
             let lastApplied = try reader.integer(UInt64.self)
             var uniqueWrites: [String: UInt64] = [:]
             for _ in 0..<(try reader.byte()) {
-                let field = try reader.field(of: entity)
-                uniqueWrites[field.name] = try reader.integer(UInt64.self)
+                let name = try reader.fieldName(of: entity)
+                uniqueWrites[name] = try reader.integer(UInt64.self)
             }
+            let count = Int(try reader.integer(UInt16.self))
             var values: [String: ChronicleModel.FieldValue] = [:]
-            for _ in 0..<(try reader.integer(UInt16.self)) {
-                let field = try reader.field(of: entity)
-                values[field.name] = try reader.value()
+            values.reserveCapacity(min(count, entity.fields.count))
+            for _ in 0..<count {
+                let name = try reader.fieldName(of: entity)
+                values[name] = try reader.value()
             }
             guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
             let state = ChronicleModel.EntityState(entity: entity.name, id: id, values: values, isDeleted: deleted)
@@ -72,9 +74,9 @@ struct StoredEntity: Equatable {
 }
 
 extension StoredBytesReader {
-    mutating func field(of entity: ChronicleModel.Entity) throws -> ChronicleModel.Field {
+    mutating func fieldName(of entity: ChronicleModel.Entity) throws -> String {
         let index = Int(try integer(UInt16.self))
         guard index < entity.fields.count else { throw Short() }
-        return entity.fields[index]
+        return entity.fields[index].name
     }
 }

@@ -80,7 +80,7 @@ struct StoredBytesReader {
 
     mutating func uuid() throws -> UUID {
         guard remaining >= 16 else { throw Short() }
-        var value = UUID().uuid
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 16])) }
         offset += 16
         return UUID(uuid: value)

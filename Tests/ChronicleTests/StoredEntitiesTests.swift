@@ -143,6 +143,34 @@ struct StoredEntitiesTests {
         await store.close()
     }
 
+    @Test("a unique value written apart on two devices: the first in the server's order keeps it, the next shows a suffix, on both")
+    func collidingValuesAreToldApart() async throws {
+        let folder = try TemporaryFolder("entity-collisions")
+        defer { folder.remove() }
+        let devices = [try Self.open(folder, "a", model: NotebookModel.model), try Self.open(folder, "b", model: NotebookModel.model)]
+        var server = ServerOrder()
+        let first = try await devices[0].create("Folder", ["name": "Work"])
+        let second = try await devices[1].create("Folder", ["name": "work"])
+        let note = try await devices[1].create("Note", ["day": "2026-03-01", "folderId": .id(second.id)])
+        for index in [0, 1, 0] { try await server.sync(devices[index], index: index) }
+        for device in devices {
+            #expect(try await device.entity("Folder", id: first.id)?.text("name") == "Work")
+            #expect(try await device.entity("Folder", id: second.id)?.text("name") == "work (2)")
+            let names = try await device.entities("Folder").map { ($0.id, $0.text("name")) }
+            #expect(names.map(\.0) == [first.id, second.id].sorted { $0.uuidString.lowercased() < $1.uuidString.lowercased() })
+            #expect(Set(names.compactMap(\.1)) == ["Work", "work (2)"])
+            #expect(try await device.entities("Note").map(\.id) == [note.id])
+            try await Self.expectStatesEqualTheFold(device, "collided")
+        }
+        // Once the first is deleted, the second shows its own value.
+        try await devices[0].delete("Folder", first.id)
+        for index in [0, 1] { try await server.sync(devices[index], index: index) }
+        for device in devices {
+            #expect(try await device.entities("Folder").map { $0.text("name") } == ["work"])
+        }
+        for device in devices { await device.close() }
+    }
+
     @Test("merges list what they overrule of this device's writes: an overwritten field, writes gone with a deletion")
     func conflictsAreListed() async throws {
         let folder = try TemporaryFolder("entity-conflicts")
