@@ -26,9 +26,19 @@ import Foundation
         return try await ChronicleError.mapping {
             // An entity releases a unique value's key only when it holds it: after a merge two
             // live entities may show one value (`Work`, `Work (2)`), and only the first holds it.
+            // A key it claims earlier in the same batch (a step that renames, then deletes) it holds.
+            var claimedHere: Set<String> = []
             let conditions = try decision.conditions.filter { condition in
-                guard case .release(let key, let owner) = condition else { return true }
-                return try log.holder(of: ConsistencyKeys.fitted(key)) == owner
+                switch condition {
+                case .claim(let key, let owner):
+                    claimedHere.insert(owner + "\u{0}" + key)
+                    return true
+                case .release(let key, let owner):
+                    if claimedHere.contains(owner + "\u{0}" + key) { return true }
+                    return try log.holder(of: ConsistencyKeys.fitted(key)) == owner
+                default:
+                    return true
+                }
             }
             return try await log.append(appends, keys: keys(conditions), note: note)
         }

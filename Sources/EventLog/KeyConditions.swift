@@ -47,8 +47,8 @@ enum KeyConditions {
                 }
             case .claim(let key, let owner), .release(let key, let owner):
                 if let holder = try holder(key, databases, txn), holder != owner {
-                    // A batch may claim a key its holder releases in the same batch (releases
-                    // are applied first): a folder renamed, its old name given to another.
+                    // A batch may claim a key its holder releases in the same batch: a folder
+                    // renamed, its old name given to another.
                     if case .claim = operation, keys.contains(.release(key, by: holder)) { continue }
                     throw EventLogError.keyConflict(key: key, reason: "held by '\(holder)'")
                 }
@@ -58,20 +58,21 @@ enum KeyConditions {
         }
     }
 
-    /// Writes the effects of a batch whose last event is at `position`: releases first, so a
-    /// batch may release a key and claim it again.
+    /// Writes the effects of a batch whose last event is at `position`, in the batch's order: a
+    /// claim takes the key, a release frees it only from its owner. So a batch may release a
+    /// key and claim it again, hand a key from its holder to another entity in either order,
+    /// or claim a key and release it (a step that renames an entity, then deletes it).
     static func apply(_ keys: [AppendKey], at position: UInt64, _ touches: inout Touches,
                       _ databases: LogDatabases, _ txn: Transaction) throws {
-        for case .release(let key, _) in keys {
-            _ = try txn.delete(databases.claims, key: Array(key.utf8))
-        }
         for operation in keys {
             switch operation {
+            case .release(let key, let owner):
+                if try holder(key, databases, txn) == owner { _ = try txn.delete(databases.claims, key: Array(key.utf8)) }
             case .claim(let key, let owner):
                 try txn.put(databases.claims, key: Array(key.utf8), value: Array(owner.utf8))
             case .touch(let key):
                 touches.record(key, at: position)
-            case .unchanged, .release:
+            case .unchanged:
                 break
             }
         }

@@ -64,6 +64,22 @@ struct StoredEntitiesTests {
         await again.close()
     }
 
+    @Test("a step that renames a folder, then deletes it, leaves the name free")
+    func aStepThatClaimsAndReleasesLeavesTheNameFree() async throws {
+        let folder = try TemporaryFolder("entity-claim-release")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let work = try await store.create("Folder", ["name": "Work"])
+        try await store.perform { step in
+            try step.update("Folder", work.id, ["name": "Books"])
+            try step.delete("Folder", work.id)
+        }
+        #expect(try store.log.holder(of: "folder-name:books") == nil)
+        let books = try await store.create("Folder", ["name": "books"])
+        #expect(try await store.entities("Folder").map(\.id) == [books.id])
+        await store.close()
+    }
+
     @Test("a step: each command sees the ones before it, all are appended or none")
     func steps() async throws {
         let folder = try TemporaryFolder("steps")

@@ -74,6 +74,23 @@ struct AppendKeyTests {
         }
     }
 
+    @Test("a batch's keys take effect in its order: a key claimed, then released, is free; handed on in either order")
+    func keysTakeEffectInTheBatchsOrder() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                // A folder renamed to Books, then deleted, in one step: the name is free after it.
+                try await log.append([StreamAppend(stream: "folder-a", events: [makeEvent(), makeEvent()])],
+                                     keys: [.claim("name:books", by: "folder-a"), .release("name:books", by: "folder-a")])
+                #expect(try log.holder(of: "name:books") == nil)
+                // A claim by a new holder before the old holder's release keeps the new one.
+                try await log.append([StreamAppend(stream: "folder-b", events: [makeEvent()])], keys: [.claim("name:work", by: "folder-b")])
+                try await log.append([StreamAppend(stream: "folder-c", events: [makeEvent()]), StreamAppend(stream: "folder-b", events: [makeEvent()])],
+                                     keys: [.claim("name:work", by: "folder-c"), .release("name:work", by: "folder-b")])
+                #expect(try log.holder(of: "name:work") == "folder-c")
+            }
+        }
+    }
+
     @Test func aRefusedBatchWritesNoKey() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
