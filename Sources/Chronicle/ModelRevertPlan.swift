@@ -93,10 +93,9 @@ struct ModelRevertPlan {
         }
         var changed: [String: ChronicleModel.FieldValue] = [:]
         for (name, value) in before.values where after.values[name] != value { changed[name] = value }
-        // A value the step gave a field that had none: text whose rules make empty text absent
-        // is emptied; other fields cannot be cleared by a command and keep it.
+        // A value the step gave a field that had none is cleared.
         for (name, _) in after.values where before.values[name] == nil {
-            if let field = model.entity(named: entity)?.field(named: name), field.rules.contains(.emptyIsAbsent) { changed[name] = .text("") }
+            if let field = model.entity(named: entity)?.field(named: name), ChronicleModel.FieldValue.isClearable(field) { changed[name] = .null }
         }
         let update: [ChronicleModel.Command] = changed.isEmpty ? [] : [.init(entity: entity, id: id, action: .update(changed))]
         if after.isDeleted { return (true, [.init(entity: entity, id: id, action: .restore)] + update) }

@@ -102,6 +102,7 @@ extension ChronicleModel.FieldValue {
         case .integer, .number: 1
         case .text: 2
         case .ids: 3
+        case .null: 4
         }
     }
 }

@@ -111,11 +111,14 @@ extension ChronicleModel.Decider {
             guard !given.isEmpty else { throw Problem("nothing to update: give at least one field to change") }
             var values: [String: FieldValue] = [:]
             var cleared: [String] = []
-            for (name, raw) in given.sorted(by: { $0.key < $1.key }) {
+            for (name, given) in given.sorted(by: { $0.key < $1.key }) {
                 let field = try declared(name)
+                // A set cleared is a set with no member.
+                let raw = given == .null && field.type.name == "references" ? FieldValue.ids([]) : given
                 guard let value = try checkedReferences(field, raw) else {
-                    // Empty text of a field that keeps none: written empty, read as absent.
-                    cleared.append(name)
+                    // Null, or empty text of a field that keeps none: the field is cleared.
+                    guard FieldValue.isClearable(field) else { throw Problem("\(name) is required: it cannot be cleared") }
+                    if state.values[name] != nil { cleared.append(name) }
                     continue
                 }
                 switch (field.setBy, value) {
@@ -133,6 +136,11 @@ extension ChronicleModel.Decider {
                 }
             }
             guard !values.isEmpty || !cleared.isEmpty else { return }
+            for name in cleared {
+                // A cleared unique value is free for others.
+                guard let uniqueness = entity.field(named: name)?.unique, case .text(let old)? = state.values[name] else { continue }
+                decision.conditions.append(.release(ChronicleModel.Decider.uniqueKey(entity, entity.field(named: name)!, uniqueness.key(old)), by: stream))
+            }
             for field in entity.fields {
                 guard let uniqueness = field.unique, case .text(let text)? = values[field.name] else { continue }
                 let old: String? = if case .text(let old)? = state.values[field.name] { uniqueness.key(old) } else { nil }
@@ -143,7 +151,11 @@ extension ChronicleModel.Decider {
             }
             touchParents(of: values.filter { state.values[$0.key] != $0.value }, into: &decision)
             var data = values
-            for name in cleared { data[name] = .text("") }
+            for name in cleared {
+                // Empty text for a text field that keeps none (as the todo app writes a memo
+                // removed), null for any other.
+                data[name] = entity.field(named: name)?.rules.contains(.emptyIsAbsent) == true ? .text("") : .null
+            }
             decision.expectedVersions[stream] = try reading.version(of: stream)
             append(entity.events.updated, data: data, schemaVersion: entity.eventSchemaVersion, into: &decision, first: true)
         }

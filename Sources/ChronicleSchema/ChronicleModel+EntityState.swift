@@ -50,7 +50,7 @@ extension ChronicleModel.Entity {
 
     /// Writes `given` over `state`'s values.
     func update(_ state: inout ChronicleModel.EntityState, with given: [String: ChronicleModel.FieldValue]) {
-        for (name, value) in given { state.values[name] = value }
+        for (name, value) in given { state.values[name] = value == .null ? nil : value }
         dropEmptyText(&state, among: given.keys)
     }
 

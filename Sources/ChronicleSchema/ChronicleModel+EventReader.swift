@@ -8,7 +8,9 @@ extension ChronicleModel {
     ///
     /// A stored event is a fact: the fields' rules (lengths, ranges, uniqueness) are not checked
     /// again, only that each value has its field's type. Members the model does not declare are
-    /// passed over (an event written by a newer version of the app), and `null` counts as absent.
+    /// passed over (an event written by a newer version of the app). `null` in an update clears
+    /// an optional field (``FieldValue/null``), but for text that keeps no empty text (which
+    /// empty text clears); anywhere else it counts as absent.
     ///
     /// ```swift
     /// let reader = ChronicleModel.EventReader(model)
@@ -93,7 +95,7 @@ extension ChronicleModel {
                 }
                 change = .created(values)
             case .updated:
-                var values = try Self.values(of: entity, in: &members, type: type)
+                var values = try Self.values(of: entity, in: &members, type: type, nullClears: true)
                 Self.compose(&values, of: entity, from: schemaVersion)
                 change = .updated(values)
             case .deleted:
@@ -135,13 +137,19 @@ extension ChronicleModel {
 
         /// The values the data gives for the entity's fields written by creations and updates.
         private static func values(of entity: Entity, in members: inout [String: DataValue],
-                                   type: String) throws(EventProblem) -> [String: FieldValue] {
+                                   type: String, nullClears: Bool = false) throws(EventProblem) -> [String: FieldValue] {
             var values: [String: FieldValue] = [:]
             for field in entity.fields where field.setBy == nil {
                 // Under its name, or one it had before a rename (the newest first).
                 guard let member = members[field.name] ?? field.formerNames.reversed().first(where: { members[$0] != nil }).flatMap({ members[$0] })
                 else { continue }
-                if case .null = member { continue }
+                if case .null = member {
+                    // In an update, null clears a field that may be cleared; else it is absent. A
+                    // text field that keeps no empty text is cleared by empty text: null in its
+                    // place is absent, as the todo app has always read a memo of null.
+                    if nullClears, FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values[field.name] = .null }
+                    continue
+                }
                 values[field.name] = try value(member, of: field, type: type)
             }
             return values

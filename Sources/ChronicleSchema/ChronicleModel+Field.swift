@@ -85,6 +85,15 @@ extension ChronicleModel {
         case boolean(Bool)
         /// A set's members, sorted (a JSON array of lowercase UUIDs).
         case ids([UUID])
+        /// No value (JSON `null`). Given to an update, it clears an optional field; given to a
+        /// creation, it is as if the field were not given. A state never holds it.
+        case null
+
+        /// Whether a field's value may be cleared (``null``): it is optional, not set by events of
+        /// its own, not a set.
+        public static func isClearable(_ field: Field) -> Bool {
+            field.isOptional && field.setBy == nil && field.type.name != "references"
+        }
 
         /// Whether the value fits `type` (a day, timestamp or decimal is given as text).
         public func fits(_ type: FieldType) -> Bool {

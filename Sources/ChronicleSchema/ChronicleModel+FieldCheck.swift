@@ -22,6 +22,9 @@ extension ChronicleModel.Field {
     public func checked(_ value: ChronicleModel.FieldValue) throws(ChronicleModel.CommandProblem) -> ChronicleModel.FieldValue? {
         func problem(_ text: String) -> ChronicleModel.CommandProblem { ChronicleModel.CommandProblem("\(name) \(text)") }
         switch (type, value) {
+        case (_, .null):
+            // No value: the decider judges whether the field may be cleared.
+            return nil
         case (.text, .text(var text)):
             for rule in rules {
                 switch rule {

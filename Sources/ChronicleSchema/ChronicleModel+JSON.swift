@@ -35,6 +35,7 @@ extension ChronicleModel.FieldValue {
         case .number(let value): value.isFinite ? "\(value)" : "null"
         case .boolean(let value): value ? "true" : "false"
         case .ids(let ids): "[" + ids.map { JSONQuoting.quoted($0.uuidString.lowercased()) }.joined(separator: ",") + "]"
+        case .null: "null"
         }
     }
 }

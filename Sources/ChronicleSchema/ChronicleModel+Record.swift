@@ -155,6 +155,7 @@ extension ChronicleModel.FieldValue: Codable {
         case .number(let value): try container.encode(value)
         case .boolean(let value): try container.encode(value)
         case .ids(let ids): try container.encode(ids.map { $0.uuidString.lowercased() })
+        case .null: try container.encodeNil()
         }
     }
 }

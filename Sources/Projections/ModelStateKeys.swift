@@ -99,6 +99,8 @@ extension ModelStateKeys {
             return bytes + [0]
         case .ids:
             return [3]
+        case .null:
+            return [4]
         }
     }
 

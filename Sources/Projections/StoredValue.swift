@@ -6,7 +6,7 @@ import Foundation
 /// length, UTF-8), an integer (8), a number (8, IEEE 754), a boolean (1) or ids (4-byte
 /// count, 16 bytes each). Numbers are little-endian.
 enum StoredValue {
-    enum Kind: UInt8 { case text = 1, integer, number, boolean, ids }
+    enum Kind: UInt8 { case text = 1, integer, number, boolean, ids, null }
 
     static func append(_ value: ChronicleModel.FieldValue, to bytes: inout [UInt8]) {
         switch value {
@@ -28,6 +28,8 @@ enum StoredValue {
             bytes.append(Kind.ids.rawValue)
             append(UInt32(ids.count), to: &bytes)
             for id in ids { withUnsafeBytes(of: id.uuid) { bytes += $0 } }
+        case .null:
+            bytes.append(Kind.null.rawValue)
         }
     }
 
@@ -63,6 +65,7 @@ struct StoredBytesReader {
         case .integer: return .integer(Int(Int64(bitPattern: try integer(UInt64.self))))
         case .number: return .number(Double(bitPattern: try integer(UInt64.self)))
         case .boolean: return .boolean(try byte() == 1)
+        case .null: return .null
         case .ids:
             let count = Int(try integer(UInt32.self))
             guard count <= remaining / 16 else { throw Short() }

@@ -40,8 +40,14 @@ struct GenericWriteCLITests {
         _ = try await succeed(cli, ["restore", "Folder", home])
         #expect(try await succeed(cli, ["list", "Note", "--json"])
                 == #"[{"id":"\#(note)","body":"milk","day":"2026-03-01","cost":"2.50","pinned":true,"folderId":"\#(home)","labels":[]}]"#)
-        // Nothing refused was appended: 3 creations, the update (2 events), the untagging, the deletion, the restoration.
-        #expect(try await succeed(cli, ["log", "--json"]).components(separatedBy: "\"position\"").count - 1 == 9)
+        // Nothing after `=` clears an optional field; a required one is refused.
+        _ = try await succeed(cli, ["update", "Note", note, "cost="])
+        #expect(try await succeed(cli, ["show", "Note", note, "--json"]).contains("\"cost\":null"))
+        let required = try await cli.run(["update", "Note", note, "day="])
+        #expect(required.status == 1 && required.stderr == "error: day is required: it cannot be cleared\n", "\(required.stderr)")
+        // Nothing refused was appended: 3 creations, the update (2 events), the untagging, the deletion, the restoration,
+        // the clearing.
+        #expect(try await succeed(cli, ["log", "--json"]).components(separatedBy: "\"position\"").count - 1 == 10)
     }
 
     @Test("processes racing to create folders of one name up to case: exactly one succeeds")

@@ -24,6 +24,30 @@ import Testing
         }
     }
 
+    @Test func nullClearsInAnUpdateOnly() throws {
+        // Notes of a notebook: an optional decimal, an optional text that keeps no empty text.
+        let notes = try ChronicleModel("notes", version: 1) { model in
+            model.entity("Note") { note in
+                note.day("day")
+                note.decimal("cost", optional: true)
+                note.text("body", .emptyIsAbsent, optional: true)
+            }
+        }
+        let reader = ChronicleModel.EventReader(notes)
+        let stream = "note-" + Self.id.uuidString.lowercased()
+        func read(_ type: String, _ data: String) throws -> ChronicleModel.Event.Change {
+            try reader.read(type: type, stream: stream, data: Data(data.utf8)).change
+        }
+        #expect(try read("NoteUpdated", #"{"body":null,"cost":null}"#) == .updated(["cost": .null]))
+        #expect(try read("NoteUpdated", #"{"body":"","cost":"1.5"}"#) == .updated(["body": .text(""), "cost": .text("1.5")]))
+        #expect(try read("NoteCreated", #"{"day":"2026-03-01","cost":null}"#) == .created(["day": .text("2026-03-01")]))
+        // The fold: null clears, and so does the empty body.
+        var snapshot = ChronicleModel.Snapshot(notes)
+        snapshot.apply(try reader.read(type: "NoteCreated", stream: stream, data: Data(#"{"day":"2026-03-01","cost":"2","body":"b"}"#.utf8)))
+        snapshot.apply(try reader.read(type: "NoteUpdated", stream: stream, data: Data(#"{"body":"","cost":null}"#.utf8)))
+        #expect(snapshot.state(of: "Note", id: Self.id)?.values == ["day": .text("2026-03-01")])
+    }
+
     @Test func eachKindOfEventSaysWhatItDoes() throws {
         let created = try read("TodoCreated", #"{"deadline":"2026-03-01","title":"Pay rent","userId":"0190AAAA-BBBB-7CCC-8DDD-FFFFFFFFFFFF","extra":[1,{"a":2}]}"#)
         #expect(created == ChronicleModel.Event(type: "TodoCreated", entity: "Todo", id: Self.id, change: .created([

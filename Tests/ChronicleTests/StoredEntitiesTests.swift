@@ -64,6 +64,56 @@ struct StoredEntitiesTests {
         await again.close()
     }
 
+    @Test("null clears an optional field: written as null, folded as absent; a required field is refused; a cleared unique value is free")
+    func nullClearsOptionalFields() async throws {
+        let folder = try TemporaryFolder("entity-null")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let home = try await store.create("Folder", ["name": "Home"])
+        let red = try await store.create("Label", ["name": "red"])
+        let note = try await store.create("Note", ["day": "2026-03-01", "cost": "2.50", "folderId": .id(home.id), "labels": .ids([red.id])])
+        let cleared = try await store.update("Note", note.id, ["cost": .null, "folderId": .null, "labels": .null])
+        #expect(cleared.values["cost"] == nil && cleared.values["folderId"] == nil && cleared.values["labels"] == .ids([]))
+        let written = try store.log.read(after: 0, limit: .max).filter { $0.type == "NoteUpdated" }.last
+        #expect(written.map { String(decoding: $0.data, as: UTF8.self) } == #"{"cost":null,"folderId":null}"#)
+        #expect(try await store.rows("NotesPerDay").first?.measures["spent"] == .text("0"))
+        // No longer in the folder: the folder's deletion leaves it shown.
+        try await store.delete("Folder", home.id)
+        #expect(try await store.entity("Note", id: note.id) != nil)
+        // Clearing what is absent appends nothing; a required field cannot be cleared.
+        let head = try store.log.head()
+        _ = try await store.update("Note", note.id, ["cost": .null])
+        #expect(try store.log.head() == head)
+        await #expect(throws: ChronicleError.refused(.init("day is required: it cannot be cleared"))) {
+            try await store.update("Note", note.id, ["day": .null])
+        }
+        // Undo gives a cleared value back, and clears a value given to a field that had none.
+        _ = try await store.update("Note", note.id, ["cost": "7"])
+        _ = try await store.update("Note", note.id, ["cost": .null])
+        try await store.undo()
+        #expect(try await store.entity("Note", id: note.id)?.values["cost"] == .text("7"))
+        try await store.undo()
+        #expect(try await store.entity("Note", id: note.id)?.values["cost"] == nil)
+        try await Self.expectStatesEqualTheFold(store, "cleared")
+        await store.close()
+
+        // A unique value cleared is released: another entity may take it.
+        let shelf = try ChronicleModel("shelf", version: 1) { model in
+            model.entity("Book") { book in
+                book.text("title", .notBlank)
+                book.text("isbn", optional: true, unique: .exact)
+            }
+        }
+        let books = try Self.open(folder, "books", model: shelf)
+        let dune = try await books.create("Book", ["title": "Dune", "isbn": "978-0441013593"])
+        await #expect(throws: ChronicleError.self) { try await books.create("Book", ["title": "Dune again", "isbn": "978-0441013593"]) }
+        _ = try await books.update("Book", dune.id, ["isbn": .null])
+        let again = try await books.create("Book", ["title": "Dune again", "isbn": "978-0441013593"])
+        #expect(try await books.entities("Book").map { $0.text("isbn") }.sorted { ($0 ?? "") < ($1 ?? "") } == [nil, "978-0441013593"])
+        #expect(again.text("isbn") == "978-0441013593")
+        await books.close()
+    }
+
     @Test("a step that renames a folder, then deletes it, leaves the name free")
     func aStepThatClaimsAndReleasesLeavesTheNameFree() async throws {
         let folder = try TemporaryFolder("entity-claim-release")

@@ -59,7 +59,7 @@ struct ModelCommand: AsyncParsableCommand {
         case .integer(let number): String(number)
         case .number(let number): String(number)
         case .boolean(let flag): String(flag)
-        case .ids: value.json
+        case .ids, .null: value.json
         }
     }
 

@@ -44,8 +44,11 @@ enum ModelWriting {
     }
 
     /// `text` as a value of `field`: a number, true or false, ids separated by commas for a
-    /// set, text for the rest (the field's rules check it).
+    /// set, text for the rest (the field's rules check it). Nothing after `=` is no value
+    /// (``ChronicleModel/FieldValue/null``: an update clears the field) for a field that is
+    /// not text; for text, it is the empty text.
     static func value(_ text: String, of field: ChronicleModel.Field) throws -> ChronicleModel.FieldValue {
+        if text.isEmpty, field.type != .text, field.type.name != "references" { return .null }
         switch field.type {
         case .integer:
             guard let number = Int(text) else { throw RefusedInput("\(field.name) must be an integer (got \(quoted(text)))") }

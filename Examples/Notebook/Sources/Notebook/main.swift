@@ -29,7 +29,7 @@ func plain(_ value: ChronicleModel.FieldValue?) -> String {
     case .number(let number)?: String(number)
     case .boolean(let flag)?: String(flag)
     case .ids(let ids)?: ids.map(\.uuidString).joined(separator: ",")
-    case nil: "-"
+    case .null?, nil: "-"
     }
 }
 
