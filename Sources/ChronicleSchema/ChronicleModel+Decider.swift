@@ -118,7 +118,8 @@ extension ChronicleModel.Decider {
                 guard let value = try checkedReferences(field, raw) else {
                     // Null, or empty text of a field that keeps none: the field is cleared.
                     guard FieldValue.isClearable(field) else { throw Problem("\(name) is required: it cannot be cleared") }
-                    if state.values[name] != nil { cleared.append(name) }
+                    // Written even when the field has no value, as the todo app writes an empty memo.
+                    cleared.append(name)
                     continue
                 }
                 switch (field.setBy, value) {
