@@ -141,7 +141,26 @@ extension ChronicleModel {
             fields[at].formerNames.append(old)
         }
 
-        /// What ``index(_:)`` and ``rename(_:to:)`` found wrong, by field: the model refuses it.
+        /// Says that field `name` (declared above) had type `old` in earlier versions of the
+        /// model: its values in events written then, by those versions or by devices not
+        /// upgraded yet, are converted into its type when read (an upcaster). Only conversions
+        /// that keep every value's meaning are declared (``FieldType/converts(from:)``): an
+        /// integer into a number or a decimal, a number into a decimal, a day into a
+        /// timestamp, a boolean into an integer, a scalar into text.
+        ///
+        /// ```swift
+        /// note.decimal("cost", optional: true)
+        /// note.convert("cost", from: .number)   // version 1 kept cost as a number
+        /// ```
+        public mutating func convert(_ name: String, from old: FieldType) {
+            guard let at = fields.firstIndex(where: { $0.name == name }) else {
+                problems.append((name, "a conversion of a field the entity does not declare (declare it first)"))
+                return
+            }
+            fields[at].formerTypes.append(old)
+        }
+
+        /// What ``index(_:)``, ``rename(_:to:)`` and ``convert(_:from:)`` found wrong, by field: the model refuses it.
         var problems: [(field: String, problem: String)] = []
 
         static func singular(_ name: String) -> String {

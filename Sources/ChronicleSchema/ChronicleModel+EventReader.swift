@@ -150,9 +150,31 @@ extension ChronicleModel {
                     if nullClears, FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values[field.name] = .null }
                     continue
                 }
-                values[field.name] = try value(member, of: field, type: type)
+                values[field.name] = try converted(member, of: field, type: type)
             }
             return values
+        }
+
+        /// The member as the field's value; one of a type the field had before, converted.
+        private static func converted(_ member: DataValue, of field: Field, type: String) throws(EventProblem) -> FieldValue {
+            // A timestamp reads any string: a day written when the field held days is told by its shape.
+            if field.type == .timestamp, field.formerTypes.contains(.day), case .string(let text) = member, FieldRule.isCalendarDay(text) {
+                return FieldValue.text(text).converted(from: .day, to: .timestamp) ?? .text(text)
+            }
+            do {
+                return try value(member, of: field, type: type)
+            } catch {
+                // Written when the field had another type: the oldest that reads it (an integer
+                // literal reads as the integer it was, before a number).
+                for old in field.formerTypes {
+                    var former = field
+                    former.type = old
+                    if let read = try? value(member, of: former, type: type), let value = read.converted(from: old, to: field.type) {
+                        return value
+                    }
+                }
+                throw error
+            }
         }
 
         private static func value(_ member: DataValue, of field: Field, type: String) throws(EventProblem) -> FieldValue {

@@ -19,7 +19,8 @@ extension ChronicleModel {
     /// version of it) may hold, and says what the store's data must be checked against.
     ///
     /// A field renamed (``EntityDeclaration/rename(_:to:)``) is checked as the field it was.
-    /// Refused: a field whose type changed (its old events would not read), an optional field
+    /// Refused: a field whose type changed with no conversion from the old one
+    /// (``EntityDeclaration/convert(_:from:)``: its old events would not read), an optional field
     /// made required without a default, a new required field without a default (events written
     /// before it lack it), and an event type an entity no longer declares.
     /// - throws: ``ChronicleModelError`` naming the entity and field.
@@ -52,9 +53,12 @@ extension ChronicleModel {
                     }
                     continue
                 }
-                guard field.type == before.type else {
-                    throw refusal("its type changed from \(Self.describe(before.type)) in version \(recorded.version) to "
-                                  + "\(Self.describe(field.type)): events written before would not read", field: field.name)
+                // Every type its events may hold (the type it had, and those it converted from) must
+                // be its type now or one it converts from.
+                for old in [before.type] + before.formerTypes where old != field.type && !field.formerTypes.contains(old) {
+                    let hint = field.type.converts(from: old) ? " (declare convert(\"\(field.name)\", from: .\(old.name)))" : ""
+                    throw refusal("its type changed from \(Self.describe(old)) in version \(recorded.version) to "
+                                  + "\(Self.describe(field.type)): events written before would not read\(hint)", field: field.name)
                 }
                 if EventReader.isRequired(field), !EventReader.isRequired(before) {
                     throw refusal("it was optional in version \(recorded.version): required now, it needs a default", field: field.name)

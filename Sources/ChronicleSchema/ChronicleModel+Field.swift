@@ -27,10 +27,15 @@ extension ChronicleModel {
         /// The names it had in earlier versions of the model, oldest first
         /// (``EntityDeclaration/rename(_:to:)``): events that give it under one are read as giving it.
         public var formerNames: [String]
+        /// The types earlier versions of the model gave the field, oldest first: a value of
+        /// one of them in an event is converted into this type when read (an upcaster,
+        /// ``EntityDeclaration/convert(_:from:)``).
+        public var formerTypes: [FieldType]
 
         public init(name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldValue? = nil,
                     rules: [FieldRule] = [], unique: Uniqueness? = nil, onParentDeletion: ParentDeletion? = nil,
-                    setBy: SetEvents? = nil, member: String? = nil, isIndexed: Bool = false, formerNames: [String] = []) {
+                    setBy: SetEvents? = nil, member: String? = nil, isIndexed: Bool = false, formerNames: [String] = [],
+                    formerTypes: [FieldType] = []) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
@@ -42,6 +47,7 @@ extension ChronicleModel {
             self.member = member
             self.isIndexed = isIndexed
             self.formerNames = formerNames
+            self.formerTypes = formerTypes
         }
     }
 

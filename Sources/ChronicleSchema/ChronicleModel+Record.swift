@@ -82,7 +82,7 @@ extension ChronicleModel.Entity: Codable {
 
 extension ChronicleModel.Field: Codable {
     private enum Keys: String, CodingKey {
-        case name, type, entity, optional, `default`, rules, unique, onParentDeletion, setBy, member, indexed, formerly
+        case name, type, entity, optional, `default`, rules, unique, onParentDeletion, setBy, member, indexed, formerly, convertedFrom
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,7 +111,13 @@ extension ChronicleModel.Field: Codable {
                   setBy: try container.decodeIfPresent(ChronicleModel.SetEvents.self, forKey: .setBy),
                   member: try container.decodeIfPresent(String.self, forKey: .member),
                   isIndexed: try container.decodeIfPresent(Bool.self, forKey: .indexed) ?? false,
-                  formerNames: try container.decodeIfPresent([String].self, forKey: .formerly) ?? [])
+                  formerNames: try container.decodeIfPresent([String].self, forKey: .formerly) ?? [],
+                  formerTypes: try (container.decodeIfPresent([String].self, forKey: .convertedFrom) ?? []).map { name in
+                      guard let type = ChronicleModel.FieldType.scalar(named: name) else {
+                          throw DecodingError.dataCorruptedError(forKey: .convertedFrom, in: container, debugDescription: "unknown type \(name)")
+                      }
+                      return type
+                  })
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +134,7 @@ extension ChronicleModel.Field: Codable {
         try container.encodeIfPresent(member, forKey: .member)
         if isIndexed { try container.encode(true, forKey: .indexed) }   // absent otherwise: older records stay as they were
         if !formerNames.isEmpty { try container.encode(formerNames, forKey: .formerly) }
+        if !formerTypes.isEmpty { try container.encode(formerTypes.map(\.name), forKey: .convertedFrom) }
     }
 }
 

@@ -64,6 +64,11 @@ extension ChronicleModel {
                     throw problem("its former name '\(former)' must be a field name no other field has, now or before")
                 }
             }
+            for former in field.formerTypes where former == field.type || !field.type.converts(from: former) {
+                throw problem("cannot be converted from \(former.name) to \(field.type.name): a conversion must keep every value's meaning "
+                              + "(an integer into a number or decimal, a number into a decimal, a day into a timestamp, "
+                              + "a boolean into an integer, a scalar into text)")
+            }
             if field.isIndexed, case .references = field.type {
                 throw problem("a set cannot be indexed (query its members' entities instead)")
             }

@@ -117,4 +117,33 @@ struct ModelEvolutionTests {
         log.close()
         #expect(replayed.snapshot.shown("Note").first?.values["title"] == .text("untitled"), "events written before read the default")
     }
+
+    @Test("a field whose type changed with a conversion: the store opens, and events written before read converted")
+    func aConvertedFieldOpensTheStore() async throws {
+        let folder = try TemporaryFolder("model-conversion")
+        defer { folder.remove() }
+        let first = try ChronicleModel("shelf", version: 1) { model in
+            model.entity("Book") { book in
+                book.text("title", .notBlank)
+                book.integer("rating", optional: true)
+            }
+        }
+        let second = try ChronicleModel("shelf", version: 2) { model in
+            model.entity("Book") { book in
+                book.text("title", .notBlank)
+                book.decimal("rating", optional: true)
+                book.convert("rating", from: .integer)
+            }
+        }
+        var store = try ChronicleStore(directory: folder.path, backgroundProjections: false, model: first)
+        let dune = try await store.create("Book", ["title": "Dune", "rating": 4])
+        await store.close()
+        store = try ChronicleStore(directory: folder.path, backgroundProjections: false, model: second)
+        #expect(try await store.entity("Book", id: dune.id)?.values["rating"] == .text("4"))
+        _ = try await store.update("Book", dune.id, ["rating": "4.5"])
+        #expect(try await store.entity("Book", id: dune.id)?.values["rating"] == .text("4.5"))
+        let replayed = try ModelReplay.snapshot(log: store.log, model: second)
+        #expect(replayed.snapshot.shown("Book") == (try await store.entities("Book")))
+        await store.close()
+    }
 }
