@@ -104,17 +104,17 @@ final class SyncCluster {
     /// A new device syncing through the proxy (small batches and pages, so a sync takes
     /// several requests and faults land in the middle of one).
     @discardableResult
-    func addDevice(_ name: String) async throws -> Device {
-        let device = try openDevice(name)
+    func addDevice(_ name: String, model: ChronicleModel = TodoAppModel.model) async throws -> Device {
+        let device = try openDevice(name, model: model)
         devices.append(device)
         return device
     }
 
-    func openDevice(_ name: String) throws -> Device {
+    func openDevice(_ name: String, model: ChronicleModel = TodoAppModel.model) throws -> Device {
         let folder = try TemporaryFolder("device-\(name)")
         do {
             let store = try ChronicleStore(directory: folder.path, backgroundProjections: false,
-                                           logOptions: .init(noSync: true))
+                                           logOptions: .init(noSync: true), model: model)
             var configuration = SyncConfiguration.testing(proxy.url, token: Self.token, batchSize: 4,
                                                           maxAttempts: maxAttempts)
             configuration.pullLimit = 8

@@ -1,12 +1,16 @@
-@_spi(Operator) import Chronicle
-import ChronicleTestSupport
+import ChronicleSchema
 import Foundation
 
 /// Random commands for any declared model, read off its declaration: creations, updates of a
 /// field or two, deletions, restorations and set changes, with values valid and not (blank
-/// names, impossible days, unknown ids) and unique texts that collide up to case.
-struct RandomModelCommand {
-    let model: ChronicleModel
+/// names, impossible days, unknown ids, null for required fields) and unique texts that
+/// collide up to case.
+public struct RandomModelCommand {
+    public let model: ChronicleModel
+
+    public init(model: ChronicleModel) {
+        self.model = model
+    }
 
     static let texts = ["Work", "work", " Home ", "home", "", "Ideas", "Pay rent", "x", "Groceries", "Trip", "trip", "Books"]
     static let days = ["2026-03-01", "2026-03-02", "2026-12-31", "2026-12-01", "2026-12-02", "2026-02-30"]
@@ -14,7 +18,7 @@ struct RandomModelCommand {
     static let timestamps = ["2026-03-01T09:30:00.000Z", "yesterday"]
 
     /// A command on one of the known entities (`known[entity]`, created so far) or a new one.
-    func random(_ random: inout SeededGenerator, known: [String: [UUID]]) -> ChronicleModel.Command {
+    public func random(_ random: inout SeededGenerator, known: [String: [UUID]]) -> ChronicleModel.Command {
         let entity = model.entities[Int.random(in: 0..<model.entities.count, using: &random)]
         let ids = known[entity.name] ?? []
         func existing() -> UUID {
@@ -49,6 +53,8 @@ struct RandomModelCommand {
 
     private func value(for field: ChronicleModel.Field, _ random: inout SeededGenerator, known: [String: [UUID]]) -> ChronicleModel.FieldValue? {
         func pick(_ pool: [String]) -> String { pool[Int.random(in: 0..<pool.count, using: &random)] }
+        // Now and then no value: a creation leaves the field out, an update clears it (or is refused).
+        if Int.random(in: 0..<12, using: &random) == 0 { return .null }
         switch field.type {
         case .text: return .text(pick(Self.texts))
         case .integer: return .integer(Int.random(in: -5...130, using: &random))
