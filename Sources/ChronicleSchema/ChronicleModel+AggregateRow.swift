@@ -29,7 +29,9 @@ extension ChronicleModel.Snapshot {
               let grouped = entity.field(named: aggregate.groupedBy) else { return nil }
         var groups: [ChronicleModel.FieldValue: [ChronicleModel.EntityState]] = [:]
         for state in shown(aggregate.entity) {
-            guard let key = state.values[grouped.name] else { continue }
+            // Grouped by the entity's own value: a unique value shown with a suffix (`Work (2)`)
+            // counts in its value's row.
+            guard let key = self.state(of: aggregate.entity, id: state.id)?.values[grouped.name] else { continue }
             groups[key, default: []].append(state)
         }
         return groups.map { key, states in

@@ -4,6 +4,10 @@ import Foundation
 public enum RefereeValue: Sendable, Equatable {
     case string(String)
     case integer(Int)
+    /// A number with a fraction or an exponent, or too large for an integer.
+    case number(Double)
+    case bool(Bool)
+    case array([RefereeValue])
     case null
     case other
 }
@@ -102,8 +106,14 @@ extension RefereeValue {
         case let text as String: self = .string(text)
         case is NSNull: self = .null
         case let number as NSNumber:
+            // JSONSerialization hands booleans over as numbers of type "c".
+            if String(cString: number.objCType) == "c" {
+                self = .bool(number.boolValue)
+                return
+            }
             let double = number.doubleValue
-            self = double.rounded() == double && abs(double) < 9e15 ? .integer(number.intValue) : .other
+            self = double.rounded() == double && abs(double) < 9e15 ? .integer(number.intValue) : .number(double)
+        case let array as [Any]: self = .array(array.map(RefereeValue.init))
         default: self = .other
         }
     }

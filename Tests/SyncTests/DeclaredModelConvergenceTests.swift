@@ -1,4 +1,6 @@
 @_spi(Operator) import Chronicle
+import ChronicleReferee
+import ChronicleRefereeSupport
 import ChronicleSync
 import ChronicleTestSupport
 import Foundation
@@ -7,9 +9,10 @@ import Testing
 /// Any declared model converges as the todo app does: devices run random commands of the
 /// model (`RandomModelCommand`, read off its declaration), push and pull through a proxy that
 /// drops, refuses and duplicates requests, then sync until quiet. Every device, and a fresh
-/// one that only pulled, must then show the same entities and aggregate rows; each one's
-/// stored read model must equal the fold of its whole log (`ModelReplay`, which shares no
-/// code with the stored states' batches); every log verifies and holds the server's events.
+/// one that only pulled, must then show what the referee folds from the server's order
+/// (`RefereeModelState`: the model's record and the events read as JSON, sharing no code
+/// with the product); each one's stored read model must equal the product's own fold of its
+/// whole log (`ModelReplay`); every log verifies and holds the server's events.
 ///
 /// - `CHRONICLE_DECLARED_CONVERGENCE_SEEDS=N`: seeds per model (default 40), following from
 ///   the run's seed (``TestSeed``; `CHRONICLE_SEED` replays a run).
@@ -30,7 +33,8 @@ struct DeclaredModelConvergenceTests {
             totals.events += run.events
             guard !run.problems.isEmpty else { continue }
             failed.append(seed)
-            var message = "\(modelName): seed 0x\(String(seed, radix: 16)) failed; \(ConvergencePropertyTests.replayHint(seed))\n"
+            var message = "\(modelName): seed 0x\(String(seed, radix: 16)) failed; replay: CHRONICLE_CONVERGENCE_SEED=0x\(String(seed, radix: 16)) "
+                + "swift test --filter DeclaredModelConvergenceTests\n"
             message += run.problems.prefix(8).map { "- " + $0 }.joined(separator: "\n")
             if failed.count == 1 { message += "\nsteps:\n" + run.trace.joined(separator: "\n") }
             Issue.record(Comment(rawValue: message))
@@ -131,6 +135,10 @@ struct DeclaredModelRun {
                 problems.append("device \(device.name)'s log holds \(ids.subtracting(serverIDs).count) events the server does not, "
                                 + "and lacks \(serverIDs.subtracting(ids).count)")
             }
+        }
+        let order = try await cluster.serverOrder()
+        for device in all {
+            problems += try await RefereeModelState.problems(of: device.store, serverOrder: order, device: device.name)
         }
         for (device, lines) in zip(all.dropFirst(), shown.dropFirst()) where lines != shown[0] {
             problems.append("devices \(all[0].name) and \(device.name) differ: only \(all[0].name) shows \(shown[0].filter { !lines.contains($0) }.prefix(3)); "
