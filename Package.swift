@@ -181,7 +181,8 @@ let package = Package(
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "CatchPatterns", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire"]),
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "CatchPatterns", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire",
+                                                  "Chronicle", "LMDB"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

@@ -179,7 +179,7 @@ public final class ModelStates: Sendable {
     }
 
     /// What the states were folded by: the layout's version and the model's record.
-    private static func fingerprint(of model: ChronicleModel) -> [UInt8] {
+    static func fingerprint(of model: ChronicleModel) -> [UInt8] {
         bytes(UInt64(layoutVersion)) + Array(model.record())
     }
 }

@@ -180,14 +180,14 @@ struct ModelStatesBatch {
         }
     }
 
-    private static func uniqueEntry(_ state: ChronicleModel.EntityState?, field: String, under uniqueness: ChronicleModel.Uniqueness,
+    static func uniqueEntry(_ state: ChronicleModel.EntityState?, field: String, under uniqueness: ChronicleModel.Uniqueness,
                                     entity: Int, index: Int) -> [UInt8]? {
         guard let state, !state.isDeleted, case .text(let text)? = state.values[field] else { return nil }
         return ModelStateKeys.uniquePrefix(entity, index, key: uniqueness.key(text))
     }
 
     /// A live entity's indexed value (a deleted one is in no query's result).
-    private static func valueEntry(_ state: ChronicleModel.EntityState?, field: String, entity: Int, index: Int) -> [UInt8]? {
+    static func valueEntry(_ state: ChronicleModel.EntityState?, field: String, entity: Int, index: Int) -> [UInt8]? {
         guard let state, !state.isDeleted, let value = state.values[field] else { return nil }
         return ModelStateKeys.valuePrefix(entity, index, value)
     }

@@ -49,9 +49,17 @@ enum StoreAccess {
     /// Projection checks for `verify`: checkpoints within the log, and with `deep` the stored
     /// models against the log folded in memory.
     static func verifyModels(_ options: StoreOptions, log: EventLog, deep: Bool) async throws -> [String] {
+        var problems: [String] = []
         // Models never opened have nothing to check, and verify must not create them.
-        guard FileManager.default.fileExists(atPath: options.path + "/models/data.mdb") else { return [] }
-        let models = try ReadModels(path: options.path + "/models")
-        return try ModelVerifier.problems(log: log, models: models, deep: deep)
+        if FileManager.default.fileExists(atPath: options.path + "/models/data.mdb") {
+            let models = try ReadModels(path: options.path + "/models")
+            problems += try ModelVerifier.problems(log: log, models: models, deep: deep)
+        }
+        // A declared model's entities, checked by the newest model the store recorded (the
+        // one that folded them; states folded by another are folded again at the next open).
+        if let record = try log.modelRecords().last, let model = try? ChronicleModel(record: Data(record.bytes)) {
+            problems += try ModelStatesVerifier.problems(path: options.path + "/entities", model: model, log: log, deep: deep)
+        }
+        return problems
     }
 }
