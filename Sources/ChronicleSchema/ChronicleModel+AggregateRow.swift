@@ -91,7 +91,7 @@ extension ChronicleModel.FieldValue {
         case let (.number(a), .number(b)): a < b
         case let (.integer(a), .number(b)): Double(a) < b
         case let (.number(a), .integer(b)): a < Double(b)
-        case let (.text(a), .text(b)): Array(a.utf8).lexicographicallyPrecedes(b.utf8)
+        case let (.text(a), .text(b)): a.utf8.lexicographicallyPrecedes(b.utf8)
         case let (.boolean(a), .boolean(b)): !a && b
         case let (.ids(a), .ids(b)): a.map(\.uuidString).lexicographicallyPrecedes(b.map(\.uuidString))
         default: kindOrder < other.kindOrder
