@@ -99,6 +99,10 @@ int chronicle_mdb_cursor_del(MDB_cursor *cursor, unsigned int flags) {
     GUARDED(mdb_cursor_del(cursor, flags), (void)0);
 }
 
+int chronicle_mdb_env_copy2(MDB_env *env, const char *path, unsigned int flags) {
+    GUARDED(mdb_env_copy2(env, path, flags), (void)0);
+}
+
 int chronicle_mdb_txn_commit(MDB_txn *txn) {
     // A failed commit frees its transaction; a guarded fault does the same.
     GUARDED(mdb_txn_commit(txn), mdb_txn_abort(txn));

@@ -360,6 +360,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Writes a compacted copy of the environment to `path` (a directory that must exist and be empty).
     public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
-        try check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0))
+        // Guarded: the compacting copy walks every page, and a damaged one must not stop the process.
+        try check(chronicle_mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0))
     }
 }

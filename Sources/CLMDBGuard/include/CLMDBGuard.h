@@ -24,6 +24,9 @@ int chronicle_mdb_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, MD
 int chronicle_mdb_cursor_put(MDB_cursor *cursor, MDB_val *key, MDB_val *data, unsigned int flags);
 int chronicle_mdb_cursor_del(MDB_cursor *cursor, unsigned int flags);
 int chronicle_mdb_txn_commit(MDB_txn *txn);
+/// A compacting copy walks every page. After a guarded fault in it, the copy's writer thread
+/// and read transaction are left as they were: the caller must stop using the environment.
+int chronicle_mdb_env_copy2(MDB_env *env, const char *path, unsigned int flags);
 
 /// How many faults the guard has turned into MDB_CORRUPTED in this process.
 unsigned long chronicle_lmdb_guarded_faults(void);
