@@ -100,8 +100,8 @@ extension ChronicleStore {
     }
 
     /// The rows of the model's aggregate `name` whose key is from `lower` through `upper` (nil
-    /// leaves an end open), by key: counts and sums over the shown entities of each key. Only
-    /// the entities of those rows are read (through the index of the field it groups by).
+    /// leaves an end open), by key: counts and sums over the shown entities of each key, stored
+    /// and kept up as entities change, so only those rows are read.
     ///
     /// ```swift
     /// let week = try await store.rows("NotesPerDay", from: "2026-12-01", through: "2026-12-07")
@@ -113,6 +113,37 @@ extension ChronicleStore {
         try requireOpen()
         return try ChronicleError.mapping {
             try caughtUpEntityStates().rows(of: aggregate, from: lower, through: upper)
+        }
+    }
+
+    /// The events in the log that this store's model cannot read, and so shows nowhere: those
+    /// of another app, or of a newer version of this one (pulled from a device upgraded
+    /// first: a type it does not declare, data of a newer schema version). They stay in the
+    /// log and sync on; a version that reads them shows them.
+    ///
+    /// ```swift
+    /// let unread = try await store.unreadEvents()
+    /// if unread.count > 0 { banner("Update the app to see \(unread.count) changes made on your other devices") }
+    /// ```
+    public func unreadEvents() async throws -> UnreadEvents {
+        try requireOpen()
+        return try ChronicleError.mapping {
+            let (count, first) = try caughtUpEntityStates().unread()
+            return UnreadEvents(count: count, first: first)
+        }
+    }
+
+    /// What ``unreadEvents()`` tells: how many events the model cannot read, and why not the first.
+    public struct UnreadEvents: Sendable, Hashable {
+        /// Events of the log the model cannot read.
+        public var count: Int
+        /// The first one's position and what is wrong with it, e.g. "event 12: unknown event type 'NoteArchived'".
+        public var first: String?
+
+        /// A count and the first one's problem.
+        public init(count: Int, first: String?) {
+            self.count = count
+            self.first = first
         }
     }
 

@@ -120,6 +120,7 @@ public final class ModelStates: Sendable {
                     var batch = ModelStatesBatch(states: self, txn: txn)
                     try batch.fold(records)
                     let changed = try batch.finish()
+                    try Self.count(unread: batch.unread, first: batch.firstUnread, txn, meta)
                     try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
                     return (last, last < head, changed)
                 }
@@ -136,6 +137,8 @@ public final class ModelStates: Sendable {
             try environment.write { txn in
                 for db in [states, unique, children, values, conflicts, rows] { try txn.clear(db) }
                 try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
+                _ = try txn.delete(meta, key: Array("unread".utf8))
+                _ = try txn.delete(meta, key: Array("unread-first".utf8))
             }
         }
         return try catchUp()
@@ -147,6 +150,27 @@ public final class ModelStates: Sendable {
             var found: [MergeConflict] = []
             try view.scan(conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
             return found
+        }
+    }
+
+    /// The events folded so far that the model cannot read (another app's, or a newer
+    /// version's: kept in the log, shown nowhere), and what was wrong with the first.
+    public func unread() throws -> (count: Int, first: String?) {
+        try ProjectionError.mappingStorage {
+            try environment.read { txn in
+                let count = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) : 0 } ?? 0
+                let first = try txn.get(meta, key: Array("unread-first".utf8)).map { String(decoding: $0, as: UTF8.self) }
+                return (count, first)
+            }
+        }
+    }
+
+    private static func count(unread: Int, first: String?, _ txn: Transaction, _ meta: Database) throws {
+        guard unread > 0 else { return }
+        let before = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? $0.loadUnaligned(as: UInt64.self) : 0 } ?? 0
+        try txn.put(meta, key: Array("unread".utf8), value: bytes(UInt64(littleEndian: before) + UInt64(unread)))
+        if let first, try txn.get(meta, key: Array("unread-first".utf8)) == nil {
+            try txn.put(meta, key: Array("unread-first".utf8), value: Array(first.utf8))
         }
     }
 

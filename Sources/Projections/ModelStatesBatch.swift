@@ -26,6 +26,9 @@ struct ModelStatesBatch {
     private var conflicts: [(position: UInt64, conflict: MergeConflict)] = []
     /// The streams read whole during the batch (for merges: conflicts and refolds), each once.
     private var streams: [String: [RecordedEvent]] = [:]
+    /// Events of the batch the model cannot read, and what was wrong with the first.
+    private(set) var unread = 0
+    private(set) var firstUnread: String?
 
     init(states owner: ModelStates, txn: Transaction) {
         self.owner = owner
@@ -50,11 +53,18 @@ struct ModelStatesBatch {
             for record in records where record.origin == deviceID && firstOwn[record.stream] == nil { firstOwn[record.stream] = record.position }
         }
         for record in records {
-            // An event the model cannot read (another app's, a newer shape) is kept in the
-            // log and folds nothing: `ModelReplay` counts and names those.
-            guard let event = try? reader.read(type: record.type, stream: record.stream, data: record.data,
-                                                schemaVersion: Int(record.schemaVersion)),
-                  let number = owner.entityNumbers[event.entity] else { continue }
+            // An event the model cannot read (another app's, a newer version's) is kept in the
+            // log and folds nothing; it is counted, and the first named (``ModelStates/unread()``).
+            let event: ChronicleModel.Event
+            do {
+                event = try reader.read(type: record.type, stream: record.stream, data: record.data,
+                                        schemaVersion: Int(record.schemaVersion))
+            } catch {
+                unread += 1
+                if firstUnread == nil { firstUnread = "event \(record.position): \(error.description)" }
+                continue
+            }
+            guard let number = owner.entityNumbers[event.entity] else { continue }
             let key = Key(entity: number, id: event.id)
             try load(key)
             let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)

@@ -115,6 +115,36 @@ struct StoredEntitiesTests {
         await books.close()
     }
 
+    @Test("events a newer version wrote are kept and counted as unread, never shown, never a crash")
+    func eventsOfANewerVersionAreKeptAndCounted() async throws {
+        let folder = try TemporaryFolder("entity-unread")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let note = try await store.create("Note", ["day": "2026-03-01", "body": "milk"])
+        #expect(try await store.unreadEvents() == .init(count: 0, first: nil))
+        let stream = "note-" + note.id.uuidString.lowercased()
+        // Pulled from a device already on version 2: an event type version 1 does not declare,
+        // and an update of a newer schema version.
+        let pulled = [
+            ForeignEvent(id: UUID(), stream: stream, version: 2, type: "NoteArchived", timestampMilliseconds: 1_900_000_000_000,
+                         origin: "new-phone", data: Data("{}".utf8), upstreamPosition: 1),
+            ForeignEvent(id: UUID(), stream: stream, version: 3, type: "NoteUpdated", schemaVersion: 2, timestampMilliseconds: 1_900_000_000_001,
+                         origin: "new-phone", data: Data(#"{"body":"oat milk"}"#.utf8), upstreamPosition: 2),
+        ]
+        let head = try store.log.head()
+        _ = try await store.importEvents(pulled)
+        #expect(try store.log.head() == head + 2, "both events are kept")
+        let unread = try await store.unreadEvents()
+        #expect(unread.count == 2)
+        #expect(unread.first == "event \(head + 1): unknown event type 'NoteArchived'", "\(unread)")
+        #expect(try await store.entity("Note", id: note.id)?.text("body") == "milk")
+        // Folded again from the log, the count is the same.
+        let rebuilt = try ModelStates(path: folder.path + "/rebuilt", model: NotebookModel.model, log: store.log, noSync: true)
+        try rebuilt.rebuild()
+        #expect(try rebuilt.unread().count == 2)
+        await store.close()
+    }
+
     @Test("a step that renames a folder, then deletes it, leaves the name free")
     func aStepThatClaimsAndReleasesLeavesTheNameFree() async throws {
         let folder = try TemporaryFolder("entity-claim-release")
