@@ -142,7 +142,7 @@ struct StatesView {
 
     /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``), its parents loaded as needed.
     mutating func isShown(_ state: ChronicleModel.EntityState) throws -> Bool {
-        try states.model.isShown(state) { entity, id in try stored(entity, id, depth: 1)?.state }
+        try states.showing.isShown(state) { entity, id in try stored(entity, id, depth: 1)?.state }
     }
 
     /// `candidates` (entities of entity `number`, loaded) as ``ChronicleModel/Snapshot/shown(_:)``
@@ -158,9 +158,8 @@ struct StatesView {
         for stored in candidates {
             guard try isShown(stored.state) else { continue }
             var state = stored.state
-            for field in entity.fields {
-                guard case .references(let target) = field.type else { continue }
-                state.values[field.name] = .ids(try state.members(of: field.name).filter { member in
+            for (field, target, isSet) in states.followed[number] where isSet {
+                state.values[field] = .ids(try state.members(of: field).filter { member in
                     try self.stored(target, member, depth: 1).map { try isShown($0.state) } ?? false
                 })
             }
@@ -185,15 +184,12 @@ struct StatesView {
     /// Loads the parents (up to a chain as long as the model has entities: longer is a cycle)
     /// and the sets' members of `stored`.
     private mutating func follow(_ stored: StoredEntity, depth: Int) throws {
-        guard depth <= states.model.entities.count, let entity = states.model.entity(named: stored.state.entity) else { return }
-        for field in entity.fields {
-            switch field.type {
-            case .reference(let target) where field.onParentDeletion != nil:
-                if let parent = stored.state.reference(field.name) { _ = try self.stored(target, parent, depth: depth + 1) }
-            case .references(let target) where depth == 0:
-                for member in stored.state.members(of: field.name) { _ = try self.stored(target, member, depth: depth + 1) }
-            default:
-                break
+        guard depth <= states.model.entities.count, let number = states.entityNumbers[stored.state.entity] else { return }
+        for (field, target, isSet) in states.followed[number] {
+            if !isSet {
+                if let parent = stored.state.reference(field) { _ = try self.stored(target, parent, depth: depth + 1) }
+            } else if depth == 0 {
+                for member in stored.state.members(of: field) { _ = try self.stored(target, member, depth: depth + 1) }
             }
         }
     }

@@ -42,6 +42,11 @@ public final class ModelStates: Sendable {
     let entityNumbers: [String: Int]
     /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
     let indexedFields: [Set<String>]
+    /// The rule of what is shown, planned once.
+    let showing: ChronicleModel.ShowingRule
+    /// Per entity, what a read loads with each one: its parents whose deletion hides it, and
+    /// its sets' members (field, target entity, whether a set).
+    let followed: [[(field: String, target: String, isSet: Bool)]]
     /// Per entity, whether an aggregate counts it, or its deletion may hide (down a chain of
     /// references) an entity an aggregate counts.
     let countedOrHidingCounted: [Bool]
@@ -71,6 +76,16 @@ public final class ModelStates: Sendable {
                 .union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
         }
         countedOrHidingCounted = Self.countedOrHidingCounted(in: model)
+        showing = ChronicleModel.ShowingRule(model)
+        followed = model.entities.map { entity in
+            entity.fields.compactMap { field in
+                switch field.type {
+                case .reference(let target) where field.onParentDeletion != nil: (field.name, target, false)
+                case .references(let target): (field.name, target, true)
+                default: nil
+                }
+            }
+        }
         do {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)

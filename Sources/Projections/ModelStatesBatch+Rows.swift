@@ -87,7 +87,7 @@ extension ModelStatesBatch {
 
     /// Whether `state` is shown at `moment` (``ChronicleModel/isShown(_:parent:)``).
     private func isShown(_ state: ChronicleModel.EntityState, _ moment: Moment, _ untouched: inout Untouched) throws -> Bool {
-        try owner.model.isShown(state) { target, id in
+        try owner.showing.isShown(state) { target, id in
             guard let number = owner.entityNumbers[target] else { return nil }
             return try self.state(Key(entity: number, id: id), moment, &untouched)
         }
