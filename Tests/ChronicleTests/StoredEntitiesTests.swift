@@ -412,6 +412,14 @@ struct StoredEntitiesTests {
               + "\(collisions) unique values shown with a suffix")
         #expect(accepted > 100 && refused > 30)
         for device in devices { await device.close() }
+        // Closed, each device's stored entities, their indexes and rows match the fold (what
+        // `chronicle verify --deep` checks), raw states and deleted ones included.
+        for name in ["a", "b"] {
+            let log = try EventLog(path: folder.path + "/\(name)/log")
+            #expect(try ModelStatesVerifier.problems(path: folder.path + "/\(name)/entities", model: model, log: log, deep: true) == [],
+                    "device \(name)")
+            log.close()
+        }
     }
 
     /// Every entity as the store shows it equals the in-memory fold of its whole log, and so do

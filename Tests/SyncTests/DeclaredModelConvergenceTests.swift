@@ -14,7 +14,7 @@ import Testing
 /// with the product); each one's stored read model must equal the product's own fold of its
 /// whole log (`ModelReplay`); every log verifies and holds the server's events.
 ///
-/// - `CHRONICLE_DECLARED_CONVERGENCE_SEEDS=N`: seeds per model (default 40), following from
+/// - `CHRONICLE_DECLARED_CONVERGENCE_SEEDS=N`: seeds per model (default 16), following from
 ///   the run's seed (``TestSeed``; `CHRONICLE_SEED` replays a run).
 /// - `CHRONICLE_CONVERGENCE_SEED=N`: replay seed N alone, its steps printed on failure.
 @Suite("Any declared model converges through a faulty network", .timeLimit(.minutes(15)))
@@ -23,7 +23,7 @@ struct DeclaredModelConvergenceTests {
           arguments: ["notebook", "todo"])
     func randomRunsConverge(modelName: String) async throws {
         let model = modelName == "notebook" ? NotebookModel.model : TodoAppModel.model
-        let seeds = try ConvergencePropertyTests.seeds("declared-\(modelName)", count: "CHRONICLE_DECLARED_CONVERGENCE_SEEDS", default: 40)
+        let seeds = try ConvergencePropertyTests.seeds("declared-\(modelName)", count: "CHRONICLE_DECLARED_CONVERGENCE_SEEDS", default: 16)
         var failed: [UInt64] = []
         var totals = (accepted: 0, refused: 0, events: 0)
         for seed in seeds {
