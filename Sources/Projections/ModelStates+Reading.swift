@@ -197,24 +197,14 @@ struct StatesView {
     /// Calls `body` with each entry of `db` whose key begins with `prefix`, in key order.
     func scan(_ db: Database, prefix: [UInt8],
               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        try scan(db, from: prefix, within: prefix) { key, value in
-            try body(key, value)
-            return true
-        }
+        try txn.scan(db, prefix: prefix, body)
     }
 
     /// Calls `body` with each entry of `db` from key `start` on, while its key begins with
     /// `prefix` and `body` returns true.
     func scan(_ db: Database, from start: [UInt8], within prefix: [UInt8],
               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        try txn.withCursor(db) { cursor in
-            // LMDB takes no empty key to seek to: from the empty key is from the first.
-            var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
-            while let current = entry, current.key.count >= prefix.count,
-                  current.key.prefix(prefix.count).elementsEqual(prefix), try body(current.key, current.value) {
-                entry = try cursor.next()
-            }
-        }
+        try txn.scan(db, from: start, within: prefix, body)
     }
 
     /// Everything loaded, with the ranks of unique writes as known now. Ranks only order
@@ -237,5 +227,31 @@ struct StatesView {
             snapshot.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: servers[$0], position: $0) })
         }
         return snapshot
+    }
+}
+
+extension Transaction {
+    /// Calls `body` with each entry of `db` whose key begins with `prefix` (every entry, for
+    /// an empty one), in key order.
+    func scan(_ db: Database, prefix: [UInt8],
+              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try scan(db, from: prefix, within: prefix) { key, value in
+            try body(key, value)
+            return true
+        }
+    }
+
+    /// Calls `body` with each entry of `db` from key `start` on, while its key begins with
+    /// `prefix` and `body` returns true.
+    func scan(_ db: Database, from start: [UInt8], within prefix: [UInt8],
+              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try withCursor(db) { cursor in
+            // LMDB takes no empty key to seek to: from the empty key is from the first.
+            var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
+            while let current = entry, current.key.count >= prefix.count,
+                  current.key.prefix(prefix.count).elementsEqual(prefix), try body(current.key, current.value) {
+                entry = try cursor.next()
+            }
+        }
     }
 }

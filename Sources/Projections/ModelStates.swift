@@ -71,10 +71,7 @@ public final class ModelStates: Sendable {
         self.model = model
         self.log = log
         entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
-        indexedFields = model.entities.map { entity in
-            Set(entity.fields.filter(\.isIndexed).map(\.name))
-                .union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
-        }
+        indexedFields = model.entities.map { Self.indexedFields(of: $0, in: model) }
         countedOrHidingCounted = Self.countedOrHidingCounted(in: model)
         showing = ChronicleModel.ShowingRule(model)
         followed = model.entities.map { entity in
@@ -197,6 +194,11 @@ public final class ModelStates: Sendable {
 
     static func bytes(_ value: UInt64) -> [UInt8] {
         withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    /// The fields of `entity` whose values are indexed: declared so, or grouped by an aggregate.
+    static func indexedFields(of entity: ChronicleModel.Entity, in model: ChronicleModel) -> Set<String> {
+        Set(entity.fields.filter(\.isIndexed).map(\.name)).union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
     }
 
     private static func countedOrHidingCounted(in model: ChronicleModel) -> [Bool] {

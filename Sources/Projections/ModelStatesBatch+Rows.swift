@@ -41,7 +41,8 @@ extension ModelStatesBatch {
             // Its children the batch did not touch are shown or hidden with it.
             for (child, field) in hidingReferences(to: entity.name) {
                 let prefix = ModelStateKeys.childrenPrefix(child, field, parent: key.id)
-                try scanKeys(owner.children, prefix: prefix) { id in
+                try txn.scan(owner.children, prefix: prefix) { key, _ in
+                    guard let id = ModelStateKeys.trailingID(key) else { return }
                     let childKey = Key(entity: child, id: id)
                     if seen.insert(childKey).inserted { pending.append(childKey) }
                 }
@@ -99,17 +100,6 @@ extension ModelStatesBatch {
         owner.model.entities.enumerated().flatMap { number, entity in
             entity.fields.enumerated().compactMap { index, field in
                 if case .reference(target) = field.type, field.onParentDeletion != nil { (number, index) } else { nil }
-            }
-        }
-    }
-
-    /// Calls `body` with the trailing id of each key of `db` that begins with `prefix`.
-    private func scanKeys(_ db: Database, prefix: [UInt8], _ body: (UUID) throws -> Void) throws {
-        try txn.withCursor(db) { cursor in
-            var entry = try cursor.seek(atLeast: prefix)
-            while let current = entry, current.key.count >= prefix.count, current.key.prefix(prefix.count).elementsEqual(prefix) {
-                if let id = ModelStateKeys.trailingID(current.key) { try body(id) }
-                entry = try cursor.next()
             }
         }
     }

@@ -47,7 +47,7 @@ public enum ModelStatesVerifier {
         var states: [[UInt8]: ChronicleModel.EntityState] = [:]
         var unique = Set<[UInt8]>(), children = Set<[UInt8]>(), values = Set<[UInt8]>()
         for (number, entity) in model.entities.enumerated() {
-            let indexed = Set(entity.fields.filter(\.isIndexed).map(\.name)).union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
+            let indexed = ModelStates.indexedFields(of: entity, in: model)
             for state in fold.states(of: entity.name) {
                 states[ModelStateKeys.state(number, state.id)] = state
                 for (index, field) in entity.fields.enumerated() {
@@ -70,7 +70,7 @@ public enum ModelStatesVerifier {
         // The entities.
         let statesDB = try txn.openDatabase(named: "states", create: false)
         var differing: [String] = [], extra: [String] = []
-        try each(txn, statesDB) { key, value in
+        try txn.scan(statesDB, prefix: []) { key, value in
             guard let id = ModelStateKeys.trailingID(key), key.count == 18 else { return }
             let number = Int(key[0]) << 8 | Int(key[1])
             let name = number < model.entities.count ? model.entities[number].name : "entity #\(number)"
@@ -88,7 +88,7 @@ public enum ModelStatesVerifier {
         // The indexes.
         for (name, expected) in [("unique", unique), ("children", children), ("values", values)] {
             var stored = Set<[UInt8]>()
-            try each(txn, try txn.openDatabase(named: name, create: false)) { key, _ in stored.insert(Array(key)) }
+            try txn.scan(try txn.openDatabase(named: name, create: false), prefix: []) { key, _ in stored.insert(Array(key)) }
             if stored != expected {
                 problems.append("entities: the '\(name)' index holds \(stored.subtracting(expected).count) entries the log's fold has not, "
                                 + "and lacks \(expected.subtracting(stored).count)")
@@ -99,8 +99,7 @@ public enum ModelStatesVerifier {
         for (number, aggregate) in model.aggregates.enumerated() {
             guard let entity = model.entity(named: aggregate.entity) else { continue }
             var stored: [ChronicleModel.AggregateRow] = []
-            try each(txn, rowsDB) { key, value in
-                guard key.count >= 2, Int(key[0]) << 8 | Int(key[1]) == number else { return }
+            try txn.scan(rowsDB, prefix: ModelStateKeys.prefix(number)) { key, value in
                 stored.append(try StoredAggregateRow.decode(value, aggregate: aggregate.name).row(of: aggregate, in: entity))
             }
             let expected = fold.rows(of: aggregate.name) ?? []
@@ -110,15 +109,5 @@ public enum ModelStatesVerifier {
             }
         }
         return problems
-    }
-
-    private static func each(_ txn: Transaction, _ db: Database, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        try txn.withCursor(db) { cursor in
-            var entry = try cursor.first()
-            while let current = entry {
-                try body(current.key, current.value)
-                entry = try cursor.next()
-            }
-        }
     }
 }
