@@ -91,10 +91,23 @@ extension ChronicleModel.FieldValue {
         case let (.number(a), .number(b)): a < b
         case let (.integer(a), .number(b)): Double(a) < b
         case let (.number(a), .integer(b)): a < Double(b)
-        case let (.text(a), .text(b)): a.utf8.lexicographicallyPrecedes(b.utf8)
+        case let (.text(a), .text(b)): Self.bytesPrecede(a, b)
         case let (.boolean(a), .boolean(b)): !a && b
         case let (.ids(a), .ids(b)): a.map(\.uuidString).lexicographicallyPrecedes(b.map(\.uuidString))
         default: kindOrder < other.kindOrder
+        }
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s, compared in place (a range read compares
+    /// every value it returns).
+    private static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
         }
     }
 

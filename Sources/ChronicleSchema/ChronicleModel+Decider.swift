@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 import JSONText
 
 extension ChronicleModel {
@@ -183,7 +184,7 @@ extension ChronicleModel.Decider {
             let value = try field.checked(raw)
             switch (field.type, value) {
             case (.reference(let target), .text(let text)?):
-                if let parent = UUID(uuidString: text) { try requireShown(target, parent) }
+                if let parent = UUID(hyphenated: text) { try requireShown(target, parent) }
             case (.references(let target), .ids(let ids)?):
                 for member in ids { try requireShown(target, member) }
             default:

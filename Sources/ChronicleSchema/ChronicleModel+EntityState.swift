@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 extension ChronicleModel {
     /// One entity as a fold of its events leaves it: its fields' values and whether it is
@@ -26,7 +27,7 @@ extension ChronicleModel {
 
         /// The entity `field` refers to, when it holds one.
         public func reference(_ field: String) -> UUID? {
-            if case .text(let text)? = values[field] { UUID(uuidString: text) } else { nil }
+            if case .text(let text)? = values[field] { UUID(hyphenated: text) } else { nil }
         }
     }
 }

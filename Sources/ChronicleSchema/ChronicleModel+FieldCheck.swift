@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 import JSONText
 
 extension ChronicleModel {
@@ -77,8 +78,8 @@ extension ChronicleModel.Field {
         case (.boolean, .boolean):
             return value
         case (.reference, .text(let text)):
-            guard let id = UUID(uuidString: text) else { throw problem("must be an id (got \(Self.quoted(text)))") }
-            return .text(id.uuidString.lowercased())
+            guard let id = UUID(hyphenated: text) else { throw problem("must be an id (got \(Self.quoted(text)))") }
+            return .text(id.lowercasedString)
         case (.references, .ids):
             return value
         default:

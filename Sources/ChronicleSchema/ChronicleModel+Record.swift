@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 // The model as a store records it: JSON with sorted keys, the same bytes for the same model
 // (docs/FORMAT.md, "The model record").
@@ -142,7 +143,7 @@ extension ChronicleModel.FieldValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let ids = try? container.decode([String].self) {
-            self = .ids(ChronicleModel.sortedIDs(Set(ids.compactMap { UUID(uuidString: $0) })))
+            self = .ids(ChronicleModel.sortedIDs(Set(ids.compactMap { UUID(hyphenated: $0) })))
         } else if let value = try? container.decode(Bool.self) {
             self = .boolean(value)
         } else if let value = try? container.decode(Int.self) {

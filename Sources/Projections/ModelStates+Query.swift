@@ -14,13 +14,23 @@ extension ModelStates {
         return try read { view in
             let found = try view.entities(number, field: fieldNumber, from: lower, through: upper)
             let shown = try view.shown(found.map(\.stored), number: number)
-            let values = Dictionary(uniqueKeysWithValues: found.map { ($0.stored.state.id, $0.value) })
-            return shown.sorted { a, b in
-                let valueA = values[a.id]!, valueB = values[b.id]!
-                if valueA.sortsBefore(valueB) { return true }
-                if valueB.sortsBefore(valueA) { return false }
-                return ModelStateKeys.precedes(a.id, b.id)
+            // `shown` keeps the order of `found`, leaving out what is not shown.
+            var rows: [(state: ChronicleModel.EntityState, value: ChronicleModel.FieldValue)] = []
+            rows.reserveCapacity(shown.count)
+            var next = shown.startIndex
+            for candidate in found where next < shown.endIndex && shown[next].id == candidate.stored.state.id {
+                rows.append((shown[next], candidate.value))
+                next += 1
             }
+            func precedes(_ a: (state: ChronicleModel.EntityState, value: ChronicleModel.FieldValue),
+                          _ b: (state: ChronicleModel.EntityState, value: ChronicleModel.FieldValue)) -> Bool {
+                if a.value.sortsBefore(b.value) { return true }
+                if b.value.sortsBefore(a.value) { return false }
+                return ModelStateKeys.precedes(a.state.id, b.state.id)
+            }
+            // An index gives them in order already, but for texts cut in its keys.
+            if rows.indices.dropFirst().contains(where: { precedes(rows[$0], rows[$0 - 1]) }) { rows.sort(by: precedes) }
+            return rows.map(\.state)
         }
     }
 
@@ -91,7 +101,7 @@ extension StatesView {
         var found: [(stored: StoredEntity, value: ChronicleModel.FieldValue)] = []
         for id in ids {
             // The index found it by the value's first bytes, or every entity was read: its own value decides.
-            guard let stored = try stored(entity.name, id), !stored.state.isDeleted, let value = stored.state.values[name],
+            guard let stored = try decoded(number, id), !stored.state.isDeleted, let value = stored.state.values[name],
                   !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
             found.append((stored, value))
         }

@@ -18,7 +18,6 @@ extension ModelStates {
             try view.scan(states, prefix: ModelStateKeys.prefix(number)) { key, value in
                 guard let id = ModelStateKeys.trailingID(key) else { return }
                 let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number])
-                try view.put(stored)
                 all.append(stored)
             }
             return try view.shown(all, number: number)
@@ -100,9 +99,10 @@ extension ModelStates {
     }
 }
 
-/// The entities one read needs, loaded from the states into a ``ChronicleModel/Snapshot`` with
-/// everything the rules of what is shown look at: each one's parents up its chain, its sets'
-/// members, and the ranks of its unique values' writes.
+/// The entities one read needs, loaded from the states. What the rules of what is shown
+/// look at (each one's parents up its chain, its sets' members) is judged where it is stored
+/// (``StoredEntityBytes``), and remembered for the read. Only when unique values collide is
+/// everything loaded into a ``ChronicleModel/Snapshot``, with the ranks of their writes.
 struct StatesView {
     private struct Key: Hashable {
         var entity: Int
@@ -112,43 +112,72 @@ struct StatesView {
     let states: ModelStates
     let txn: Transaction
     private var loaded: [Key: StoredEntity?] = [:]
+    /// Whether each entity judged in place is shown; nil for one that is not stored.
+    private var shownInPlace: [Key: Bool?] = [:]
 
     init(states: ModelStates, txn: Transaction) {
         self.states = states
         self.txn = txn
     }
 
-    /// Entity `id` of `entity`, loaded with what it needs when first asked for.
-    mutating func stored(_ entity: String, _ id: UUID, depth: Int = 0) throws -> StoredEntity? {
+    /// Entity `id` of `entity`, decoded when first asked for.
+    mutating func stored(_ entity: String, _ id: UUID) throws -> StoredEntity? {
         guard let number = states.entityNumbers[entity] else { return nil }
+        return try stored(number, id)
+    }
+
+    private mutating func stored(_ number: Int, _ id: UUID) throws -> StoredEntity? {
         let key = Key(entity: number, id: id)
         if let known = loaded[key] { return known }
-        let stored = try ModelStateKeys.state(number, id).withUnsafeBytes { key in
-            try txn.get(states.states, key: key).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
-        }
+        let stored = try decoded(number, id)
         loaded[key] = .some(stored)
-        if let stored { try follow(stored, depth: depth) }
         return stored
     }
 
-    /// Adds an entity read by a scan, with what it needs.
-    mutating func put(_ stored: StoredEntity) throws {
-        guard let number = states.entityNumbers[stored.state.entity] else { return }
-        let key = Key(entity: number, id: stored.state.id)
-        guard loaded[key] == nil else { return }
-        loaded[key] = .some(stored)
-        try follow(stored, depth: 0)
+    /// Entity `id` of entity `number`, decoded without keeping it for the read (a candidate
+    /// of a range, read once).
+    func decoded(_ number: Int, _ id: UUID) throws -> StoredEntity? {
+        try ModelStateKeys.state(number, id).withUnsafeBytes { key in
+            try txn.get(states.states, key: key).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
+        }
     }
 
-    /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``), its parents loaded as needed.
+    /// Adds an entity read by a scan.
+    mutating func put(_ stored: StoredEntity) {
+        guard let number = states.entityNumbers[stored.state.entity] else { return }
+        let key = Key(entity: number, id: stored.state.id)
+        if loaded[key] == nil { loaded[key] = .some(stored) }
+    }
+
+    /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``), its parents judged in place.
     mutating func isShown(_ state: ChronicleModel.EntityState) throws -> Bool {
-        try states.showing.isShown(state) { entity, id in try stored(entity, id, depth: 1)?.state }
+        try states.showing.isShown(state, depth: 0) { reference, id in
+            try isShown(reference.targetIndex, id, depth: 1)
+        }
+    }
+
+    /// Whether entity `id` of entity `number` is shown, judged where it is stored; nil when it
+    /// is not stored. Remembered for the read, whatever the depth, as the snapshot does.
+    private mutating func isShown(_ number: Int, _ id: UUID, depth: Int) throws -> Bool? {
+        let key = Key(entity: number, id: id)
+        if let known = shownInPlace[key] { return known }
+        let entity = states.model.entities[number].name
+        let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes { key in try txn.get(states.states, key: key) }
+        var shown: Bool?
+        if let bytes {
+            shown = try states.showing.isShown(StoredEntityBytes(entity: entity, bytes: bytes), depth: depth) { reference, parent in
+                try isShown(reference.targetIndex, parent, depth: depth + 1)
+            }
+        }
+        shownInPlace[key] = .some(shown)
+        return shown
     }
 
     /// `candidates` (entities of entity `number`, loaded) as ``ChronicleModel/Snapshot/shown(_:)``
-    /// shows them, sorted by id: each one's parents and set members are read as needed. Only
-    /// when a unique value of one is held by another live entity too (written apart on two
-    /// devices) are the holders loaded and the snapshot's rules applied, which tell them apart.
+    /// shows them, in the order given: each one's parents and set members are judged where
+    /// they are stored. Only when a unique value of one is held by another live entity too
+    /// (written apart on two devices) are the holders loaded and the snapshot's rules
+    /// applied, which tell them apart.
     mutating func shown(_ candidates: [StoredEntity], number: Int) throws -> [ChronicleModel.EntityState] {
         let entity = states.model.entities[number]
         let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
@@ -158,9 +187,9 @@ struct StatesView {
         for stored in candidates {
             guard try isShown(stored.state) else { continue }
             var state = stored.state
-            for (field, target, isSet) in states.followed[number] where isSet {
-                state.values[field] = .ids(try state.members(of: field).filter { member in
-                    try self.stored(target, member, depth: 1).map { try isShown($0.state) } ?? false
+            for set in states.followed[number] where set.isSet {
+                state.values[set.field] = .ids(try state.members(of: set.field).filter { member in
+                    try isShown(set.targetIndex, member, depth: 0) ?? false
                 })
             }
             for index in uniqueFields where !collides {
@@ -171,25 +200,29 @@ struct StatesView {
             }
             shown.append(state)
         }
-        if collides {
-            // The rare case: load every live holder of the candidates' unique values, and let
-            // the snapshot's rules rank and tell them apart.
-            for stored in candidates where !stored.state.isDeleted { try loadCollisions(of: stored, number: number) }
-            let ids = Set(candidates.map(\.state.id))
-            return try snapshot().shown(entity.name).filter { ids.contains($0.id) }
-        }
-        return shown.sorted { ModelStateKeys.precedes($0.id, $1.id) }
+        guard collides else { return shown }
+        // The rare case: load every live holder of the candidates' unique values, with what
+        // the rules look at, and let the snapshot's rules rank and tell them apart.
+        for stored in candidates { put(stored) }
+        for stored in candidates where !stored.state.isDeleted { try loadCollisions(of: stored, number: number) }
+        try loadFollowed()
+        let order = Dictionary(uniqueKeysWithValues: candidates.enumerated().map { ($1.state.id, $0) })
+        return try snapshot().shown(entity.name).filter { order[$0.id] != nil }.sorted { order[$0.id]! < order[$1.id]! }
     }
 
-    /// Loads the parents (up to a chain as long as the model has entities: longer is a cycle)
-    /// and the sets' members of `stored`.
-    private mutating func follow(_ stored: StoredEntity, depth: Int) throws {
-        guard depth <= states.model.entities.count, let number = states.entityNumbers[stored.state.entity] else { return }
-        for (field, target, isSet) in states.followed[number] {
-            if !isSet {
-                if let parent = stored.state.reference(field) { _ = try self.stored(target, parent, depth: depth + 1) }
-            } else if depth == 0 {
-                for member in stored.state.members(of: field) { _ = try self.stored(target, member, depth: depth + 1) }
+    /// Loads, for everything loaded, what the rules of what is shown look at: parents up
+    /// their chains and sets' members, until nothing more is named.
+    private mutating func loadFollowed() throws {
+        var done: Set<Key> = []
+        while true {
+            let pending = loaded.compactMap { key, stored in done.contains(key) ? nil : stored.map { (key, $0) } }
+            if pending.isEmpty { return }
+            for (key, stored) in pending {
+                done.insert(key)
+                for followed in states.followed[key.entity] {
+                    let ids = followed.isSet ? stored.state.members(of: followed.field) : stored.state.reference(followed.field).map { [$0] } ?? []
+                    for id in ids { _ = try self.stored(followed.targetIndex, id) }
+                }
             }
         }
     }

@@ -44,9 +44,9 @@ public final class ModelStates: Sendable {
     let indexedFields: [Set<String>]
     /// The rule of what is shown, planned once.
     let showing: ChronicleModel.ShowingRule
-    /// Per entity, what a read loads with each one: its parents whose deletion hides it, and
-    /// its sets' members (field, target entity, whether a set).
-    let followed: [[(field: String, target: String, isSet: Bool)]]
+    /// Per entity, what the rules of what is shown look at with each one: its parents whose
+    /// deletion hides it, and its sets' members (field, target entity's place, whether a set).
+    let followed: [[(field: String, targetIndex: Int, isSet: Bool)]]
     /// Per entity, whether an aggregate counts it, or its deletion may hide (down a chain of
     /// references) an entity an aggregate counts.
     let countedOrHidingCounted: [Bool]
@@ -76,10 +76,11 @@ public final class ModelStates: Sendable {
         showing = ChronicleModel.ShowingRule(model)
         followed = model.entities.map { entity in
             entity.fields.compactMap { field in
+                guard let target = field.type.target.flatMap({ target in model.entities.firstIndex { $0.name == target } }) else { return nil }
                 switch field.type {
-                case .reference(let target) where field.onParentDeletion != nil: (field.name, target, false)
-                case .references(let target): (field.name, target, true)
-                default: nil
+                case .reference where field.onParentDeletion != nil: return (field.name, target, false)
+                case .references: return (field.name, target, true)
+                default: return nil
                 }
             }
         }

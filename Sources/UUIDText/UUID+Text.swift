@@ -50,6 +50,14 @@ public extension UUID {
         self.init(uuid: uuid)
     }
 
+    /// Parses the 36-character hyphenated form (either case), as ``init(hyphenated:)`` does,
+    /// from UTF-8 bytes (a reference read in place from a stored entity).
+    init?(hyphenated bytes: UnsafeRawBufferPointer) {
+        let text = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard let uuid = Self.parseHyphenated(text, lowercaseOnly: false) else { return nil }
+        self.init(uuid: uuid)
+    }
+
     private static func parse(_ text: some StringProtocol, lowercaseOnly: Bool) -> uuid_t? {
         // Native strings (every string the wire parser or a record gives) are read in place;
         // a pull or a rebuild parses several ids per event, so no array, no iterator.
