@@ -104,6 +104,13 @@ extension ModelStateKeys {
         }
     }
 
+    /// Whether `sortable` (a value as ``sortable(_:)`` encodes it) may be a text cut to its
+    /// first ``longestIndexedText`` bytes.
+    static func mayBeCut(_ sortable: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        // A text's escaped bytes are at least as many as its own, plus its kind and its end.
+        sortable.first == 2 && sortable.count >= longestIndexedText + 2
+    }
+
     /// `rows`: aggregate (2) · the grouped value, as ``sortable(_:)`` encodes it · for a text
     /// longer than ``longestIndexedText``, a hash of it (texts that share their first bytes
     /// keep rows of their own).

@@ -64,7 +64,7 @@ extension ModelStates {
         }
     }
 
-    private func place(of field: String, in entity: String) throws -> (entity: Int, field: Int) {
+    func place(of field: String, in entity: String) throws -> (entity: Int, field: Int) {
         guard let number = entityNumbers[entity] else {
             throw ProjectionError.notInModel("model '\(model.name)' has no entity '\(entity)'")
         }
@@ -80,32 +80,44 @@ extension StatesView {
     /// range, with each one's value.
     mutating func entities(_ number: Int, field: Int, from lower: ChronicleModel.FieldValue?,
                            through upper: ChronicleModel.FieldValue?) throws -> [(stored: StoredEntity, value: ChronicleModel.FieldValue)] {
-        let entity = states.model.entities[number]
-        let name = entity.fields[field].name
-        var ids: [UUID] = []
-        if states.indexedFields[number].contains(name) {
-            let base = ModelStateKeys.prefix(number) + ModelStateKeys.prefix(field)
-            let end = upper.map { base + ModelStateKeys.sortable($0) }
-            try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, _ in
-                let value = key.dropLast(16)
-                if let end, end.lexicographicallyPrecedes(value) { return false }
-                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
-                return true
-            }
-        } else {
-            try scan(states.states, from: ModelStateKeys.prefix(number), within: ModelStateKeys.prefix(number)) { key, _ in
-                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
-                return true
-            }
-        }
+        let name = states.model.entities[number].fields[field].name
         var found: [(stored: StoredEntity, value: ChronicleModel.FieldValue)] = []
-        for id in ids {
+        for id in try candidates(number, field: field, from: lower, through: upper).ids {
             // The index found it by the value's first bytes, or every entity was read: its own value decides.
             guard let stored = try decoded(number, id), !stored.state.isDeleted, let value = stored.state.values[name],
                   !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
             found.append((stored, value))
         }
         return found
+    }
+
+    /// The ids of entity `number` that may hold a value of field `field` in the range: those
+    /// its index lists for the range (by the values' first bytes), or, for a field not
+    /// indexed, every one. `exact` when the index listed them, none by a cut text: then
+    /// each is live, holds a value in the range, and comes in the order of a query's
+    /// results (by value, then id), and no entity's own value needs to be read to tell.
+    func candidates(_ number: Int, field: Int, from lower: ChronicleModel.FieldValue?,
+                    through upper: ChronicleModel.FieldValue?) throws -> (ids: [UUID], exact: Bool) {
+        let name = states.model.entities[number].fields[field].name
+        var ids: [UUID] = []
+        guard states.indexedFields[number].contains(name) else {
+            try scan(states.states, from: ModelStateKeys.prefix(number), within: ModelStateKeys.prefix(number)) { key, _ in
+                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
+                return true
+            }
+            return (ids, false)
+        }
+        let base = ModelStateKeys.prefix(number) + ModelStateKeys.prefix(field)
+        let end = upper.map { base + ModelStateKeys.sortable($0) }
+        var exact = true
+        try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, _ in
+            let value = key.dropLast(16)
+            if let end, end.lexicographicallyPrecedes(value) { return false }
+            if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
+            if exact, ModelStateKeys.mayBeCut(value.dropFirst(base.count)) { exact = false }
+            return true
+        }
+        return (ids, exact)
     }
 
     /// Loads the live holders of `stored`'s unique values, which decide how its value is shown.

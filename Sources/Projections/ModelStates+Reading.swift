@@ -156,9 +156,16 @@ struct StatesView {
         }
     }
 
+    /// Whether `stored` is shown, its parents judged in place too.
+    mutating func isShownInPlace(_ stored: StoredEntityBytes) throws -> Bool {
+        try states.showing.isShown(stored, depth: 0) { reference, id in
+            try isShown(reference.targetIndex, id, depth: 1)
+        }
+    }
+
     /// Whether entity `id` of entity `number` is shown, judged where it is stored; nil when it
     /// is not stored. Remembered for the read, whatever the depth, as the snapshot does.
-    private mutating func isShown(_ number: Int, _ id: UUID, depth: Int) throws -> Bool? {
+    mutating func isShown(_ number: Int, _ id: UUID, depth: Int = 0) throws -> Bool? {
         let key = Key(entity: number, id: id)
         if let known = shownInPlace[key] { return known }
         let entity = states.model.entities[number].name

@@ -2,62 +2,69 @@ import ChronicleSchema
 import Foundation
 import UUIDText
 
-/// A stored entity (what ``StoredEntity/encoded(by:)`` wrote) read in place, for the rule of
-/// what is shown: whether it is deleted, and the parents its references name, without
-/// decoding its other values. A read judges each entity's parents and each set's members so,
-/// and decodes only the entities it returns.
+/// A stored entity (what ``StoredEntity/encoded(by:)`` wrote) read in place: whether it is
+/// deleted, the parents its references name and any one value, without decoding the rest. A
+/// read judges each entity's parents and each set's members so, and hands the entities it
+/// returns to a ``ChronicleRecord`` as ``ChronicleModel/Fields`` read in place too.
 ///
 /// Valid only as long as the bytes: within the read transaction that found them.
 struct StoredEntityBytes: ChronicleModel.ShowingSubject {
     let entity: String
     let bytes: UnsafeRawBufferPointer
+    /// Where the values begin: past the flags (1), the last applied position (8) and the
+    /// unique writes (1: count, then 10 each).
+    let valuesOffset: Int
 
-    var isDeleted: Bool { bytes.first.map { $0 & 1 == 1 } ?? true }
+    /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are too short for the header.
+    init(entity: String, bytes: UnsafeRawBufferPointer) throws {
+        self.entity = entity
+        self.bytes = bytes
+        guard bytes.count >= 12 else { throw Self.corrupt(entity) }
+        valuesOffset = 10 + Int(bytes[9]) * 10
+        guard valuesOffset + 2 <= bytes.count else { throw Self.corrupt(entity) }
+    }
+
+    var isDeleted: Bool { bytes[0] & 1 == 1 }
+
+    /// The values, as ``ChronicleModel/Fields`` reads them.
+    var values: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[valuesOffset...]) }
 
     /// The id that `reference`'s field holds; nil when it holds none.
     /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
     func parent(_ reference: ChronicleModel.ShowingRule.HidingReference) throws -> UUID? {
-        var reader = StoredBytesReader(bytes: bytes)
+        guard var reader = try reader(at: reference.fieldIndex) else { return nil }
         do {
-            reader.offset = 9   // flags (1), last applied (8)
-            let writes = Int(try reader.byte())
-            try reader.skip(writes * 10)   // field (2), position (8) each
+            guard try reader.byte() == StoredValue.Kind.text.rawValue else { return nil }
+            let count = Int(try reader.integer(UInt32.self))
+            try reader.skip(count)
+            return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: bytes[(reader.offset - count)..<reader.offset]))
+        } catch {
+            throw Self.corrupt(entity)
+        }
+    }
+
+    /// The value of field `index`; nil when the entity holds none.
+    /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
+    func value(at index: Int) throws -> ChronicleModel.FieldValue? {
+        guard var reader = try reader(at: index) else { return nil }
+        do { return try reader.value() } catch { throw Self.corrupt(entity) }
+    }
+
+    /// A reader at the value of field `index`, past its field number; nil when there is none.
+    private func reader(at index: Int) throws -> StoredBytesReader? {
+        var reader = StoredBytesReader(bytes: bytes, offset: valuesOffset)
+        do {
             for _ in 0..<(try reader.integer(UInt16.self)) {
-                let index = Int(try reader.integer(UInt16.self))
-                guard index == reference.fieldIndex else {
-                    try reader.skipValue()
-                    continue
-                }
-                guard try reader.byte() == StoredValue.Kind.text.rawValue else { return nil }
-                let count = Int(try reader.integer(UInt32.self))
-                try reader.skip(count)
-                return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: bytes[(reader.offset - count)..<reader.offset]))
+                if Int(try reader.integer(UInt16.self)) == index { return reader }
+                try reader.skipValue()
             }
             return nil
         } catch {
-            throw ProjectionError.corruptModel("a stored \(entity) cannot be read")
+            throw Self.corrupt(entity)
         }
     }
-}
 
-extension StoredBytesReader {
-    mutating func skip(_ count: Int) throws {
-        guard count >= 0, count <= remaining else { throw Short() }
-        offset += count
-    }
-
-    /// Steps over a value ``StoredValue/append(_:to:)`` wrote.
-    mutating func skipValue() throws {
-        switch StoredValue.Kind(rawValue: try byte()) {
-        case .text: try skip(Int(try integer(UInt32.self)))
-        case .integer, .number: try skip(8)
-        case .boolean: try skip(1)
-        case .null: break
-        case .ids:
-            let count = Int(try integer(UInt32.self))
-            guard count <= remaining / 16 else { throw Short() }
-            try skip(count * 16)
-        case nil: throw Short()
-        }
+    private static func corrupt(_ entity: String) -> ProjectionError {
+        .corruptModel("a stored \(entity) cannot be read")
     }
 }

@@ -64,6 +64,60 @@ struct StoredEntitiesTests {
         await again.close()
     }
 
+    /// A note as an app reads it into a type of its own.
+    struct NoteRow: ChronicleRecord, Equatable {
+        struct Unreadable: Error, Equatable {}
+        static let entity = "Note"
+        let id: UUID
+        let day: String
+        let cost: String?
+        let pinned: Bool
+        let folder: UUID?
+        let labels: [UUID]
+
+        init(_ fields: borrowing ChronicleModel.Fields) throws {
+            guard let day = fields.text("day") else { throw Unreadable() }
+            if day == "2026-12-31" { throw Unreadable() }
+            id = fields.id
+            self.day = day
+            cost = fields.text("cost")
+            pinned = fields.boolean("pinned") ?? false
+            folder = fields.reference("folderId")
+            labels = fields.members(of: "labels")
+        }
+    }
+
+    @Test("an app's own record type reads the shown entities as they are stored; its initializer's error comes back as thrown")
+    func recordsOfTheAppsOwnType() async throws {
+        let folder = try TemporaryFolder("entity-records")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let home = try await store.create("Folder", ["name": "Home"])
+        let red = try await store.create("Label", ["name": "red"]), blue = try await store.create("Label", ["name": "blue"])
+        let first = try await store.create("Note", ["day": "2026-03-02", "cost": "2.50", "folderId": .id(home.id), "labels": .ids(red.id, blue.id)])
+        let second = try await store.create("Note", ["day": "2026-03-01"])
+        _ = try await store.update("Note", second.id, ["pinned": true])
+        try await store.delete("Label", blue.id)
+
+        let expectedFirst = try #require(try await store.entity("Note", id: first.id))
+        let rows = try await store.entities(NoteRow.self, where: "day", from: "2026-03-01", through: "2026-03-02")
+        #expect(rows.map(\.id) == [second.id, first.id])
+        #expect(rows.last?.labels == [red.id] && expectedFirst.members(of: "labels") == [red.id])
+        #expect(rows.last?.cost == "2.50" && rows.last?.folder == home.id && rows.first?.pinned == true && rows.first?.cost == nil)
+        #expect(try await store.entity(NoteRow.self, id: first.id) == rows.last)
+        // Hidden with its folder, as the states show it.
+        try await store.delete("Folder", home.id)
+        #expect(try await store.entity(NoteRow.self, id: first.id) == nil)
+        #expect(try await store.entities(NoteRow.self).map(\.id) == [second.id])
+
+        // The app's own error, as it threw it; an entity or field the model lacks, Chronicle's.
+        _ = try await store.create("Note", ["day": "2026-12-31"])
+        await #expect(throws: NoteRow.Unreadable()) { try await store.entities(NoteRow.self) }
+        await #expect(throws: ChronicleError.invalidInput("entity 'Note' of model 'notebook' has no field 'title'")) {
+            try await store.entities(NoteRow.self, where: "title")
+        }
+    }
+
     @Test("null clears an optional field: written as null, folded as absent; a required field is refused; a cleared unique value is free")
     func nullClearsOptionalFields() async throws {
         let folder = try TemporaryFolder("entity-null")
@@ -450,10 +504,20 @@ struct StoredEntitiesTests {
                 }
                 #expect(try await store.entities(entity.name, where: field.name) == holding,
                         "\(context): \(entity.name) by \(field.name)", sourceLocation: sourceLocation)
+                let records = try await EveryFieldRecord.$name.withValue(entity.name) {
+                    try await store.entities(EveryFieldRecord.self, where: field.name)
+                }
+                #expect(records.map(\.state) == holding && records.allSatisfy(\.disagreements.isEmpty),
+                        "\(context): \(entity.name) records by \(field.name)", sourceLocation: sourceLocation)
                 if let middle = holding.dropFirst(holding.count / 2).first.flatMap(raw) {
                     let equal = holding.filter { raw($0) == middle }
                     #expect(try await store.entities(entity.name, where: field.name, equals: middle) == equal,
                             "\(context): \(entity.name) by \(field.name) = \(middle)", sourceLocation: sourceLocation)
+                    let records = try await EveryFieldRecord.$name.withValue(entity.name) {
+                        try await store.entities(EveryFieldRecord.self, where: field.name, equals: middle)
+                    }
+                    #expect(records.map(\.state) == equal, "\(context): \(entity.name) records by \(field.name) = \(middle)",
+                            sourceLocation: sourceLocation)
                     let upTo = holding.filter { !middle.sortsBefore(raw($0)!) }
                     #expect(try await store.entities(entity.name, where: field.name, through: middle) == upTo,
                             "\(context): \(entity.name) by \(field.name) up to \(middle)", sourceLocation: sourceLocation)
@@ -463,6 +527,13 @@ struct StoredEntitiesTests {
         for entity in store.model.entities.map(\.name) {
             let stored = try await store.entities(entity)
             #expect(stored == replayed.shown(entity), "\(context): \(entity) differs from the fold", sourceLocation: sourceLocation)
+            let records = try await EveryFieldRecord.$name.withValue(entity) { try await store.entities(EveryFieldRecord.self) }
+            #expect(records.map(\.state) == stored && records.allSatisfy(\.disagreements.isEmpty),
+                    "\(context): \(entity) records differ from its states", sourceLocation: sourceLocation)
+            for state in stored {
+                let record = try await EveryFieldRecord.$name.withValue(entity) { try await store.entity(EveryFieldRecord.self, id: state.id) }
+                #expect(record?.state == state, "\(context): \(entity) record \(state.id) differs from its state", sourceLocation: sourceLocation)
+            }
             for state in replayed.states(of: entity) {
                 #expect(try await store.entity(entity, id: state.id) == replayed.shown(entity, id: state.id),
                         "\(context): \(entity) \(state.id) differs from the fold", sourceLocation: sourceLocation)

@@ -99,7 +99,7 @@ struct Orchestrator {
                 }
                 for system in workload.systems {
                     var child = task(workload, system, root, count: count)
-                    child.source = system == .grdb ? logs[.grdb] : models[system]
+                    child.source = system == .grdb ? logs[.grdb] : models[system == .chronicleRecords ? .chronicleEntities : system]
                     child.log = logs[.chronicle]
                     progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
                     let measurement = try ChildProcess.run(.measure, child)

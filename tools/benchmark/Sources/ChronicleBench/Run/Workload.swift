@@ -24,7 +24,7 @@ enum Workload: String, Codable, Sendable, CaseIterable {
         switch self {
         case .appendBatch, .appendSingle1, .appendSingle8: [.chronicle, .chronicleKeys, .grdb, .lmdbRaw]
         case .rebuild: [.chronicle, .chronicleEntities, .grdb, .lmdbRaw]
-        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .chronicleEntities, .grdb]
+        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .chronicleEntities, .chronicleRecords, .grdb]
         case .syncPush, .syncPull: [.chronicle, .chroniclePostgres, .chroniclePostgres3]
         }
     }
@@ -51,6 +51,9 @@ enum BenchSystem: String, Codable, Sendable, CaseIterable {
     /// Rebuild and reads only: the todo app's model declared (`TodoAppModel.model`), folded by
     /// the stored entities any declared model gets (`ModelStates`), on `chronicle`'s log.
     case chronicleEntities = "chronicle-entities"
+    /// Reads only: `chronicle-entities`' states read into the app's own types
+    /// (`ChronicleRecord`) where they are stored, as the todo app's reads will be.
+    case chronicleRecords = "chronicle-records"
     case grdb
     case lmdbRaw = "lmdb-raw"
     /// Diagnostics only (`--diagnose`, append-batch, not in the JSON): raw LMDB plus

@@ -52,4 +52,63 @@ enum EntityWorkloads {
         progress("    chronicle-entities: \(task.count) reads, \(found) rows")
         return (task.count, watch.seconds)
     }
+
+    /// The same reads through the app's own types (`ChronicleRecord`): each todo read where
+    /// it is stored into a struct with the todo app's `Todo` fields, as the todo app's reads
+    /// will be. A day's stats are the aggregate's rows, as in `reads`.
+    static func recordReads(_ task: ChildTask, keys: ReadKeys) async throws -> (Int, Double) {
+        let log = try EventLog(path: task.log!)
+        defer { log.close() }
+        let states = try ModelStates(path: task.source!, model: TodoAppModel.model, log: log)
+        let days = keys.days.map { ChronicleModel.FieldValue.text($0.description) }
+        var watch = Stopwatch()
+        var found = 0
+        switch task.workload {
+        case .readTodo:
+            try watch.measure {
+                for i in 0..<task.count where try states.shown(TodoRow.self, id: keys.todoIDs[i % keys.todoIDs.count]) != nil {
+                    found += 1
+                }
+            }
+        case .readDayStats:
+            try watch.measure {
+                for i in 0..<task.count {
+                    let day = days[i % days.count]
+                    found += try states.rows(of: "DailyStat", from: day, through: day).count
+                }
+            }
+        case .readDayTodos:
+            try watch.measure {
+                for i in 0..<task.count {
+                    found += try states.shown(TodoRow.self, where: "deadline", from: days[i % days.count], through: days[i % days.count]).count
+                }
+            }
+        default:
+            throw BenchError.unsupported("\(task.workload.rawValue) is not a read")
+        }
+        progress("    chronicle-records: \(task.count) reads, \(found) rows")
+        return (task.count, watch.seconds)
+    }
+}
+
+/// A todo as the todo app shows it, read from the declared model's states.
+private struct TodoRow: ChronicleRecord {
+    static let entity = "Todo"
+    let id: UUID
+    let title: String
+    let deadline: String
+    let userId: UUID?
+    let memo: String?
+    let isCompleted: Bool
+    let tags: [UUID]
+
+    init(_ fields: borrowing ChronicleModel.Fields) {
+        id = fields.id
+        title = fields.text("title") ?? ""
+        deadline = fields.text("deadline") ?? ""
+        userId = fields.reference("userId")
+        memo = fields.text("memo")
+        isCompleted = fields.boolean("isCompleted") ?? false
+        tags = fields.members(of: "tags")
+    }
 }

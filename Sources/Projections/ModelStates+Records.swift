@@ -1,0 +1,138 @@
+import ChronicleSchema
+import Foundation
+
+extension ModelStates {
+    /// The shown entities of `Record.entity`, by id, each read into a `Record`
+    /// (``ChronicleRecord``) where it is stored.
+    /// - throws: ``ProjectionError/notInModel(_:)`` for an entity the model does not declare;
+    ///   ``RecordInitializerError`` with what `Record`'s initializer threw.
+    public func shown<Record: ChronicleRecord>(_ type: Record.Type) throws -> [Record] {
+        let number = try entityNumber(of: Record.entity)
+        return try read { view in
+            var candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)] = []
+            try view.scan(states, prefix: ModelStateKeys.prefix(number)) { key, value in
+                if let id = ModelStateKeys.trailingID(key) { candidates.append((id, value)) }
+            }
+            return try view.records(Record.self, of: candidates, number: number)
+        }
+    }
+
+    /// Entity `id` of `Record.entity` as ``shown(_:)-(Record.Type)`` reads it; nil when it is not shown.
+    public func shown<Record: ChronicleRecord>(_ type: Record.Type, id: UUID) throws -> Record? {
+        let number = try entityNumber(of: Record.entity)
+        return try read { view in
+            guard let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes({ key in try view.txn.get(states, key: key) }) else { return nil }
+            return try view.records(Record.self, of: [(id, bytes)], number: number).first
+        }
+    }
+
+    /// The shown entities of `Record.entity` whose `field` holds a value from `lower` through
+    /// `upper`, in the order of ``shown(_:where:from:through:)``, each read into a `Record`
+    /// where it is stored.
+    /// - throws: ``ProjectionError/notInModel(_:)`` for an entity or field the model does not
+    ///   declare; ``RecordInitializerError`` with what `Record`'s initializer threw.
+    public func shown<Record: ChronicleRecord>(_ type: Record.Type, where field: String, from lower: ChronicleModel.FieldValue?,
+                                               through upper: ChronicleModel.FieldValue?) throws -> [Record] {
+        let (number, fieldNumber) = try place(of: field, in: Record.entity)
+        let name = model.entities[number].name
+        return try read { view in
+            let (ids, exact) = try view.candidates(number, field: fieldNumber, from: lower, through: upper)
+            if exact {
+                // Live, in the range and in order: the index says so.
+                var found: [(id: UUID, bytes: UnsafeRawBufferPointer)] = []
+                found.reserveCapacity(ids.count)
+                for id in ids {
+                    guard let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes({ key in try view.txn.get(states, key: key) }) else {
+                        throw ProjectionError.corruptModel("the index of \(name).\(field) lists \(id.uuidString.lowercased()), which is not stored")
+                    }
+                    found.append((id, bytes))
+                }
+                return try view.records(Record.self, of: found, number: number)
+            }
+            var found: [(id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue)] = []
+            for id in ids {
+                guard let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes({ key in try view.txn.get(states, key: key) }) else { continue }
+                let stored = try StoredEntityBytes(entity: name, bytes: bytes)
+                // Cut texts in the index, or every entity read: its own value decides.
+                guard !stored.isDeleted, let value = try stored.value(at: fieldNumber),
+                      !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
+                found.append((id, bytes, value))
+            }
+            func precedes(_ a: (id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue),
+                          _ b: (id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue)) -> Bool {
+                if a.value.sortsBefore(b.value) { return true }
+                if b.value.sortsBefore(a.value) { return false }
+                return ModelStateKeys.precedes(a.id, b.id)
+            }
+            found.sort(by: precedes)
+            return try view.records(Record.self, of: found.map { ($0.id, $0.bytes) }, number: number)
+        }
+    }
+
+    private func entityNumber(of entity: String) throws -> Int {
+        guard let number = entityNumbers[entity] else {
+            throw ProjectionError.notInModel("model '\(model.name)' has no entity '\(entity)'")
+        }
+        return number
+    }
+}
+
+extension StatesView {
+    /// The shown ones of `candidates` (entities of entity `number`, as stored), in the order
+    /// given, each read into a `Record` where it is stored: its parents and its sets' members
+    /// judged in place. When a unique value of one is held by another live entity too, the
+    /// candidates are decoded and shown as ``shown(_:number:)`` shows them, which tells the
+    /// values apart.
+    mutating func records<Record: ChronicleRecord>(_ type: Record.Type, of candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)],
+                                                   number: Int) throws -> [Record] {
+        let entity = states.model.entities[number]
+        let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
+        let sets = states.followed[number].filter(\.isSet).compactMap { set in
+            entity.fields.firstIndex { $0.name == set.field }.map { (index: $0, target: set.targetIndex) }
+        }
+        var records: [Record] = []
+        records.reserveCapacity(candidates.count)
+        for (id, bytes) in candidates {
+            let stored = try StoredEntityBytes(entity: entity.name, bytes: bytes)
+            guard try isShownInPlace(stored) else { continue }
+            for index in uniqueFields {
+                guard let uniqueness = entity.fields[index].unique, case .text(let text)? = try stored.value(at: index) else { continue }
+                var holders = 0
+                try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
+                if holders > 1 { return try recordsThroughStates(Record.self, of: candidates, number: number) }
+            }
+            var shownSets: [(field: Int, members: [UUID])] = []
+            for set in sets {
+                guard case .ids(let members)? = try stored.value(at: set.index) else { continue }
+                shownSets.append((set.index, try members.filter { member in try isShown(set.target, member) ?? false }))
+            }
+            do {
+                let fields = try ChronicleModel.Fields(stored: stored.values, id: id, entity: entity, shownSets: shownSets)
+                do { records.append(try Record(fields)) } catch { throw RecordInitializerError(error: error) }
+            } catch let error as RecordInitializerError {
+                throw error
+            } catch {
+                throw ProjectionError.corruptModel("the stored \(entity.name) \(id.uuidString.lowercased()) cannot be read")
+            }
+        }
+        return records
+    }
+
+    /// `candidates` decoded, shown as ``shown(_:number:)`` shows them and read into records.
+    private mutating func recordsThroughStates<Record: ChronicleRecord>(_ type: Record.Type,
+                                                                        of candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)],
+                                                                        number: Int) throws -> [Record] {
+        let entity = states.model.entities[number]
+        let decoded = try candidates.map { try StoredEntity.decode($0.bytes, id: $0.id, entity: entity) }
+        return try shown(decoded, number: number).map { state in
+            do { return try Record(ChronicleModel.Fields(state, entity: entity)) } catch { throw RecordInitializerError(error: error) }
+        }
+    }
+}
+
+/// What an app's ``ChronicleRecord`` initializer threw while a read of the states made one,
+/// kept apart from the store's own errors so that the app gets it back as it was.
+public struct RecordInitializerError: Error {
+    /// The initializer's error.
+    public let error: any Error
+}
