@@ -49,8 +49,7 @@ extension ModelStates {
 
         public func isShown(_ entity: String, id: UUID) throws -> Bool {
             try states.read { view in
-                guard let stored = try view.stored(entity, id) else { return false }
-                return try view.isShown(stored.state)
+                return try view.stored(entity, id)?.isShown ?? false
             }
         }
 
@@ -99,10 +98,11 @@ extension ModelStates {
     }
 }
 
-/// The entities one read needs, loaded from the states. What the rules of what is shown
-/// look at (each one's parents up its chain, its sets' members) is judged where it is stored
-/// (``StoredEntityBytes``), and remembered for the read. Only when unique values collide is
-/// everything loaded into a ``ChronicleModel/Snapshot``, with the ranks of their writes.
+/// The entities one read needs, loaded from the states. Whether each is shown is in its
+/// flags (the fold keeps up which are hidden by their parents); its sets' members are judged
+/// where they are stored (``StoredEntityBytes``), and remembered for the read. Only when
+/// unique values collide is everything loaded into a ``ChronicleModel/Snapshot``, with the
+/// ranks of their writes.
 struct StatesView {
     private struct Key: Hashable {
         var entity: Int
@@ -149,33 +149,14 @@ struct StatesView {
         if loaded[key] == nil { loaded[key] = .some(stored) }
     }
 
-    /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``), its parents judged in place.
-    mutating func isShown(_ state: ChronicleModel.EntityState) throws -> Bool {
-        try states.showing.isShown(state, depth: 0) { reference, id in
-            try isShown(reference.targetIndex, id, depth: 1)
-        }
-    }
-
-    /// Whether `stored` is shown, its parents judged in place too.
-    mutating func isShownInPlace(_ stored: StoredEntityBytes) throws -> Bool {
-        try states.showing.isShown(stored, depth: 0) { reference, id in
-            try isShown(reference.targetIndex, id, depth: 1)
-        }
-    }
-
-    /// Whether entity `id` of entity `number` is shown, judged where it is stored; nil when it
-    /// is not stored. Remembered for the read, whatever the depth, as the snapshot does.
-    mutating func isShown(_ number: Int, _ id: UUID, depth: Int = 0) throws -> Bool? {
+    /// Whether entity `id` of entity `number` is shown, read from its flags where it is
+    /// stored (``StoredEntity/isHidden`` is kept up by the fold); nil when it is not stored.
+    /// Remembered for the read: a list's entities share their sets' members.
+    mutating func isShown(_ number: Int, _ id: UUID) throws -> Bool? {
         let key = Key(entity: number, id: id)
         if let known = shownInPlace[key] { return known }
-        let entity = states.model.entities[number].name
         let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes { key in try txn.get(states.states, key: key) }
-        var shown: Bool?
-        if let bytes {
-            shown = try states.showing.isShown(StoredEntityBytes(entity: entity, bytes: bytes), depth: depth) { reference, parent in
-                try isShown(reference.targetIndex, parent, depth: depth + 1)
-            }
-        }
+        let shown = try bytes.map { try StoredEntityBytes(entity: states.model.entities[number].name, bytes: $0).isShown }
         shownInPlace[key] = .some(shown)
         return shown
     }
@@ -192,11 +173,11 @@ struct StatesView {
         shown.reserveCapacity(candidates.count)
         var collides = false
         for stored in candidates {
-            guard try isShown(stored.state) else { continue }
+            guard stored.isShown else { continue }
             var state = stored.state
             for set in states.followed[number] where set.isSet {
                 state.values[set.field] = .ids(try state.members(of: set.field).filter { member in
-                    try isShown(set.targetIndex, member, depth: 0) ?? false
+                    try isShown(set.targetIndex, member) ?? false
                 })
             }
             for index in uniqueFields where !collides {

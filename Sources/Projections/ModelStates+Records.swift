@@ -79,8 +79,8 @@ extension ModelStates {
 
 extension StatesView {
     /// The shown ones of `candidates` (entities of entity `number`, as stored), in the order
-    /// given, each read into a `Record` where it is stored: its parents and its sets' members
-    /// judged in place. When a unique value of one is held by another live entity too, the
+    /// given, each read into a `Record` where it is stored: its flags say whether it is shown,
+    /// and its sets' members are judged in place. When a unique value of one is held by another live entity too, the
     /// candidates are decoded and shown as ``shown(_:number:)`` shows them, which tells the
     /// values apart.
     mutating func records<Record: ChronicleRecord>(_ type: Record.Type, of candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)],
@@ -94,7 +94,7 @@ extension StatesView {
         records.reserveCapacity(candidates.count)
         for (id, bytes) in candidates {
             let stored = try StoredEntityBytes(entity: entity.name, bytes: bytes)
-            guard try isShownInPlace(stored) else { continue }
+            guard stored.isShown else { continue }
             for index in uniqueFields {
                 guard let uniqueness = entity.fields[index].unique, case .text(let text)? = try stored.value(at: index) else { continue }
                 var holders = 0

@@ -47,9 +47,9 @@ public final class ModelStates: Sendable {
     /// Per entity, what the rules of what is shown look at with each one: its parents whose
     /// deletion hides it, and its sets' members (field, target entity's place, whether a set).
     let followed: [[(field: String, targetIndex: Int, isSet: Bool)]]
-    /// Per entity, whether an aggregate counts it, or its deletion may hide (down a chain of
-    /// references) an entity an aggregate counts.
-    let countedOrHidingCounted: [Bool]
+    /// Per entity, the references to it whose parent's deletion hides the referring entity
+    /// (the referring entity's place, the field's place).
+    let hidingReferences: [[(entity: Int, field: Int)]]
     /// Told of what each catch-up in this process changed.
     private let changeHandler = Mutex<ChangeHandler?>(nil)
 
@@ -58,7 +58,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 4
+    static let layoutVersion: UInt32 = 5
     /// Events folded per write transaction while following the log.
     static let batchSize = 2048
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
@@ -72,7 +72,13 @@ public final class ModelStates: Sendable {
         self.log = log
         entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
         indexedFields = model.entities.map { Self.indexedFields(of: $0, in: model) }
-        countedOrHidingCounted = Self.countedOrHidingCounted(in: model)
+        hidingReferences = model.entities.map { target in
+            model.entities.enumerated().flatMap { number, entity in
+                entity.fields.enumerated().compactMap { index, field in
+                    if case .reference(target.name) = field.type, field.onParentDeletion != nil { (number, index) } else { nil }
+                }
+            }
+        }
         showing = ChronicleModel.ShowingRule(model)
         followed = model.entities.map { entity in
             entity.fields.compactMap { field in
@@ -200,24 +206,6 @@ public final class ModelStates: Sendable {
     /// The fields of `entity` whose values are indexed: declared so, or grouped by an aggregate.
     static func indexedFields(of entity: ChronicleModel.Entity, in model: ChronicleModel) -> Set<String> {
         Set(entity.fields.filter(\.isIndexed).map(\.name)).union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
-    }
-
-    private static func countedOrHidingCounted(in model: ChronicleModel) -> [Bool] {
-        var marked = model.entities.map { entity in model.aggregates.contains { $0.entity == entity.name } }
-        // A parent of a marked entity, by a reference whose parent's deletion hides it, is marked too.
-        var changed = true
-        while changed {
-            changed = false
-            for entity in model.entities.indices where marked[entity] {
-                for field in model.entities[entity].fields where field.onParentDeletion != nil {
-                    guard case .reference(let target) = field.type,
-                          let parent = model.entities.firstIndex(where: { $0.name == target }), !marked[parent] else { continue }
-                    marked[parent] = true
-                    changed = true
-                }
-            }
-        }
-        return marked
     }
 
     /// What the states were folded by: the layout's version and the model's record.

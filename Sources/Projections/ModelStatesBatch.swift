@@ -87,7 +87,10 @@ struct ModelStatesBatch {
 
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
-        try moveShares()
+        let showing = try showingChanges()
+        try moveShares(showing)
+        try writeHiddenFlags(of: showing)
+        let hidden = Dictionary(uniqueKeysWithValues: showing.map { ($0.key, $0.hiddenAfter) })
         var changed: [(entity: String, id: UUID)] = []
         var index: [UInt64: UInt16] = [:]
         for (position, conflict) in conflicts {
@@ -102,7 +105,7 @@ struct ModelStatesBatch {
         for (key, before) in original {
             let entity = owner.model.entities[key.entity]
             let after = overlay.state(of: entity.name, id: key.id).map { state in
-                StoredEntity(state: state, lastApplied: lastApplied[key] ?? 0,
+                StoredEntity(state: state, isHidden: hidden[key] ?? false, lastApplied: lastApplied[key] ?? 0,
                              uniqueWrites: overlay.uniqueRanks(of: entity.name, id: key.id).mapValues(\.position))
             }
             guard after != before else { continue }

@@ -14,7 +14,7 @@ public enum ModelStatesVerifier {
     ///
     /// Always: the states are folded no further than the log's head. With `deep`, the log is
     /// also folded in memory (``ModelReplay``) up to the states' position and compared with
-    /// every stored entity, its index entries (unique values, children by parent, indexed
+    /// every stored entity (whether it is hidden by a parent too), its index entries (unique values, children by parent, indexed
     /// values) and every aggregate's rows. States folded by another model or layout, or never
     /// folded, are not compared: the next store opened on them folds them again.
     public static func problems(path: String, model: ChronicleModel, log: EventLog, deep: Bool) throws -> [String] {
@@ -45,9 +45,11 @@ public enum ModelStatesVerifier {
         var problems: [String] = []
         // What the fold says each database holds.
         var states: [[UInt8]: ChronicleModel.EntityState] = [:]
+        var shown = Set<[UInt8]>()   // the entities the fold shows: a live one not among them is hidden
         var unique = Set<[UInt8]>(), children = Set<[UInt8]>(), values = Set<[UInt8]>()
         for (number, entity) in model.entities.enumerated() {
             let indexed = ModelStates.indexedFields(of: entity, in: model)
+            for state in fold.shown(entity.name) { shown.insert(ModelStateKeys.state(number, state.id)) }
             for state in fold.states(of: entity.name) {
                 states[ModelStateKeys.state(number, state.id)] = state
                 for (index, field) in entity.fields.enumerated() {
@@ -78,8 +80,10 @@ public enum ModelStatesVerifier {
                 extra.append("\(name) \(id.uuidString.lowercased())")
                 return
             }
-            let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number]).state
-            if stored != expected { differing.append("\(name) \(id.uuidString.lowercased())") }
+            let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number])
+            if stored.state != expected || stored.isShown != shown.contains(Array(key)) {
+                differing.append("\(name) \(id.uuidString.lowercased())")
+            }
         }
         let missing = states.values.map { "\($0.entity) \($0.id.uuidString.lowercased())" }.sorted()
         for (what, list) in [("differs from the log's fold", differing), ("is stored but not in the log", extra), ("is missing", missing)] where !list.isEmpty {

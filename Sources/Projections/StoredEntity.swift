@@ -8,7 +8,7 @@ import Foundation
 /// rebuilt whenever the model changes):
 ///
 /// ```
-/// flags (1: bit 0 deleted) · last applied position (8) · unique writes (1: count, then
+/// flags (1: bit 0 deleted, bit 1 hidden by a parent) · last applied position (8) · unique writes (1: count, then
 /// field (2) and position (8) each) · values (2: count, then field (2) and the value as
 /// ``StoredValue`` writes it)
 /// ```
@@ -16,14 +16,24 @@ import Foundation
 /// Numbers are little-endian.
 struct StoredEntity: Equatable {
     var state: ChronicleModel.EntityState
+    /// Live, but not shown: a parent whose deletion hides it (up the chain) is not shown
+    /// (``ChronicleModel/isShown(_:parent:)``). Kept up by the fold as parents are deleted and
+    /// restored, so that a read tells what it shows from the entity alone.
+    var isHidden = false
     /// The position of the event ranked last among those folded in (the merge's order).
     var lastApplied: UInt64
     /// Per unique field, the position of the write that gave its value.
     var uniqueWrites: [String: UInt64]
 
+    /// Whether a read shows it: live and not hidden.
+    var isShown: Bool { !state.isDeleted && !isHidden }
+
+    /// The flags byte's bit for ``isHidden``.
+    static let hiddenFlag: UInt8 = 2
+
     /// The stored bytes, fields placed by `entity`'s declaration.
     func encoded(by entity: ChronicleModel.Entity) -> [UInt8] {
-        var bytes: [UInt8] = [state.isDeleted ? 1 : 0]
+        var bytes: [UInt8] = [(state.isDeleted ? 1 : 0) | (isHidden ? 2 : 0)]
         bytes.reserveCapacity(64)
         Self.append(lastApplied, to: &bytes)
         let writes = entity.fields.indices.compactMap { index in uniqueWrites[entity.fields[index].name].map { (index, $0) } }
@@ -46,7 +56,7 @@ struct StoredEntity: Equatable {
     static func decode(_ bytes: UnsafeRawBufferPointer, id: UUID, entity: ChronicleModel.Entity) throws -> StoredEntity {
         var reader = StoredBytesReader(bytes: bytes)
         do {
-            let deleted = try reader.byte() & 1 == 1
+            let flags = try reader.byte()
             let lastApplied = try reader.integer(UInt64.self)
             var uniqueWrites: [String: UInt64] = [:]
             for _ in 0..<(try reader.byte()) {
@@ -61,8 +71,8 @@ struct StoredEntity: Equatable {
                 values[name] = try reader.value()
             }
             guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
-            let state = ChronicleModel.EntityState(entity: entity.name, id: id, values: values, isDeleted: deleted)
-            return StoredEntity(state: state, lastApplied: lastApplied, uniqueWrites: uniqueWrites)
+            let state = ChronicleModel.EntityState(entity: entity.name, id: id, values: values, isDeleted: flags & 1 == 1)
+            return StoredEntity(state: state, isHidden: flags & 2 == 2, lastApplied: lastApplied, uniqueWrites: uniqueWrites)
         } catch {
             throw ProjectionError.corruptModel("the stored \(entity.name) \(id.uuidString.lowercased()) cannot be read")
         }

@@ -3,12 +3,12 @@ import Foundation
 import UUIDText
 
 /// A stored entity (what ``StoredEntity/encoded(by:)`` wrote) read in place: whether it is
-/// deleted, the parents its references name and any one value, without decoding the rest. A
-/// read judges each entity's parents and each set's members so, and hands the entities it
-/// returns to a ``ChronicleRecord`` as ``ChronicleModel/Fields`` read in place too.
+/// shown and any one value, without decoding the rest. A read judges each set's members so,
+/// and hands the entities it returns to a ``ChronicleRecord`` as ``ChronicleModel/Fields``
+/// read in place too.
 ///
 /// Valid only as long as the bytes: within the read transaction that found them.
-struct StoredEntityBytes: ChronicleModel.ShowingSubject {
+struct StoredEntityBytes {
     let entity: String
     let bytes: UnsafeRawBufferPointer
     /// Where the values begin: past the flags (1), the last applied position (8) and the
@@ -26,22 +26,11 @@ struct StoredEntityBytes: ChronicleModel.ShowingSubject {
 
     var isDeleted: Bool { bytes[0] & 1 == 1 }
 
+    /// Live and not hidden by a parent (``StoredEntity/isShown``).
+    var isShown: Bool { bytes[0] & (1 | StoredEntity.hiddenFlag) == 0 }
+
     /// The values, as ``ChronicleModel/Fields`` reads them.
     var values: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[valuesOffset...]) }
-
-    /// The id that `reference`'s field holds; nil when it holds none.
-    /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
-    func parent(_ reference: ChronicleModel.ShowingRule.HidingReference) throws -> UUID? {
-        guard var reader = try reader(at: reference.fieldIndex) else { return nil }
-        do {
-            guard try reader.byte() == StoredValue.Kind.text.rawValue else { return nil }
-            let count = Int(try reader.integer(UInt32.self))
-            try reader.skip(count)
-            return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: bytes[(reader.offset - count)..<reader.offset]))
-        } catch {
-            throw Self.corrupt(entity)
-        }
-    }
 
     /// The value of field `index`; nil when the entity holds none.
     /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.

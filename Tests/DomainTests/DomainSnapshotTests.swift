@@ -377,6 +377,17 @@ struct DomainSnapshotTests {
             }
         }
 
+        // Whatever the draw, a live todo ends holding a deleted tag, which its shown form leaves
+        // out (CHRONICLE_SEED=0x7059cb95eb9b0e5a drew none).
+        if !todoAggregates.values.contains(where: { $0.isLive && !$0.tags.isSubset(of: Set(snapshot.tags.keys)) }),
+           let todo = snapshot.todos.keys.min(by: { $0.uuidString < $1.uuidString }),
+           let tag = snapshot.tags.keys.min(by: { $0.uuidString < $1.uuidString }) {
+            if todoAggregates[todo]?.tags.contains(tag) != true {
+                apply(try TodoCommands.tag(todoAggregates[todo] ?? TodoAggregate(), id: todo, tag: tagAggregates[tag] ?? TagAggregate(), tagId: tag))
+            }
+            apply(try TagCommands.delete(tagAggregates[tag] ?? TagAggregate(), id: tag))
+        }
+
         let liveUsers = userAggregates.values.filter(\.isLive).compactMap(\.user)
         let liveTags = tagAggregates.values.filter(\.isLive).compactMap(\.tag)
         let liveTagIDs = Set(liveTags.map(\.id))
