@@ -137,9 +137,15 @@ struct StatesView {
     /// Entity `id` of entity `number`, decoded without keeping it for the read (a candidate
     /// of a range, read once).
     func decoded(_ number: Int, _ id: UUID) throws -> StoredEntity? {
-        try ModelStateKeys.state(number, id).withUnsafeBytes { key in
-            try txn.get(states.states, key: key).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
-        }
+        try storedBytes(number, id).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
+    }
+
+    /// The stored bytes of entity `id` of entity `number` (valid for the read); nil when it
+    /// is not stored. The key (``ModelStateKeys/state(_:_:)``) is made on the stack: a list
+    /// reads one per entity.
+    func storedBytes(_ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
+        var key = (UInt8(truncatingIfNeeded: number >> 8), UInt8(truncatingIfNeeded: number), id.uuid)
+        return try withUnsafeBytes(of: &key) { key in try txn.get(states.states, key: key) }
     }
 
     /// Adds an entity read by a scan.
@@ -155,7 +161,7 @@ struct StatesView {
     mutating func isShown(_ number: Int, _ id: UUID) throws -> Bool? {
         let key = Key(entity: number, id: id)
         if let known = shownInPlace[key] { return known }
-        let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes { key in try txn.get(states.states, key: key) }
+        let bytes = try storedBytes(number, id)
         let shown = try bytes.map { try StoredEntityBytes(entity: states.model.entities[number].name, bytes: $0).isShown }
         shownInPlace[key] = .some(shown)
         return shown

@@ -21,7 +21,7 @@ extension ModelStates {
     public func shown<Record: ChronicleRecord>(_ type: Record.Type, id: UUID) throws -> Record? {
         let number = try entityNumber(of: Record.entity)
         return try read { view in
-            guard let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes({ key in try view.txn.get(states, key: key) }) else { return nil }
+            guard let bytes = try view.storedBytes(number, id) else { return nil }
             return try view.records(Record.self, of: [(id, bytes)], number: number).first
         }
     }
@@ -42,7 +42,7 @@ extension ModelStates {
                 var found: [(id: UUID, bytes: UnsafeRawBufferPointer)] = []
                 found.reserveCapacity(ids.count)
                 for id in ids {
-                    guard let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes({ key in try view.txn.get(states, key: key) }) else {
+                    guard let bytes = try view.storedBytes(number, id) else {
                         throw ProjectionError.corruptModel("the index of \(name).\(field) lists \(id.uuidString.lowercased()), which is not stored")
                     }
                     found.append((id, bytes))
@@ -51,7 +51,7 @@ extension ModelStates {
             }
             var found: [(id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue)] = []
             for id in ids {
-                guard let bytes = try ModelStateKeys.state(number, id).withUnsafeBytes({ key in try view.txn.get(states, key: key) }) else { continue }
+                guard let bytes = try view.storedBytes(number, id) else { continue }
                 let stored = try StoredEntityBytes(entity: name, bytes: bytes)
                 // Cut texts in the index, or every entity read: its own value decides.
                 guard !stored.isDeleted, let value = try stored.value(at: fieldNumber),
@@ -101,9 +101,15 @@ extension StatesView {
                 try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
                 if holders > 1 { return try recordsThroughStates(Record.self, of: candidates, number: number) }
             }
+            // Most sets hold shown members only, and are read as stored.
             var shownSets: [(field: Int, members: [UUID])] = []
             for set in sets {
-                guard case .ids(let members)? = try stored.value(at: set.index) else { continue }
+                var allShown = true
+                try stored.forEachMember(of: set.index) { member in
+                    allShown = try isShown(set.target, member) ?? false
+                    return allShown
+                }
+                guard !allShown, case .ids(let members)? = try stored.value(at: set.index) else { continue }
                 shownSets.append((set.index, try members.filter { member in try isShown(set.target, member) ?? false }))
             }
             do {

@@ -39,6 +39,24 @@ struct StoredEntityBytes {
         do { return try reader.value() } catch { throw Self.corrupt(entity) }
     }
 
+    /// Calls `body` with each member of set field `index`, in order, while it returns true.
+    /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
+    func forEachMember(of index: Int, _ body: (UUID) throws -> Bool) throws {
+        guard var reader = try reader(at: index) else { return }
+        let count: Int
+        do {
+            guard try reader.byte() == StoredValue.Kind.ids.rawValue else { return }
+            count = Int(try reader.integer(UInt32.self))
+            guard count <= reader.remaining / 16 else { throw StoredBytesReader.Short() }
+        } catch {
+            throw Self.corrupt(entity)
+        }
+        for _ in 0..<count {
+            // In bounds: checked above.
+            guard try body(try reader.uuid()) else { return }
+        }
+    }
+
     /// A reader at the value of field `index`, past its field number; nil when there is none.
     private func reader(at index: Int) throws -> StoredBytesReader? {
         var reader = StoredBytesReader(bytes: bytes, offset: valuesOffset)
