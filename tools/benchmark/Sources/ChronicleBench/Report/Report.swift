@@ -84,6 +84,16 @@ struct Report {
             text += "\ndeclared model (the todo app's model folded by the generic stored entities, chronicle-entities): "
                 + declared.joined(separator: "; ") + "\n"
         }
+        let records = [Workload.readTodo, .readDayStats, .readDayTodos].compactMap { workload -> String? in
+            guard let spread = results.spread(workload, .chronicleRecords) else { return nil }
+            let overChronicle = results.ratio(workload, .chronicleRecords, over: .chronicle).map { "÷ chronicle \(Self.ratio($0))" } ?? ""
+            let overGRDB = results.ratio(workload, .chronicleRecords, over: .grdb).map { ", ÷ grdb \(Self.ratio($0))" } ?? ""
+            return "\(workload.rawValue) \(Self.rate(spread)) \(workload.unit) (\(overChronicle)\(overGRDB))"
+        }
+        if !records.isEmpty {
+            text += "\nthe same read into the app's own types (ChronicleRecord, chronicle-records): "
+                + records.joined(separator: "; ") + "\n"
+        }
         text += syncTable()
         let checks = targets()
         if !checks.isEmpty {
