@@ -63,7 +63,7 @@ extension ChronicleStore {
         }
     }
 
-    /// Entity `id` of `entity` as ``entities(_:)`` shows it; nil when it is not shown.
+    /// Entity `id` of `entity` as ``entities(_:)->[ChronicleModel.EntityState]`` shows it; nil when it is not shown.
     public func entity(_ entity: String, id: UUID) async throws -> ChronicleModel.EntityState? {
         try requireOpen()
         return try ChronicleError.mapping {

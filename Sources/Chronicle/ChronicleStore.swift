@@ -60,7 +60,7 @@ public final class ChronicleStore: Sendable {
     ///     is (after an upgrade of Chronicle; the old models are read until it ends).
     ///   - model: the app's model, recorded in the store: the todo app's by default, which the
     ///     typed commands serve; any model's entities are served by ``create(_:_:id:)``,
-    ///     ``entities(_:)`` and the other generic commands and reads.
+    ///     ``entities(_:)->[ChronicleModel.EntityState]`` and the other generic commands and reads.
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something
     ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
     ///   format, no access, another app's model or this version of it recorded otherwise).

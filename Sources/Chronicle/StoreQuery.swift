@@ -74,7 +74,7 @@ extension StoreQuery where Value == [DailyStat] {
 }
 
 extension StoreQuery where Value == [ChronicleModel.EntityState] {
-    /// The shown entities of a declared model's `entity`, as ``ChronicleStore/entities(_:)``
+    /// The shown entities of a declared model's `entity`, as ``ChronicleStore/entities(_:)->[ChronicleModel.EntityState]``
     /// reads them.
     ///
     /// ```swift
@@ -87,7 +87,7 @@ extension StoreQuery where Value == [ChronicleModel.EntityState] {
 
 extension StoreQuery where Value == [ChronicleModel.EntityState] {
     /// The shown entities of `entity` whose `field` holds a value in a range, as
-    /// ``ChronicleStore/entities(_:where:from:through:)`` reads them.
+    /// ``ChronicleStore/entities(_:where:from:through:)->[ChronicleModel.EntityState]`` reads them.
     public static func entities(_ entity: String, where field: String, from lower: ChronicleModel.FieldValue? = nil,
                                 through upper: ChronicleModel.FieldValue? = nil) -> Self {
         StoreQuery(read: { store in try await store.entities(entity, where: field, from: lower, through: upper) },
