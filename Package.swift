@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB (+ CLMDBGuard) → LMDB → EventLog (+ CCRC32C, its checksum); Domain stands alone, and so
-// does ChronicleSchema (an app's declared model; ChronicleTodoModel declares the todo app's on it); ChronicleWire
-// (the sync protocol's bodies) builds on EventLog; Projections and ChronicleSync build on
+// Layering (inner to outer): CLMDB (+ CLMDBGuard) → LMDB → EventLog (+ CCRC32C, its checksum), on ChronicleEvents (the
+// event values, no storage); Domain stands alone, and so does ChronicleSchema (an app's declared model;
+// ChronicleTodoModel declares the todo app's on it); ChronicleWire (the sync protocol's bodies) builds on ChronicleEvents alone; Projections and ChronicleSync build on
 // EventLog (+ Domain, + ChronicleWire); Chronicle is the
 // app-facing library; SyncServer is the reference remote (storage behind a seam: embedded
 // LMDB in SyncServer, PostgreSQL in SyncServerPostgres, the one target that links
@@ -77,13 +77,16 @@ let package = Package(
         // The records' CRC-32C with the CPU's instruction for it (a few lines of C: Swift has no
         // portable way to the instruction); EventLog keeps a table for CPUs without one.
         .target(name: "CCRC32C"),
+        // The event values the log stores and the wire carries (recorded and foreign events,
+        // their timestamps and shape rules): no storage, so the protocol needs no LMDB.
+        .target(name: "ChronicleEvents", dependencies: ["JSONText"]),
         .target(name: "EventLog", dependencies: [
-            "LMDB", "UUIDText", "JSONText", "CCRC32C",
+            "ChronicleEvents", "LMDB", "UUIDText", "JSONText", "CCRC32C",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
-        // the client and the server; the log knows nothing of it.
-        .target(name: "ChronicleWire", dependencies: ["EventLog", "JSONText", "UUIDText"]),
+        // the client and the server; the log knows nothing of it, and it knows nothing of the log.
+        .target(name: "ChronicleWire", dependencies: ["ChronicleEvents", "JSONText", "UUIDText"]),
         .target(name: "Domain", dependencies: ["ChronicleSchema", "JSONText", "UUIDText"]),
         // An app's model declared in Swift (entities, typed fields, rules, aggregates) and its
         // record, which a store keeps; knows nothing of the log or the storage.

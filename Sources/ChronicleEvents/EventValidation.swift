@@ -14,7 +14,7 @@ public enum EventValidation {
     public static let maxOriginBytes = 256
 
     /// A stream name: 1 to ``maxStreamBytes`` bytes, no NUL.
-    public static func check(stream: String) throws(EventLogError) {
+    public static func check(stream: String) throws(EventValidationError) {
         let bytes = stream.utf8.count
         guard bytes > 0 else { throw .invalidEvent("stream name must not be empty") }
         guard bytes <= maxStreamBytes else { throw .invalidEvent("stream name is longer than \(maxStreamBytes) bytes") }
@@ -26,7 +26,7 @@ public enum EventValidation {
     }
 
     /// A type of 1 to ``maxTypeBytes`` bytes and data that is one JSON object of at most ``maxDataBytes``.
-    public static func check(type: String, data: Data) throws(EventLogError) {
+    public static func check(type: String, data: Data) throws(EventValidationError) {
         let bytes = type.utf8.count
         guard bytes > 0 else { throw .invalidEvent("event type must not be empty") }
         guard bytes <= maxTypeBytes else { throw .invalidEvent("event type is longer than \(maxTypeBytes) bytes") }
@@ -52,12 +52,25 @@ public enum EventValidation {
     }
 
     /// A schema version is 1 or more (`0` is never valid).
-    public static func check(schemaVersion: UInt16) throws(EventLogError) {
+    public static func check(schemaVersion: UInt16) throws(EventValidationError) {
         guard schemaVersion >= 1 else { throw .invalidEvent("schema version must be at least 1") }
     }
 
     /// An origin of at most ``maxOriginBytes`` bytes.
-    public static func check(origin: String) throws(EventLogError) {
+    public static func check(origin: String) throws(EventValidationError) {
         guard origin.utf8.count <= maxOriginBytes else { throw .invalidEvent("origin is longer than \(maxOriginBytes) bytes") }
     }
+}
+
+/// Why an event breaks ``EventValidation``'s rules.
+public struct EventValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong, one line: "stream name must not be empty".
+    public let reason: String
+
+    init(_ reason: String) { self.reason = reason }
+
+    static func invalidEvent(_ reason: String) -> Self { Self(reason) }
+
+    /// As the log and the wire word it: "invalid event: stream name must not be empty".
+    public var description: String { "invalid event: \(reason)" }
 }

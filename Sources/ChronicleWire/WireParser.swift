@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleEvents
 import Foundation
 import JSONText
 import UUIDText
@@ -131,7 +131,7 @@ struct WireParser {
             case "stream":
                 try once(stream)
                 let value = try parser.string(label: "\(label): \"stream\"")
-                do throws(EventLogError) { try EventValidation.check(stream: value) } catch { throw WireEventError("\(label): \(error.description)") }
+                do throws(EventValidationError) { try EventValidation.check(stream: value) } catch { throw WireEventError("\(label): \(error.description)") }
                 stream = value
             case "version":
                 try once(version)

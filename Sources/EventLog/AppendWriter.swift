@@ -272,11 +272,13 @@ final class AppendWriter: @unchecked Sendable {
         // Events are read where they lie (`appends[a].events[e].type`): a copy of each (its
         // type and data retained, then released) cost more than the checks.
         for a in appends.indices {
-            try EventValidation.check(stream: appends[a].stream)
+            try EventLogError.validating { () throws(EventValidationError) in try EventValidation.check(stream: appends[a].stream) }
             for e in appends[a].events.indices {
                 let id = appends[a].events[e].id
-                try EventValidation.check(type: appends[a].events[e].type, data: appends[a].events[e].data)
-                try EventValidation.check(schemaVersion: appends[a].events[e].schemaVersion)
+                try EventLogError.validating { () throws(EventValidationError) in
+                    try EventValidation.check(type: appends[a].events[e].type, data: appends[a].events[e].data)
+                    try EventValidation.check(schemaVersion: appends[a].events[e].schemaVersion)
+                }
                 if let index = firstIndexOfID.updateValue(positions.count, forKey: id) {
                     repeats = true
                     positions.append(positions[index])   // same id twice in one batch: one event
@@ -361,10 +363,12 @@ final class AppendWriter: @unchecked Sendable {
         var fresh: [ForeignEvent] = []
         var returning: [(positionKey: [UInt8], upstream: UInt64)] = []
         for event in events {
-            try EventValidation.check(stream: event.stream)
-            try EventValidation.check(type: event.type, data: event.data)
-            try EventValidation.check(schemaVersion: event.schemaVersion)
-            try EventValidation.check(origin: event.origin)
+            try EventLogError.validating { () throws(EventValidationError) in
+                try EventValidation.check(stream: event.stream)
+                try EventValidation.check(type: event.type, data: event.data)
+                try EventValidation.check(schemaVersion: event.schemaVersion)
+                try EventValidation.check(origin: event.origin)
+            }
             guard event.version > 0 else { throw EventLogError.invalidEvent("version must be at least 1 (event \(event.id))") }
             if !seen.insert(event.id).inserted { continue }
             if let stored = try state.cursors.storedPosition(of: event.id) {
