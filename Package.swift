@@ -5,9 +5,9 @@ import PackageDescription
 // event values, no storage); Domain stands alone, and so does ChronicleSchema (an app's declared model;
 // ChronicleTodoModel declares the todo app's on it); ChronicleWire (the sync protocol's bodies) builds on ChronicleEvents alone; Projections and ChronicleSync build on
 // EventLog (+ Domain, + ChronicleWire); Chronicle is the
-// app-facing library; SyncServer is the reference remote (storage behind a seam: embedded
-// LMDB in SyncServer, PostgreSQL in SyncServerPostgres, the one target that links
-// postgres-nio); `chronicle` is the CLI.
+// app-facing library; SyncServer is the reference remote, its storage behind a seam (on
+// ChronicleEvents, no log): embedded LMDB in SyncServerLMDB, PostgreSQL in SyncServerPostgres
+// (the one target that links postgres-nio); `chronicle` is the CLI.
 let package = Package(
     name: "Chronicle",
     // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18. Built and tested
@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "ChronicleSync", targets: ["ChronicleSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "SyncServerLMDB", targets: ["SyncServerLMDB"]),
         .library(name: "SyncServerPostgres", targets: ["SyncServerPostgres"]),
         .executable(name: "chronicle", targets: ["ChronicleCLI"]),
     ],
@@ -108,7 +109,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "SyncServer", dependencies: [
-            "EventLog", "ChronicleWire", "JSONText",
+            "ChronicleEvents", "ChronicleWire", "JSONText",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -124,6 +125,8 @@ let package = Package(
         ],
         // The protocol as OpenAPI 3.0, served at /openapi.yaml (docs/openapi.yaml links here).
         resources: [.embedInCode("openapi.yaml")]),
+        // The server's embedded storage: one event log per tenant in a folder (the default).
+        .target(name: "SyncServerLMDB", dependencies: ["SyncServer", "EventLog"]),
         .target(name: "SyncServerPostgres", dependencies: [
             "SyncServer", "EventLog",
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -131,7 +134,7 @@ let package = Package(
         ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
             "Chronicle", "ChronicleSchema", "ChronicleTodoModel", "ChronicleSync", "ChronicleWire", "Domain", "EventLog", "Projections", "UUIDText",
-            "SyncServer", "SyncServerPostgres",
+            "SyncServer", "SyncServerLMDB", "SyncServerPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -176,7 +179,7 @@ let package = Package(
                                                           "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture",
                                                         "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerPostgres", "Chronicle",
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerLMDB", "SyncServerPostgres", "Chronicle",
                                                    "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "NotebookExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
                                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
@@ -190,7 +193,7 @@ let package = Package(
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: [
-            "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "ChronicleTorture",
+            "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "SyncServerLMDB", "ChronicleTorture",
             "ChronicleCLI", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,10 +1,10 @@
-import EventLog
+import ChronicleEvents
 import Foundation
 
 /// Where a sync server keeps its tenants, their tokens and their events: what the HTTP API
 /// (``SyncAPI``) needs, and nothing of how.
 ///
-/// - ``LMDBEventStorage``: embedded, one event log per tenant in a folder (the default).
+/// - `LMDBEventStorage` (SyncServerLMDB): embedded, one event log per tenant in a folder (the default).
 /// - `PostgresEventStorage` (module `SyncServerPostgres`): any number of server processes
 ///   on one PostgreSQL database.
 ///

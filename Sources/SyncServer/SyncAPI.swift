@@ -1,5 +1,5 @@
 import ChronicleWire
-import EventLog
+import ChronicleEvents
 import Foundation
 import Hummingbird
 import Logging

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleEvents
 import Foundation
 import Hummingbird
 import Logging

@@ -4,6 +4,7 @@ import EventLog
 import Foundation
 import Logging
 import SyncServer
+import SyncServerLMDB
 import Testing
 
 extension Reliability {

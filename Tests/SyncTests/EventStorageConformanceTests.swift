@@ -2,6 +2,7 @@ import ChronicleTestSupport
 import EventLog
 import Foundation
 import SyncServer
+import SyncServerLMDB
 import SyncServerPostgres
 import Testing
 

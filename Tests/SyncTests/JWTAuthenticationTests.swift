@@ -3,6 +3,7 @@ import ChronicleWire
 import EventLog
 import Foundation
 import SyncServer
+import SyncServerLMDB
 import Testing
 
 /// JWT bearer tokens minted by PyJWT and cryptography (`tools/jwt-mint`), sent to a real

@@ -4,6 +4,7 @@ import ChronicleSync
 import EventLog
 import Foundation
 import SyncServer
+import SyncServerLMDB
 import Testing
 
 /// The reference server spoken to directly, as a third-party client would.

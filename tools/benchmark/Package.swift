@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "ChronicleWire", package: "Chronicle"),
                 .product(name: "Chronicle", package: "Chronicle"),
                 .product(name: "SyncServer", package: "Chronicle"),
+                .product(name: "SyncServerLMDB", package: "Chronicle"),
                 .product(name: "SyncServerPostgres", package: "Chronicle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -7,6 +7,7 @@ import EventLog
 import Foundation
 import Logging
 import SyncServer
+import SyncServerLMDB
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncServer
+import SyncServerLMDB
 import SyncServerPostgres
 
 /// `chronicle serve`: the reference sync server (SPEC §5).

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import SyncServer
+import SyncServerLMDB
 import SyncServerPostgres
 
 /// `chronicle server tenants|devices|revoke|reinstate|token`: an operator's view of a sync

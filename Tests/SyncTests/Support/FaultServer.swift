@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import SyncServer
+import SyncServerLMDB
 import Synchronization
 
 /// A Hummingbird app that puts a scripted fault middleware in front of the reference

@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import Logging
 import SyncServer
+import SyncServerLMDB
 import SyncServerPostgres
 import Testing
 

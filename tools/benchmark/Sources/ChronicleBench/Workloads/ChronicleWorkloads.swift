@@ -5,6 +5,7 @@ import EventLog
 import Foundation
 import Projections
 import SyncServer
+import SyncServerLMDB
 import SyncServerPostgres
 
 /// Chronicle's rebuild, reads, sync push and reference server, through the public APIs.

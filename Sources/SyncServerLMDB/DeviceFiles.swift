@@ -1,4 +1,5 @@
 import Foundation
+import SyncServer
 
 /// The embedded storage's devices, in files under `<data>/devices/` beside the tenants' logs:
 ///

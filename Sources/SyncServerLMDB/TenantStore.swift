@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SyncServer
 
 /// The open event logs, one per tenant, under `<data>/tenants/<tenant>/`, opened on first use.
 ///
