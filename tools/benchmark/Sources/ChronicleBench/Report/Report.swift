@@ -74,25 +74,16 @@ struct Report {
         if !keyed.isEmpty {
             text += "\nappend keys (those the store's commands carry): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
         }
-        let declared = [Workload.rebuild, .readTodo, .readDayStats, .readDayTodos].compactMap { workload -> String? in
-            guard let spread = results.spread(workload, .chronicleEntities) else { return nil }
-            let overChronicle = results.ratio(workload, .chronicleEntities, over: .chronicle).map { "÷ chronicle \(Self.ratio($0))" } ?? ""
-            let overGRDB = results.ratio(workload, .chronicleEntities, over: .grdb).map { ", ÷ grdb \(Self.ratio($0))" } ?? ""
-            return "\(workload.rawValue) \(Self.rate(spread)) \(workload.unit) (\(overChronicle)\(overGRDB))"
-        }
-        if !declared.isEmpty {
-            text += "\ndeclared model (the todo app's model folded by the generic stored entities, chronicle-entities): "
-                + declared.joined(separator: "; ") + "\n"
-        }
-        let records = [Workload.readTodo, .readDayStats, .readDayTodos].compactMap { workload -> String? in
-            guard let spread = results.spread(workload, .chronicleRecords) else { return nil }
-            let overChronicle = results.ratio(workload, .chronicleRecords, over: .chronicle).map { "÷ chronicle \(Self.ratio($0))" } ?? ""
-            let overGRDB = results.ratio(workload, .chronicleRecords, over: .grdb).map { ", ÷ grdb \(Self.ratio($0))" } ?? ""
-            return "\(workload.rawValue) \(Self.rate(spread)) \(workload.unit) (\(overChronicle)\(overGRDB))"
-        }
-        if !records.isEmpty {
-            text += "\nthe same read into the app's own types (ChronicleRecord, chronicle-records): "
-                + records.joined(separator: "; ") + "\n"
+        for (system, title) in [(BenchSystem.chronicleEntities,
+                                 "declared model (the todo app's model folded by the generic stored entities, chronicle-entities)"),
+                                (.chronicleRecords, "the same read into the app's own types (ChronicleRecord, chronicle-records)")] {
+            let figures = Workload.allCases.compactMap { workload -> String? in
+                guard let spread = results.spread(workload, system) else { return nil }
+                let overChronicle = results.ratio(workload, system, over: .chronicle).map { "÷ chronicle \(Self.ratio($0))" } ?? ""
+                let overGRDB = results.ratio(workload, system, over: .grdb).map { ", ÷ grdb \(Self.ratio($0))" } ?? ""
+                return "\(workload.rawValue) \(Self.rate(spread)) \(workload.unit) (\(overChronicle)\(overGRDB))"
+            }
+            if !figures.isEmpty { text += "\n\(title): " + figures.joined(separator: "; ") + "\n" }
         }
         text += syncTable()
         let checks = targets()

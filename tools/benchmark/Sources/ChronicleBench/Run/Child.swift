@@ -58,7 +58,7 @@ enum Child {
         case (.rebuild, .chronicle): return try await ChronicleWorkloads.rebuild(task)
         case (.rebuild, .chronicleEntities): return try await EntityWorkloads.rebuild(task)
         case (.readTodo, .chronicleRecords), (.readDayStats, .chronicleRecords), (.readDayTodos, .chronicleRecords):
-            return try await EntityWorkloads.recordReads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
+            return try await EntityWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed), asRecords: true)
         case (.readTodo, .chronicleEntities), (.readDayStats, .chronicleEntities), (.readDayTodos, .chronicleEntities):
             return try await EntityWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.rebuild, .grdb): return try GRDBWorkloads.rebuild(task)

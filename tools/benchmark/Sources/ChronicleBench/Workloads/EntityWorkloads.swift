@@ -18,20 +18,28 @@ enum EntityWorkloads {
     }
 
     /// The point reads, through the generic queries: a todo by id, a day's stats (the
-    /// `DailyStat` aggregate's row, through the index of the field it groups by), a day's todos.
-    static func reads(_ task: ChildTask, keys: ReadKeys) async throws -> (Int, Double) {
+    /// `DailyStat` aggregate's row, through the index of the field it groups by), a day's
+    /// todos. With `asRecords`, each todo is read where it is stored into the app's own type
+    /// (`ChronicleRecord`: a struct with the todo app's `Todo` fields, as the todo app's reads
+    /// will be) instead of an `EntityState`; a day's stats are the aggregate's rows either way.
+    static func reads(_ task: ChildTask, keys: ReadKeys, asRecords: Bool = false) async throws -> (Int, Double) {
         let log = try EventLog(path: task.log!)
         defer { log.close() }
         let states = try ModelStates(path: task.source!, model: TodoAppModel.model, log: log)
         let days = keys.days.map { ChronicleModel.FieldValue.text($0.description) }
+        func todo(_ id: UUID) throws -> Bool {
+            try asRecords ? states.shown(TodoRow.self, id: id) != nil : states.shown("Todo", id: id) != nil
+        }
+        func todos(on day: ChronicleModel.FieldValue) throws -> Int {
+            try asRecords ? states.shown(TodoRow.self, where: "deadline", from: day, through: day).count
+                : states.shown("Todo", where: "deadline", from: day, through: day).count
+        }
         var watch = Stopwatch()
         var found = 0
         switch task.workload {
         case .readTodo:
             try watch.measure {
-                for i in 0..<task.count where try states.shown("Todo", id: keys.todoIDs[i % keys.todoIDs.count]) != nil {
-                    found += 1
-                }
+                for i in 0..<task.count where try todo(keys.todoIDs[i % keys.todoIDs.count]) { found += 1 }
             }
         case .readDayStats:
             try watch.measure {
@@ -42,51 +50,12 @@ enum EntityWorkloads {
             }
         case .readDayTodos:
             try watch.measure {
-                for i in 0..<task.count {
-                    found += try states.shown("Todo", where: "deadline", from: days[i % days.count], through: days[i % days.count]).count
-                }
+                for i in 0..<task.count { found += try todos(on: days[i % days.count]) }
             }
         default:
             throw BenchError.unsupported("\(task.workload.rawValue) is not a read")
         }
-        progress("    chronicle-entities: \(task.count) reads, \(found) rows")
-        return (task.count, watch.seconds)
-    }
-
-    /// The same reads through the app's own types (`ChronicleRecord`): each todo read where
-    /// it is stored into a struct with the todo app's `Todo` fields, as the todo app's reads
-    /// will be. A day's stats are the aggregate's rows, as in `reads`.
-    static func recordReads(_ task: ChildTask, keys: ReadKeys) async throws -> (Int, Double) {
-        let log = try EventLog(path: task.log!)
-        defer { log.close() }
-        let states = try ModelStates(path: task.source!, model: TodoAppModel.model, log: log)
-        let days = keys.days.map { ChronicleModel.FieldValue.text($0.description) }
-        var watch = Stopwatch()
-        var found = 0
-        switch task.workload {
-        case .readTodo:
-            try watch.measure {
-                for i in 0..<task.count where try states.shown(TodoRow.self, id: keys.todoIDs[i % keys.todoIDs.count]) != nil {
-                    found += 1
-                }
-            }
-        case .readDayStats:
-            try watch.measure {
-                for i in 0..<task.count {
-                    let day = days[i % days.count]
-                    found += try states.rows(of: "DailyStat", from: day, through: day).count
-                }
-            }
-        case .readDayTodos:
-            try watch.measure {
-                for i in 0..<task.count {
-                    found += try states.shown(TodoRow.self, where: "deadline", from: days[i % days.count], through: days[i % days.count]).count
-                }
-            }
-        default:
-            throw BenchError.unsupported("\(task.workload.rawValue) is not a read")
-        }
-        progress("    chronicle-records: \(task.count) reads, \(found) rows")
+        progress("    \(task.system.rawValue): \(task.count) reads, \(found) rows")
         return (task.count, watch.seconds)
     }
 }
