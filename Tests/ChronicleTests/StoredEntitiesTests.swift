@@ -118,6 +118,31 @@ struct StoredEntitiesTests {
         }
     }
 
+    @Test("a parent first stored already deleted hides the children stored before it, in the rows too")
+    func aParentFirstStoredDeletedHidesEarlierChildren() async throws {
+        let folder = try TemporaryFolder("entity-late-parent")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let parent = UUID(), note = UUID()
+        var upstream: UInt64 = 0
+        func pulled(_ entity: String, _ id: UUID, _ version: UInt64, _ type: String, _ data: String) -> ForeignEvent {
+            upstream += 1
+            return ForeignEvent(id: UUID(), stream: entity + "-" + id.uuidString.lowercased(), version: version, type: type,
+                                timestampMilliseconds: 1_800_000_000_000, origin: "another-device", data: Data(data.utf8),
+                                upstreamPosition: upstream)
+        }
+        // Another device's note names a folder this device has not seen: a parent not found hides nothing.
+        _ = try await store.importEvents([pulled("note", note, 1, "NoteCreated", #"{"day":"2026-03-01","folderId":"\#(parent.uuidString.lowercased())"}"#)])
+        #expect(try await store.entity("Note", id: note) != nil)
+        #expect(try await store.rows("NotesPerDay").map { $0.measures["notes"] } == [.integer(1)])
+        // Then the folder arrives, made and deleted in one page: the note, stored before, is hidden with it.
+        _ = try await store.importEvents([pulled("folder", parent, 1, "FolderCreated", #"{"name":"Gone"}"#),
+                                          pulled("folder", parent, 2, "FolderDeleted", "{}")])
+        #expect(try await store.entity("Note", id: note) == nil)
+        #expect(try await store.rows("NotesPerDay").isEmpty)
+        try await Self.expectStatesEqualTheFold(store, "a parent first stored deleted")
+    }
+
     @Test("null clears an optional field: written as null, folded as absent; a required field is refused; a cleared unique value is free")
     func nullClearsOptionalFields() async throws {
         let folder = try TemporaryFolder("entity-null")
