@@ -147,10 +147,17 @@ public final class EventLog: Sendable {
         guard position < .max else { return }   // nothing follows the last possible position
         try withRead { txn in
             var (count, bytes) = (0, 0)
+            var expected = position &+ 1
             try txn.withCursor(databases.events) { cursor in
-                var entry = try cursor.seek(atLeast: Keys.position(position &+ 1))
+                var entry = try cursor.seek(atLeast: Keys.position(expected))
                 while let current = entry, count < limit {
                     let view = try databases.view(current)
+                    // Positions are gap-free: a key damaged into one out of the way (a flipped
+                    // bit can make position 1 a 0) would otherwise drop its event unseen.
+                    guard view.position == expected else {
+                        throw EventLogError.corruptRecord(position: expected, reason: "position \(expected) is missing (the next stored is \(view.position))")
+                    }
+                    expected += 1
                     bytes += view.data.count
                     if bytes > maxBytes && count > 0 { break }
                     body(view)

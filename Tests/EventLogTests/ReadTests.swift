@@ -87,6 +87,30 @@ struct ReadTests {
         }
     }
 
+    /// A bit flip seen in `CorruptionTests.bitFlipSweep`: position 1's key damaged into 0
+    /// sorts before every position a read asks for, and its event dropped out of the listing
+    /// unseen. Positions are gap-free, so a read names the one missing.
+    @Test func aKeyDamagedOutOfItsPlaceIsAMissingPositionNotAShorterLog() async throws {
+        try await TestStore.with { store in
+            try await store.withLog { log throws in
+                try await log.append(to: "todo-1", events: [makeEvent(), makeEvent(), makeEvent()])
+            }
+            try RawLog.with(store.logPath) { raw throws in
+                let record = try #require(try raw.record(at: 1))
+                try raw.environment.write { txn in
+                    try txn.delete(raw.events, key: RawLog.key(1))
+                    try txn.put(raw.events, key: RawLog.key(0), value: record)
+                }
+            }
+            try await store.withLog { log throws in
+                #expect(throws: EventLogError.corruptRecord(position: 1, reason: "position 1 is missing (the next stored is 2)")) {
+                    try log.read(after: 0, limit: 10)
+                }
+                #expect(try log.read(after: 1, limit: 10).map(\.position) == [2, 3])
+            }
+        }
+    }
+
     @Test func scanVisitsEverythingAfterAPositionInChunks() async throws {
         try await TestStore.with { store in
             try await store.withLog { log throws in
