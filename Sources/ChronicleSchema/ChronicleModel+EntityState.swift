@@ -21,14 +21,10 @@ extension ChronicleModel {
         }
 
         /// The members of set `field` (none when it holds none).
-        public func members(of field: String) -> [UUID] {
-            if case .ids(let ids)? = values[field] { ids } else { [] }
-        }
+        public func members(of field: String) -> [UUID] { values[field]?.members ?? [] }
 
         /// The entity `field` refers to, when it holds one.
-        public func reference(_ field: String) -> UUID? {
-            if case .text(let text)? = values[field] { UUID(hyphenated: text) } else { nil }
-        }
+        public func reference(_ field: String) -> UUID? { values[field]?.text.flatMap { UUID(hyphenated: $0) } }
     }
 }
 

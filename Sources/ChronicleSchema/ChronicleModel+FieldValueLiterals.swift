@@ -20,26 +20,35 @@ extension ChronicleModel.FieldValue: ExpressibleByStringLiteral, ExpressibleByIn
 
 extension ChronicleModel.EntityState {
     /// The text (or day, timestamp, decimal) `field` holds; nil when it holds none.
-    public func text(_ field: String) -> String? {
-        if case .text(let text)? = values[field] { text } else { nil }
-    }
+    public func text(_ field: String) -> String? { values[field]?.text }
 
     /// The integer `field` holds; nil when it holds none.
-    public func integer(_ field: String) -> Int? {
-        if case .integer(let number)? = values[field] { number } else { nil }
-    }
+    public func integer(_ field: String) -> Int? { values[field]?.integer }
 
     /// The number `field` holds (an integer read as one too); nil when it holds none.
-    public func number(_ field: String) -> Double? {
-        switch values[field] {
-        case .number(let number)?: number
-        case .integer(let number)?: Double(number)
+    public func number(_ field: String) -> Double? { values[field]?.number }
+
+    /// The boolean `field` holds; nil when it holds none.
+    public func boolean(_ field: String) -> Bool? { values[field]?.boolean }
+}
+
+extension ChronicleModel.FieldValue {
+    // What the typed accessors of a state and of a record's fields read: one rule for both.
+
+    /// The text (or day, timestamp, decimal) held.
+    var text: String? { if case .text(let text) = self { text } else { nil } }
+    /// The integer held.
+    var integer: Int? { if case .integer(let number) = self { number } else { nil } }
+    /// The number held, an integer read as one too.
+    var number: Double? {
+        switch self {
+        case .number(let number): number
+        case .integer(let number): Double(number)
         default: nil
         }
     }
-
-    /// The boolean `field` holds; nil when it holds none.
-    public func boolean(_ field: String) -> Bool? {
-        if case .boolean(let flag)? = values[field] { flag } else { nil }
-    }
+    /// The boolean held.
+    var boolean: Bool? { if case .boolean(let flag) = self { flag } else { nil } }
+    /// A set's members.
+    var members: [UUID]? { if case .ids(let ids) = self { ids } else { nil } }
 }

@@ -105,34 +105,24 @@ extension ChronicleModel {
 
         /// The text (or day, timestamp, decimal) `field` holds.
         public func text(_ field: String) -> String? {
-            guard case .stored(let values, _) = source else { return textValue(field) }
+            guard case .stored(let values, _) = source else { return value(field)?.text }
             guard let index = index(of: field), var reader = reader(at: index, in: values),
                   (try? reader.byte()) == StoredValue.Kind.text.rawValue else { return nil }
             return try? reader.text()
         }
 
         /// The integer `field` holds.
-        public func integer(_ field: String) -> Int? {
-            if case .integer(let number)? = value(field) { number } else { nil }
-        }
+        public func integer(_ field: String) -> Int? { value(field)?.integer }
 
         /// The number `field` holds (an integer read as one too).
-        public func number(_ field: String) -> Double? {
-            switch value(field) {
-            case .number(let number)?: number
-            case .integer(let number)?: Double(number)
-            default: nil
-            }
-        }
+        public func number(_ field: String) -> Double? { value(field)?.number }
 
         /// The boolean `field` holds.
-        public func boolean(_ field: String) -> Bool? {
-            if case .boolean(let flag)? = value(field) { flag } else { nil }
-        }
+        public func boolean(_ field: String) -> Bool? { value(field)?.boolean }
 
         /// The entity reference `field` names.
         public func reference(_ field: String) -> UUID? {
-            guard case .stored(let values, _) = source else { return textValue(field).flatMap { UUID(hyphenated: $0) } }
+            guard case .stored(let values, _) = source else { return value(field)?.text.flatMap { UUID(hyphenated: $0) } }
             guard let index = index(of: field), var reader = reader(at: index, in: values),
                   (try? reader.byte()) == StoredValue.Kind.text.rawValue,
                   let count = try? reader.integer(UInt32.self), Int(count) <= reader.remaining else { return nil }
@@ -140,13 +130,7 @@ extension ChronicleModel {
         }
 
         /// The shown members of set `field` (none when it holds none).
-        public func members(of field: String) -> [UUID] {
-            if case .ids(let ids)? = value(field) { ids } else { [] }
-        }
-
-        private func textValue(_ field: String) -> String? {
-            if case .text(let text)? = value(field) { text } else { nil }
-        }
+        public func members(of field: String) -> [UUID] { value(field)?.members ?? [] }
 
         private func index(of field: String) -> Int? {
             entity.fields.firstIndex { $0.name == field }
@@ -158,15 +142,9 @@ extension ChronicleModel {
             if index < offsets.scalarCount {
                 return offsets[index] < 0 ? nil : StoredBytesReader(bytes: values, offset: Int(offsets[index]))
             }
-            // Checked when the fields were made: every read below is in bounds.
+            // Checked when the fields were made: the seek stays in bounds.
             var reader = StoredBytesReader(bytes: values)
-            guard let count = try? reader.integer(UInt16.self) else { return nil }
-            for _ in 0..<count {
-                guard let field = try? reader.integer(UInt16.self) else { return nil }
-                if Int(field) == index { return reader }
-                guard (try? reader.skipValue()) != nil else { return nil }
-            }
-            return nil
+            return (try? reader.seekValue(ofField: index)) == true ? reader : nil
         }
     }
 }

@@ -119,6 +119,16 @@ package struct StoredBytesReader {
         offset += count
     }
 
+    /// From the start of stored values (a count (2), then each one's field (2) and value),
+    /// moves to the value of field `index`, past its field number; false when none is stored.
+    package mutating func seekValue(ofField index: Int) throws -> Bool {
+        for _ in 0..<(try integer(UInt16.self)) {
+            if Int(try integer(UInt16.self)) == index { return true }
+            try skipValue()
+        }
+        return false
+    }
+
     /// Steps over a value ``StoredValue/append(_:to:)`` wrote.
     @inlinable
     package mutating func skipValue() throws {

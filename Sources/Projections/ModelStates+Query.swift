@@ -24,9 +24,7 @@ extension ModelStates {
             }
             func precedes(_ a: (state: ChronicleModel.EntityState, value: ChronicleModel.FieldValue),
                           _ b: (state: ChronicleModel.EntityState, value: ChronicleModel.FieldValue)) -> Bool {
-                if a.value.sortsBefore(b.value) { return true }
-                if b.value.sortsBefore(a.value) { return false }
-                return ModelStateKeys.precedes(a.state.id, b.state.id)
+                ModelStateKeys.resultPrecedes((a.value, a.state.id), (b.value, b.state.id))
             }
             // An index gives them in order already, but for texts cut in its keys.
             if rows.indices.dropFirst().contains(where: { precedes(rows[$0], rows[$0 - 1]) }) { rows.sort(by: precedes) }
@@ -85,7 +83,7 @@ extension StatesView {
         for id in try candidates(number, field: field, from: lower, through: upper).ids {
             // The index found it by the value's first bytes, or every entity was read: its own value decides.
             guard let stored = try decoded(number, id), !stored.state.isDeleted, let value = stored.state.values[name],
-                  !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
+                  value.isWithin(lower, upper) else { continue }
             found.append((stored, value))
         }
         return found
@@ -131,5 +129,23 @@ extension StatesView {
             }
             for holder in holders { _ = try self.stored(entity.name, holder) }
         }
+    }
+}
+
+extension ChronicleModel.FieldValue {
+    /// Whether the value is from `lower` through `upper` (an end that is nil is open), in the
+    /// order of ``ChronicleModel/FieldValue/sortsBefore(_:)``.
+    func isWithin(_ lower: Self?, _ upper: Self?) -> Bool {
+        !(lower.map { sortsBefore($0) } ?? false) && !(upper.map { $0.sortsBefore(self) } ?? false)
+    }
+}
+
+extension ModelStateKeys {
+    /// The order of a query's results: by the queried field's value, then by id.
+    static func resultPrecedes(_ a: (value: ChronicleModel.FieldValue, id: UUID),
+                               _ b: (value: ChronicleModel.FieldValue, id: UUID)) -> Bool {
+        if a.value.sortsBefore(b.value) { return true }
+        if b.value.sortsBefore(a.value) { return false }
+        return precedes(a.id, b.id)
     }
 }

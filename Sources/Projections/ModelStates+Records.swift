@@ -54,17 +54,10 @@ extension ModelStates {
                 guard let bytes = try view.storedBytes(number, id) else { continue }
                 let stored = try StoredEntityBytes(entity: name, bytes: bytes)
                 // Cut texts in the index, or every entity read: its own value decides.
-                guard !stored.isDeleted, let value = try stored.value(at: fieldNumber),
-                      !(lower.map { value.sortsBefore($0) } ?? false), !(upper.map { $0.sortsBefore(value) } ?? false) else { continue }
+                guard !stored.isDeleted, let value = try stored.value(at: fieldNumber), value.isWithin(lower, upper) else { continue }
                 found.append((id, bytes, value))
             }
-            func precedes(_ a: (id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue),
-                          _ b: (id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue)) -> Bool {
-                if a.value.sortsBefore(b.value) { return true }
-                if b.value.sortsBefore(a.value) { return false }
-                return ModelStateKeys.precedes(a.id, b.id)
-            }
-            found.sort(by: precedes)
+            found.sort { a, b in ModelStateKeys.resultPrecedes((a.value, a.id), (b.value, b.id)) }
             return try view.records(Record.self, of: found.map { ($0.id, $0.bytes) }, number: number)
         }
     }
@@ -87,9 +80,7 @@ extension StatesView {
                                                    number: Int) throws -> [Record] {
         let entity = states.model.entities[number]
         let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
-        let sets = states.followed[number].filter(\.isSet).compactMap { set in
-            entity.fields.firstIndex { $0.name == set.field }.map { (index: $0, target: set.targetIndex) }
-        }
+        let sets = states.followed[number].filter(\.isSet).map { (index: $0.fieldIndex, target: $0.targetIndex) }
         var records: [Record] = []
         records.reserveCapacity(candidates.count)
         for (id, bytes) in candidates {

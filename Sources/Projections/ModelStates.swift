@@ -45,8 +45,9 @@ public final class ModelStates: Sendable {
     /// The rule of what is shown, planned once.
     let showing: ChronicleModel.ShowingRule
     /// Per entity, what the rules of what is shown look at with each one: its parents whose
-    /// deletion hides it, and its sets' members (field, target entity's place, whether a set).
-    let followed: [[(field: String, targetIndex: Int, isSet: Bool)]]
+    /// deletion hides it, and its sets' members (field, its place, target entity's place,
+    /// whether a set).
+    let followed: [[(field: String, fieldIndex: Int, targetIndex: Int, isSet: Bool)]]
     /// Per entity, the references to it whose parent's deletion hides the referring entity
     /// (the referring entity's place, the field's place).
     let hidingReferences: [[(entity: Int, field: Int)]]
@@ -81,11 +82,11 @@ public final class ModelStates: Sendable {
         }
         showing = ChronicleModel.ShowingRule(model)
         followed = model.entities.map { entity in
-            entity.fields.compactMap { field in
+            entity.fields.enumerated().compactMap { index, field in
                 guard let target = field.type.target.flatMap({ target in model.entities.firstIndex { $0.name == target } }) else { return nil }
                 switch field.type {
-                case .reference where field.onParentDeletion != nil: return (field.name, target, false)
-                case .references: return (field.name, target, true)
+                case .reference where field.onParentDeletion != nil: return (field.name, index, target, false)
+                case .references: return (field.name, index, target, true)
                 default: return nil
                 }
             }

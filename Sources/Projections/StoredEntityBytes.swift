@@ -1,6 +1,5 @@
 import ChronicleSchema
 import Foundation
-import UUIDText
 
 /// A stored entity (what ``StoredEntity/encoded(by:)`` wrote) read in place: whether it is
 /// shown and any one value, without decoding the rest. A read judges each set's members so,
@@ -60,15 +59,7 @@ struct StoredEntityBytes {
     /// A reader at the value of field `index`, past its field number; nil when there is none.
     private func reader(at index: Int) throws -> StoredBytesReader? {
         var reader = StoredBytesReader(bytes: bytes, offset: valuesOffset)
-        do {
-            for _ in 0..<(try reader.integer(UInt16.self)) {
-                if Int(try reader.integer(UInt16.self)) == index { return reader }
-                try reader.skipValue()
-            }
-            return nil
-        } catch {
-            throw Self.corrupt(entity)
-        }
+        do { return try reader.seekValue(ofField: index) ? reader : nil } catch { throw Self.corrupt(entity) }
     }
 
     private static func corrupt(_ entity: String) -> ProjectionError {
