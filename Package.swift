@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB (+ CLMDBGuard) → LMDB → EventLog (+ CCRC32C, its checksum), on ChronicleEvents (the
-// event values, no storage); Domain stands alone, and so does ChronicleSchema (an app's declared model;
-// ChronicleTodoModel declares the todo app's on it); ChronicleWire (the sync protocol's bodies) builds on ChronicleEvents alone; Projections and ChronicleSync build on
-// EventLog (+ Domain, + ChronicleWire); Chronicle is the
-// app-facing library; SyncServer is the reference remote, its storage behind a seam (on
+// Layering (inner to outer): CLMDB (+ CLMDBGuard) → ChronicleLMDB → EventLog (+ CCRC32C, its
+// checksum), on ChronicleEvents (the event values and log options, no storage); ChronicleSchema
+// (an app's declared model) stands alone, ChronicleTodoModel declares the todo app's model on it
+// and ChronicleTodoDomain holds the todo app's values and deciders; ChronicleWire (the sync
+// protocol's bodies) builds on ChronicleEvents alone; ChronicleProjections and ChronicleSync
+// build on EventLog (+ the todo domain, + ChronicleWire); Chronicle is the app-facing library
+// (it exports no raw log); SyncServer is the reference remote, its storage behind a seam (on
 // ChronicleEvents, no log): embedded LMDB in SyncServerLMDB, PostgreSQL in SyncServerPostgres
-// (the one target that links postgres-nio); `chronicle` is the CLI.
+// (the one target that links postgres-nio); `chronicle` is the CLI. Every module is named
+// Chronicle… or after its one type (EventLog, SyncServer), so none clashes with an app's own.
 let package = Package(
     name: "Chronicle",
     // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18. Built and tested
@@ -18,9 +21,9 @@ let package = Package(
         .library(name: "Chronicle", targets: ["Chronicle"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ChronicleWire", targets: ["ChronicleWire"]),
-        .library(name: "Domain", targets: ["Domain"]),
-        .library(name: "LMDB", targets: ["LMDB"]),
-        .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "ChronicleTodoDomain", targets: ["ChronicleTodoDomain"]),
+        .library(name: "ChronicleLMDB", targets: ["ChronicleLMDB"]),
+        .library(name: "ChronicleProjections", targets: ["ChronicleProjections"]),
         .library(name: "ChronicleSync", targets: ["ChronicleSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "SyncServerLMDB", targets: ["SyncServerLMDB"]),
@@ -69,7 +72,7 @@ let package = Package(
         // LMDB's page-walking calls under a fault guard: a damaged file's wild pointer becomes
         // MDB_CORRUPTED instead of SIGSEGV (a few lines of C: Swift cannot catch a signal).
         .target(name: "CLMDBGuard", dependencies: ["CLMDB"]),
-        .target(name: "LMDB", dependencies: ["CLMDB", "CLMDBGuard"]),
+        .target(name: "ChronicleLMDB", dependencies: ["CLMDB", "CLMDBGuard"]),
         // The canonical lowercase UUID text, fast both ways; shared by the log and the domain.
         .target(name: "UUIDText"),
         // JSON both ways: the one strict scanner (event data in the log and the domain, the
@@ -82,21 +85,21 @@ let package = Package(
         // their timestamps and shape rules): no storage, so the protocol needs no LMDB.
         .target(name: "ChronicleEvents", dependencies: ["JSONText"]),
         .target(name: "EventLog", dependencies: [
-            "ChronicleEvents", "LMDB", "UUIDText", "JSONText", "CCRC32C",
+            "ChronicleEvents", "ChronicleLMDB", "UUIDText", "JSONText", "CCRC32C",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
         // the client and the server; the log knows nothing of it, and it knows nothing of the log.
         .target(name: "ChronicleWire", dependencies: ["ChronicleEvents", "JSONText", "UUIDText"]),
-        .target(name: "Domain", dependencies: ["ChronicleSchema", "JSONText", "UUIDText"]),
+        .target(name: "ChronicleTodoDomain", dependencies: ["ChronicleSchema", "JSONText", "UUIDText"]),
         // An app's model declared in Swift (entities, typed fields, rules, aggregates) and its
         // record, which a store keeps; knows nothing of the log or the storage.
         .target(name: "ChronicleSchema", dependencies: ["JSONText", "UUIDText"]),
         // The todo app's model (User, Todo, Tag, DailyStat), declared on ChronicleSchema alone.
         .target(name: "ChronicleTodoModel", dependencies: ["ChronicleSchema"]),
-        .target(name: "Projections", dependencies: ["ChronicleSchema", "Domain", "EventLog", "LMDB", "UUIDText"]),
+        .target(name: "ChronicleProjections", dependencies: ["ChronicleSchema", "ChronicleTodoDomain", "EventLog", "ChronicleLMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
-            "EventLog", "ChronicleWire", "LMDB",
+            "EventLog", "ChronicleWire", "ChronicleLMDB",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
@@ -104,7 +107,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "Chronicle", dependencies: [
-            "ChronicleSchema", "ChronicleTodoModel", "Domain", "EventLog", "LMDB", "Projections", "ChronicleSync", "UUIDText",
+            "ChronicleEvents", "ChronicleSchema", "ChronicleTodoModel", "ChronicleTodoDomain", "EventLog", "ChronicleLMDB", "ChronicleProjections", "ChronicleSync", "UUIDText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -133,7 +136,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
-            "Chronicle", "ChronicleSchema", "ChronicleTodoModel", "ChronicleSync", "ChronicleWire", "Domain", "EventLog", "Projections", "UUIDText",
+            "Chronicle", "ChronicleSchema", "ChronicleTodoModel", "ChronicleSync", "ChronicleWire", "ChronicleTodoDomain", "EventLog", "ChronicleProjections", "UUIDText",
             "SyncServer", "SyncServerLMDB", "SyncServerPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -151,7 +154,7 @@ let package = Package(
         .executableTarget(name: "CatchPatterns", dependencies: ["Chronicle"], path: "Tests/CatchPatterns",
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // A small process the crash and multi-process tests start and kill.
-        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "LMDB", "Chronicle"]),
+        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "ChronicleLMDB", "Chronicle"]),
 
         // The merge rules' referee: a plain fold of the server's order into what every device
         // must show, written from docs/PROTOCOL.md and docs/CLI.md alone (no product module).
@@ -162,25 +165,25 @@ let package = Package(
                 path: "Tests/ChronicleRefereeSupport"),
         // What test targets share: child processes, the built products, the raw log to damage, a second app's model.
         .target(name: "ChronicleTestSupport", dependencies: [
-            "LMDB", "EventLog", "ChronicleSchema",
+            "ChronicleLMDB", "EventLog", "ChronicleSchema",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/ChronicleTestSupport"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "ChronicleTestSupport"]),
+        .testTarget(name: "ChronicleLMDBTests", dependencies: ["ChronicleLMDB", "CLMDB", "ChronicleTestSupport"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CCRC32C", "ChronicleWire", "LMDB", "ChronicleTorture", "ChronicleCLI",
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CCRC32C", "ChronicleWire", "ChronicleLMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "ChronicleTestSupport"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "UUIDText", "ChronicleTestSupport"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Domain", "EventLog", "LMDB", "UUIDText", "ChronicleCLI",
+        .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "UUIDText", "ChronicleTestSupport"]),
+        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleTodoDomain", "EventLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "Domain", "EventLog", "Projections", "ChronicleTorture",
+        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTodoDomain", "EventLog", "ChronicleProjections", "ChronicleTorture",
                                                         "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerLMDB", "SyncServerPostgres", "Chronicle",
-                                                   "Domain", "EventLog", "Projections", "ChronicleCLI", "TodoAppExample", "NotebookExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
+                                                   "ChronicleTodoDomain", "EventLog", "ChronicleProjections", "ChronicleCLI", "TodoAppExample", "NotebookExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
                                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
@@ -188,12 +191,12 @@ let package = Package(
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "CatchPatterns", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire",
-                                                  "Chronicle", "LMDB"]),
+                                                  "Chronicle", "ChronicleLMDB"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: [
-            "EventLog", "ChronicleWire", "LMDB", "Domain", "Chronicle", "Projections", "ChronicleSync", "SyncServer", "SyncServerLMDB", "ChronicleTorture",
+            "EventLog", "ChronicleWire", "ChronicleLMDB", "ChronicleTodoDomain", "Chronicle", "ChronicleProjections", "ChronicleSync", "SyncServer", "SyncServerLMDB", "ChronicleTorture",
             "ChronicleCLI", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,8 +1,8 @@
 import ChronicleSchema
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// Why a `ChronicleStore` call failed: the one error type its methods throw (declared as an
 /// untyped `throws`), with cases an app can match. Every message is one line a person can act on.

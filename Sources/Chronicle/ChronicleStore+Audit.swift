@@ -1,6 +1,6 @@
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 extension ChronicleStore {
     /// The log's last position (0 for an empty store): every event ever appended, pulled

@@ -1,6 +1,6 @@
 import EventLog
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// What a backup wrote.
 public struct BackupSummary: Sendable, Equatable {

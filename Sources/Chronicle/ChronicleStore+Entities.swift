@@ -1,7 +1,7 @@
 import ChronicleSchema
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 extension ChronicleStore {
     /// Creates an entity of the store's model with the fields given (the others take their

@@ -2,7 +2,7 @@ import ChronicleSchema
 import ChronicleTodoModel
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 extension ChronicleStore {
     /// The key effects of pulled `events`, stored with them so that this store's commands and

@@ -1,6 +1,6 @@
 import ChronicleSchema
 import Foundation
-import Projections
+import ChronicleProjections
 
 extension ChronicleStore {
     /// The shown entities of `Record.entity`, by id, each read into the app's own type

@@ -2,7 +2,7 @@ import ChronicleSync
 import ChronicleTodoModel
 import Foundation
 import Logging
-import Projections
+import ChronicleProjections
 
 extension ChronicleStore {
     /// A sync engine for this store: it pushes the store's events to `configuration.remote`

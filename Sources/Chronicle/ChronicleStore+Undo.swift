@@ -1,5 +1,5 @@
 import ChronicleTodoModel
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 import UUIDText

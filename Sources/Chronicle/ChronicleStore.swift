@@ -1,9 +1,9 @@
 import ChronicleSchema
 import ChronicleTodoModel
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 import Synchronization
 
 /// The backing store of an offline-first app: users and todos, kept as an event log on
@@ -64,7 +64,7 @@ public final class ChronicleStore: Sendable {
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` for a folder that holds something
     ///   else (see ``StoreFolder``); otherwise when the store cannot be opened (damaged, newer
     ///   format, no access, another app's model or this version of it recorded otherwise).
-    public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLog.Options = .init(),
+    public init(directory: String, backgroundProjections: Bool = true, logOptions: EventLogOptions = .init(),
                 upgradeProgress: @escaping @Sendable (RebuildProgress) -> Void = { _ in },
                 model: ChronicleModel = TodoAppModel.model) throws {
         try StoreFolder.prepare(directory)

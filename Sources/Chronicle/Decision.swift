@@ -1,5 +1,5 @@
 import Crypto
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 import UUIDText

@@ -3,15 +3,18 @@
 // `MemberImportVisibility` (which a typealias would not satisfy: members are looked up in
 // the module that defines them, so that module must be imported, here re-exported).
 //
-// - Domain: the values (User, Todo, Tag, DailyStat, CalendarDay, DomainEvent, DomainError).
-// - Projections: ReadModelChange, ProjectionName, MergeConflict, the models' status.
+// - ChronicleTodoDomain: the todo app's values (User, Todo, Tag, DailyStat, CalendarDay,
+//   DomainEvent, DomainError).
+// - ChronicleProjections: ReadModelChange, ProjectionName, MergeConflict, the models' status.
 // - ChronicleSync: SyncConfiguration, SyncEngine, RetryPolicy, summaries, SyncStatus, SyncError.
-// - EventLog: RecordedEvent, IngestResult, ForeignEvent (audit reads, import).
+// - ChronicleEvents: RecordedEvent, IngestResult, ForeignEvent (audit reads, import) and
+//   EventLogOptions. The raw log itself (EventLog) is not exported: an operator's tool imports
+//   it, and reaches a store's log through `@_spi(Operator) import Chronicle`.
 // - ChronicleSchema: ChronicleModel, the declared model a store records.
 // - ChronicleTodoModel: TodoAppModel, the todo app's model.
+@_exported import ChronicleEvents
+@_exported import ChronicleProjections
 @_exported import ChronicleSchema
 @_exported import ChronicleSync
+@_exported import ChronicleTodoDomain
 @_exported import ChronicleTodoModel
-@_exported import Domain
-@_exported import EventLog
-@_exported import Projections

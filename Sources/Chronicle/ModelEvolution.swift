@@ -1,7 +1,7 @@
 import ChronicleSchema
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// Whether a new version of the app's model fits the store an earlier version wrote: it must
 /// read every event the store holds (``ChronicleModel/evolution(from:)``), declare every entity

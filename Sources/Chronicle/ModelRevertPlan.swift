@@ -1,8 +1,8 @@
 import ChronicleSchema
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// The compensating batch of an undo or redo on a declared model's store, planned step by
 /// step: for each entity a step changed, the commands that put it back as it was before

@@ -1,7 +1,7 @@
 import ChronicleSchema
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// Several commands on the store's declared model, decided as one batch by
 /// ``ChronicleStore``'s `perform(_:)` with a closure: each command sees what the ones before it

@@ -1,4 +1,4 @@
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 

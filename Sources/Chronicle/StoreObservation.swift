@@ -1,5 +1,5 @@
 import Foundation
-import Projections
+import ChronicleProjections
 
 extension ChronicleStore {
     /// Observes a query: its current value first, then a fresh value after each change to

@@ -1,7 +1,7 @@
 import ChronicleSchema
-import Domain
+import ChronicleTodoDomain
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// A read an app shows, to observe with ``ChronicleStore/observe(_:)``: its value now, then
 /// a fresh value after every change to it.

@@ -1,6 +1,6 @@
 import EventLog
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// The sync state a store keeps about its one upstream, in the named database `sync` of the
 /// log's LMDB environment, so a restarted process resumes where the last one stopped.

@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// `hold`: opens a raw LMDB environment, begins a read or write transaction and keeps it
 /// open until a line arrives on stdin (or the process is killed, which is the point: the

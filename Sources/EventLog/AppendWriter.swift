@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// The log's single writer thread: it drains the queue of waiting appends and commits
 /// them together in one LMDB write transaction (group commit), so many appenders share

@@ -1,4 +1,4 @@
-import LMDB
+import ChronicleLMDB
 
 /// One record of the app's model that a store holds (``EventLog/modelRecords()``): opaque
 /// bytes to the log, under the model's version.

@@ -1,4 +1,4 @@
-import LMDB
+import ChronicleLMDB
 import Synchronization
 
 extension EventLog {

@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 extension EventLog {
     /// Checks every record: format, checksum, position (gap-free from 1), hash chain,

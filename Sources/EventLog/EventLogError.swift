@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// Why the event log refused an operation. Each message is one line a person can act on.
 public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {

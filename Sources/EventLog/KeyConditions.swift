@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// Checks and writes an append's ``AppendKey``s in the writer's transaction.
 enum KeyConditions {

@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// The named databases of a log and the small reads every part needs.
 ///

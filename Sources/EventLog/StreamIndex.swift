@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 import Synchronization
 
 /// Where each stream's events are: for expected-version checks and stream reads.

@@ -1,4 +1,4 @@
-import LMDB
+import ChronicleLMDB
 
 /// A checkpoint of the stream index being written into `streams`, one key range per write
 /// transaction (``StreamIndex``).

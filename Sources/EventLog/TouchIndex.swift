@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 import Synchronization
 
 /// The last position each append key was touched at (``AppendKey/touch(_:)``), for the

@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// The cursors a group commit writes the log through, open for its whole transaction.
 ///

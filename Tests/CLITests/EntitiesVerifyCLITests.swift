@@ -1,7 +1,7 @@
 import Chronicle
 import ChronicleTestSupport
 import Foundation
-import LMDB
+import ChronicleLMDB
 import Testing
 
 /// `chronicle verify` checks a declared model's stored entities (`entities/`) too: with

@@ -7,7 +7,7 @@ import Foundation
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-catch-\(UUID().uuidString)").path
 defer { try? FileManager.default.removeItem(atPath: folder) }
-let store = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+let store = try ChronicleStore(directory: folder, logOptions: EventLogOptions(noSync: true))
 let todo = try await store.createTodo(title: "Pay rent", deadline: "2026-03-01")
 _ = try await store.completeTodo(todo.id)
 

@@ -1,4 +1,4 @@
-import LMDB
+import ChronicleLMDB
 
 public extension Environment {
     /// Every entry of `database` in the order LMDB keeps them, as a cursor walks it.

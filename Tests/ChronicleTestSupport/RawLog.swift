@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+import ChronicleLMDB
 
 /// The log's LMDB environment opened directly, to damage a store the way a disk, a bug
 /// or an attacker would. The log must be closed: LMDB allows one open handle of an

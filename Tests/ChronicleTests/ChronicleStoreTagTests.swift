@@ -1,5 +1,5 @@
 @_spi(Operator) import Chronicle
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 import Testing
@@ -10,7 +10,7 @@ struct ChronicleStoreTagTests {
     func createAndList() async throws {
         let t = try TemporaryStore()
         let names = ["STRASSE", "  Banana ", "cherry", "Straßburg", "apple", "Strand"]
-        var created: [Domain.Tag] = []
+        var created: [ChronicleTodoDomain.Tag] = []
         for name in names { created.append(try await t.store.createTag(name: name, color: "#A1b2C3")) }
         let banana = created[1]
         #expect(banana.name == "Banana" && banana.color == "#a1b2c3")
@@ -58,7 +58,7 @@ struct ChronicleStoreTagTests {
         try await expectRejection(.duplicateTagName(second.trimmingCharacters(in: .whitespaces)), t) {
             _ = try await t.store.updateTag(other.id, name: second)
         }
-        #expect(try await t.store.tags() == [other, holder].sorted { Domain.Tag.foldedName($0.name) < Domain.Tag.foldedName($1.name) })
+        #expect(try await t.store.tags() == [other, holder].sorted { ChronicleTodoDomain.Tag.foldedName($0.name) < ChronicleTodoDomain.Tag.foldedName($1.name) })
         await t.cleanup()
     }
 
@@ -81,7 +81,7 @@ struct ChronicleStoreTagTests {
         let home = try await t.store.createTag(name: "Home", color: "#ffffff")
 
         let shouted = try await t.store.updateTag(work.id, name: "WORK")
-        #expect(shouted == Domain.Tag(id: work.id, name: "WORK", color: "#000000"))
+        #expect(shouted == ChronicleTodoDomain.Tag(id: work.id, name: "WORK", color: "#000000"))
         #expect(try await t.store.tag(work.id) == shouted)
         #expect(try t.store.log.read(stream: DomainEvent.tagStream(work.id)).map(\.type) == ["TagCreated", "TagUpdated"])
         _ = try await t.store.updateTag(work.id, name: " work ")
@@ -143,7 +143,7 @@ struct ChronicleStoreTagTests {
                 _ = try await t.store.updateTag(tag.id, color: bad)
             }
         }
-        #expect(try await t.store.tags() == [Domain.Tag(id: tag.id, name: "Paint", color: "#0a9fb3")])
+        #expect(try await t.store.tags() == [ChronicleTodoDomain.Tag(id: tag.id, name: "Paint", color: "#0a9fb3")])
         await t.cleanup()
     }
 
@@ -378,14 +378,14 @@ struct ChronicleStoreTagTests {
         let store = t.store
         for base in ["alpha", "bravo", "straße", "charlie", "σοφίας", "delta"] {
             let head = try t.store.log.head()
-            let results = await withTaskGroup(of: (String, Result<Domain.Tag, any Error>).self) { group in
+            let results = await withTaskGroup(of: (String, Result<ChronicleTodoDomain.Tag, any Error>).self) { group in
                 for i in 0..<16 {
                     let name = Self.variant(of: base, i)
                     group.addTask {
                         do { return (name, .success(try await store.createTag(name: name, color: "#000000"))) } catch { return (name, .failure(error)) }
                     }
                 }
-                var all: [(String, Result<Domain.Tag, any Error>)] = []
+                var all: [(String, Result<ChronicleTodoDomain.Tag, any Error>)] = []
                 for await result in group { all.append(result) }
                 return all
             }
@@ -396,7 +396,7 @@ struct ChronicleStoreTagTests {
                 #expect(error as? ChronicleError == .rejected(.duplicateTagName(name)), "\(name): \(error)")
             }
             #expect(try t.store.log.read(after: head, limit: 100).map(\.type) == ["TagCreated"], "\(base)")
-            let live = try await t.store.tags().filter { Domain.Tag.foldedName($0.name) == Domain.Tag.foldedName(base) }
+            let live = try await t.store.tags().filter { ChronicleTodoDomain.Tag.foldedName($0.name) == ChronicleTodoDomain.Tag.foldedName(base) }
             #expect(live == winners, "\(base)")
         }
         await t.cleanup()
@@ -410,7 +410,7 @@ struct ChronicleStoreTagTests {
             let spare = try await t.store.createTag(name: "spare \(round)", color: "#000000")
             let base = "target\(round)"
             let head = try t.store.log.head()
-            let results = await withTaskGroup(of: (String, Result<Domain.Tag, any Error>).self) { group in
+            let results = await withTaskGroup(of: (String, Result<ChronicleTodoDomain.Tag, any Error>).self) { group in
                 for i in 0..<16 {
                     let name = Self.variant(of: base, i)
                     group.addTask {
@@ -423,7 +423,7 @@ struct ChronicleStoreTagTests {
                         }
                     }
                 }
-                var all: [(String, Result<Domain.Tag, any Error>)] = []
+                var all: [(String, Result<ChronicleTodoDomain.Tag, any Error>)] = []
                 for await result in group { all.append(result) }
                 return all
             }
@@ -433,7 +433,7 @@ struct ChronicleStoreTagTests {
                 #expect(error as? ChronicleError == .rejected(.duplicateTagName(name)), "\(name): \(error)")
             }
             #expect(try t.store.log.read(after: head, limit: 100).count == 1, "round \(round)")
-            let live = try await t.store.tags().filter { Domain.Tag.foldedName($0.name) == Domain.Tag.foldedName(base) }
+            let live = try await t.store.tags().filter { ChronicleTodoDomain.Tag.foldedName($0.name) == ChronicleTodoDomain.Tag.foldedName(base) }
             #expect(live == winners, "round \(round)")
             let spareName = try await t.store.tag(spare.id)?.name
             #expect(spareName == (winners.first?.id == spare.id ? winners.first?.name : "spare \(round)"))

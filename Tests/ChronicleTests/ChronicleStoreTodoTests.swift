@@ -1,5 +1,5 @@
 @_spi(Operator) import Chronicle
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 import Testing

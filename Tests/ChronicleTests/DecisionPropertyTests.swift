@@ -2,10 +2,10 @@
 import ChronicleReferee
 import ChronicleRefereeSupport
 import ChronicleTestSupport
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 import Testing
 
 /// Random concurrent commands against one store: the invariants that span entities hold
@@ -53,7 +53,7 @@ struct DecisionPropertyTests {
         let liveTags = try await store.tags()
         let tagIDs = Set(liveTags.map(\.id))
         let todos = try await store.todos()
-        let folded = liveTags.map { Domain.Tag.foldedName($0.name) }
+        let folded = liveTags.map { ChronicleTodoDomain.Tag.foldedName($0.name) }
         if Set(folded).count != folded.count { broken.append("two live tags share a name: \(liveTags.map(\.name))") }
         for todo in todos {
             if let owner = todo.userId, !liveUsers.contains(owner) { broken.append("todo \(todo.id) belongs to deleted user \(owner)") }

@@ -2,7 +2,7 @@
 import ChronicleTestSupport
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 import Testing
 
 /// A store on an app's own model: `create`, `update`, `delete`, `restore` and `perform` decide

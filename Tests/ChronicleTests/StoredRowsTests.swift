@@ -1,7 +1,7 @@
 @_spi(Operator) import Chronicle
 import ChronicleTestSupport
 import Foundation
-import Projections
+import ChronicleProjections
 import Testing
 
 /// An aggregate's rows are stored and kept up as entities change (`StoredAggregateRow`): every

@@ -1,7 +1,7 @@
 import ChronicleTestSupport
 import EventLog
 import Foundation
-import LMDB
+import ChronicleLMDB
 import Testing
 
 /// Key conditions (``AppendKey``): what a decision read is part of its append's condition.

@@ -1,7 +1,7 @@
 import ChronicleTestSupport
 @testable import EventLog
 import Foundation
-import LMDB
+import ChronicleLMDB
 import Testing
 
 @Suite(.timeLimit(.minutes(10)))

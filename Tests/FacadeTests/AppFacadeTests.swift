@@ -10,7 +10,7 @@ struct AppFacadeTests {
     static func withStore(_ body: (ChronicleStore) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-app-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        let store = try ChronicleStore(directory: folder, logOptions: EventLogOptions(noSync: true))
         do {
             try await body(store)
         } catch {

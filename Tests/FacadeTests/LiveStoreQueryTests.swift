@@ -26,7 +26,7 @@ struct LiveStoreQueryTests {
     func followsTheStore() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-live-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        let store = try ChronicleStore(directory: folder, logOptions: EventLogOptions(noSync: true))
         do {
             _ = try await store.createTodo(title: "Before", deadline: "2026-12-01")
             let todos = LiveStoreQuery(.todos(on: "2026-12-01"), in: store)

@@ -11,7 +11,7 @@ struct OneImportTests {
     func everythingAnAppTouches() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-facade-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        let store = try ChronicleStore(directory: folder, logOptions: EventLogOptions(noSync: true))
         let changes: AsyncStream<ReadModelChange> = store.changes()
 
         let ada: User = try await store.createUser(name: "Ada", age: 36)
@@ -63,7 +63,7 @@ extension OneImportTests {
     func closedMeansClosed() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-closed-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        let store = try ChronicleStore(directory: folder, logOptions: EventLogOptions(noSync: true))
         let ada = try await store.createUser(name: "Ada", age: 36)
         await store.close()
         await #expect(throws: ChronicleError.closed) { try await store.createUser(name: "Bob", age: 1) }
@@ -72,7 +72,7 @@ extension OneImportTests {
         await #expect(throws: ChronicleError.closed) { try await store.conflicts() }
         #expect(throws: ChronicleError.closed) { try store.syncStatus() }
         // Opened again, everything is there.
-        let reopened = try ChronicleStore(directory: folder, logOptions: EventLog.Options(noSync: true))
+        let reopened = try ChronicleStore(directory: folder, logOptions: EventLogOptions(noSync: true))
         #expect(try await reopened.users().map(\.id) == [ada.id])
         await reopened.close()
     }

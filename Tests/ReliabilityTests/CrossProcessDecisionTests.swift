@@ -2,10 +2,10 @@
 import ChronicleReferee
 import ChronicleRefereeSupport
 import ChronicleTestSupport
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 import Testing
 
 extension Reliability {
@@ -39,7 +39,7 @@ extension Reliability {
                 try await chronicle.refresh()
                 let tags = try await chronicle.tags()
                 #expect(tags.count == 50)
-                #expect(Set(tags.map { Domain.Tag.foldedName($0.name) }).count == 50)
+                #expect(Set(tags.map { ChronicleTodoDomain.Tag.foldedName($0.name) }).count == 50)
                 #expect(try chronicle.log.head() == 50, "a refused add appended something")
                 let expected = try RefereeState.fold(log: chronicle.log)
                 #expect(expected.tags.count == 50 && expected.tagRenamed.isEmpty, "the referee sees a collision: \(expected.tagRenamed)")

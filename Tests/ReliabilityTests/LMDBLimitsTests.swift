@@ -1,7 +1,7 @@
 import ChronicleTestSupport
 import EventLog
 import Foundation
-import LMDB
+import ChronicleLMDB
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Chronicle
 import ChronicleSync
-import Domain
+import ChronicleTodoDomain
 import Foundation
 import Testing
 
@@ -101,7 +101,7 @@ extension ConvergencePropertyTests {
             try await cluster.expectComplete(a.engine.pull(), "A's pull")
             try await cluster.expectComplete(b.engine.pull(), "B's pull")
 
-            let expected = [Domain.Tag(id: work.id, name: "Work", color: "#ff8800"), Domain.Tag(id: lower.id, name: "work (2)", color: "#000000")]
+            let expected = [ChronicleTodoDomain.Tag(id: work.id, name: "Work", color: "#ff8800"), ChronicleTodoDomain.Tag(id: lower.id, name: "work (2)", color: "#000000")]
             for device in [a, b] {
                 try await device.store.refresh()
                 let tags = try await device.store.tags()

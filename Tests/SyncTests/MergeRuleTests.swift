@@ -1,9 +1,9 @@
 @_spi(Operator) import Chronicle
 import ChronicleSync
 import ChronicleTestSupport
-import Domain
+import ChronicleTodoDomain
 import Foundation
-import Projections
+import ChronicleProjections
 import Testing
 
 /// One scripted story per merge rule: devices are real stores syncing with the reference

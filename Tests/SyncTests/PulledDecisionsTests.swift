@@ -1,7 +1,7 @@
 @_spi(Operator) import Chronicle
 import ChronicleSync
 import ChronicleTestSupport
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 import Testing

@@ -22,8 +22,8 @@ let package = Package(
             name: "ChronicleBench",
             dependencies: [
                 .product(name: "EventLog", package: "Chronicle"),
-                .product(name: "LMDB", package: "Chronicle"),
-                .product(name: "Domain", package: "Chronicle"),
+                .product(name: "ChronicleLMDB", package: "Chronicle"),
+                .product(name: "ChronicleTodoDomain", package: "Chronicle"),
                 .product(name: "ChronicleWire", package: "Chronicle"),
                 .product(name: "Chronicle", package: "Chronicle"),
                 .product(name: "SyncServer", package: "Chronicle"),

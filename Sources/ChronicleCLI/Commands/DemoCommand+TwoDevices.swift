@@ -1,7 +1,7 @@
 import ArgumentParser
 import Chronicle
 import ChronicleSync
-import Domain
+import ChronicleTodoDomain
 import Foundation
 
 extension DemoCommand {

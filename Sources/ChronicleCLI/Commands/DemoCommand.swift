@@ -2,7 +2,7 @@ import ChronicleWire
 import ArgumentParser
 @_spi(Operator) import Chronicle
 import ChronicleSync
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 import Logging

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Projections
+import ChronicleProjections
 import Synchronization
 
 /// `chronicle rebuild`: replays the log into fresh read models and swaps them in.

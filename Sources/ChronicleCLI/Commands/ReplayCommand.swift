@@ -1,8 +1,8 @@
 import ArgumentParser
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// `chronicle replay`: the read models as of a past position, built in memory.
 struct ReplayCommand: AsyncParsableCommand {

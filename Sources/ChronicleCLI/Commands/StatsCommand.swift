@@ -1,7 +1,7 @@
 import ArgumentParser
-import Domain
+import ChronicleTodoDomain
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// `chronicle stats`: live and completed todos per day.
 struct StatsCommand: AsyncParsableCommand {

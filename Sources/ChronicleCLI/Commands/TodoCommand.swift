@@ -1,6 +1,6 @@
 import ArgumentParser
 import Chronicle
-import Domain
+import ChronicleTodoDomain
 import Foundation
 import UUIDText
 

@@ -1,7 +1,7 @@
 import ChronicleSchema
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// What the generic `list` and `show` read: the store's recorded model and its entities,
 /// folded from the log in memory (``ModelReplay``), so any app's store is read without its code.

@@ -1,7 +1,7 @@
 @_spi(Operator) import Chronicle
 import ChronicleSchema
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// What the generic `create`, `update`, `delete` and `restore` do: read the store by its
 /// recorded model (``ModelReading``), decide the command by the model's rules, append the

@@ -1,7 +1,7 @@
 import Chronicle
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// Opens the parts of a store the commands need.
 enum StoreAccess {

@@ -1,7 +1,7 @@
 @_spi(Operator) import Chronicle
 import EventLog
 import Foundation
-@testable import Projections
+@testable import ChronicleProjections
 import Testing
 
 /// The checks a store must pass after any crash: the log verifies, every acknowledged

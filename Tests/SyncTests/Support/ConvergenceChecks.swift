@@ -1,5 +1,5 @@
 @_spi(Operator) import Chronicle
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 
@@ -71,7 +71,7 @@ extension SyncCluster {
                     problems.append("device \(device.name) shows todo \(ModelRendering.todo(todo)) with a tag that is not live")
                 }
             }
-            let names = Dictionary(grouping: tags, by: { Domain.Tag.foldedName($0.name) }).filter { $0.value.count > 1 }
+            let names = Dictionary(grouping: tags, by: { ChronicleTodoDomain.Tag.foldedName($0.name) }).filter { $0.value.count > 1 }
             for (_, same) in names.sorted(by: { $0.key < $1.key }) {
                 problems.append("device \(device.name) shows live tags with the same name: \(ModelRendering.tags(same))")
             }

@@ -1,6 +1,6 @@
 import ChronicleWire
 import Chronicle
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 
@@ -51,7 +51,7 @@ struct ModelRendering: Equatable {
             + "\"tags\":[" + todo.tags.map { "\"\($0.uuidString.lowercased())\"" }.joined(separator: ",") + "]}"
     }
 
-    static func tag(_ tag: Domain.Tag) -> String {
+    static func tag(_ tag: ChronicleTodoDomain.Tag) -> String {
         "{\"id\":\"\(tag.id.uuidString.lowercased())\",\"name\":\(EventJSON.quote(tag.name)),\"color\":\(EventJSON.quote(tag.color))}"
     }
 
@@ -60,5 +60,5 @@ struct ModelRendering: Equatable {
     }
 
     static func todos(_ todos: [Todo]) -> String { "[" + todos.map(todo).joined(separator: ",") + "]" }
-    static func tags(_ tags: [Domain.Tag]) -> String { "[" + tags.map(tag).joined(separator: ",") + "]" }
+    static func tags(_ tags: [ChronicleTodoDomain.Tag]) -> String { "[" + tags.map(tag).joined(separator: ",") + "]" }
 }

@@ -1,6 +1,6 @@
 import Chronicle
 import ChronicleTestSupport
-import Domain
+import ChronicleTodoDomain
 import Foundation
 
 // MARK: - Random commands
@@ -103,7 +103,7 @@ enum Command: CustomStringConvertible {
         }
     }
 
-    static func random(_ random: inout SeededGenerator, users: [User], todos: [Todo], tags: [Domain.Tag]) -> Command {
+    static func random(_ random: inout SeededGenerator, users: [User], todos: [Todo], tags: [ChronicleTodoDomain.Tag]) -> Command {
         func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)] }
         func maybe<T>(_ items: [T]) -> T? { Bool.random(using: &random) ? pick(items) : nil }
         let total = Kind.allCases.map(\.weight).reduce(0, +)

@@ -1,5 +1,5 @@
 import ChronicleWire
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
 

@@ -1,5 +1,5 @@
 import Crypto
-import Domain
+import ChronicleTodoDomain
 import Foundation
 import GRDB
 

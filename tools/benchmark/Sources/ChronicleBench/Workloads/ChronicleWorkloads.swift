@@ -1,9 +1,9 @@
 import Chronicle
 import ChronicleSync
-import Domain
+import ChronicleTodoDomain
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 import SyncServer
 import SyncServerLMDB
 import SyncServerPostgres

@@ -1,7 +1,7 @@
 import Chronicle
 import EventLog
 import Foundation
-import Projections
+import ChronicleProjections
 
 /// The stored entities of a declared model (`ModelStates`) on the same log: the todo app's
 /// model declared (`TodoAppModel.model`), read by the generic fold, beside the todo app's own

@@ -1,4 +1,4 @@
-import Domain
+import ChronicleTodoDomain
 import Foundation
 
 /// The keys the point reads look up, the same for every system: a seeded sample of the

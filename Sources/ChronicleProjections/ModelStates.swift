@@ -1,0 +1,227 @@
+import ChronicleSchema
+import EventLog
+import Foundation
+import ChronicleLMDB
+import Synchronization
+
+/// The stored read model of any declared model: every entity's current state, with the
+/// indexes its rules and queries read (unique values, children by parent, indexed values)
+/// and each aggregate's rows, kept in an LMDB environment
+/// of its own and brought up to the log's head on demand.
+///
+/// ```swift
+/// let states = try ModelStates(path: store + "/entities", model: notebook, log: log)
+/// try states.catchUp()
+/// let notes = try states.shown("Note")
+/// ```
+///
+/// The fold is ``ChronicleModel/Snapshot``'s, applied in the merge's order
+/// (``ChronicleModel/EventRank``): events are folded as they come in the log, but for a
+/// pulled event that ranks before one already folded into its entity (this replica's own
+/// write, not given back by the server yet): that entity is folded again from its stream in
+/// the merge's order. So the stored states equal ``ModelReplay``'s fold of the whole log.
+///
+/// The model's record is stored with the states: opened with another model (or another
+/// version of this layout), the states are dropped and folded again from the log's start.
+/// Any number of processes may catch the same folder up: each batch reads its checkpoint
+/// in its own write transaction.
+public final class ModelStates: Sendable {
+    /// The model folded by.
+    public let model: ChronicleModel
+    let log: EventLog
+    let environment: Environment
+    let states: Database
+    let unique: Database
+    let children: Database
+    let values: Database
+    let conflicts: Database
+    /// Each aggregate's rows, kept up as entities change (``StoredAggregateRow``).
+    let rows: Database
+    let meta: Database
+    /// Each entity's place in the model (its number in keys).
+    let entityNumbers: [String: Int]
+    /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
+    let indexedFields: [Set<String>]
+    /// The rule of what is shown, planned once.
+    let showing: ChronicleModel.ShowingRule
+    /// Per entity, what the rules of what is shown look at with each one: its parents whose
+    /// deletion hides it, and its sets' members (field, its place, target entity's place,
+    /// whether a set).
+    let followed: [[(field: String, fieldIndex: Int, targetIndex: Int, isSet: Bool)]]
+    /// Per entity, the references to it whose parent's deletion hides the referring entity
+    /// (the referring entity's place, the field's place).
+    let hidingReferences: [[(entity: Int, field: Int)]]
+    /// Told of what each catch-up in this process changed.
+    private let changeHandler = Mutex<ChangeHandler?>(nil)
+
+    /// Told, after each batch a catch-up in this process committed, which entities it changed
+    /// (by entity name and id) and the position the states reached.
+    public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
+
+    /// The version of the fold and of the stored layout: bump it when either changes.
+    static let layoutVersion: UInt32 = 5
+    /// Events folded per write transaction while following the log.
+    static let batchSize = 2048
+    /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
+    /// commits, each page of the indexes written once for many events.
+    static let largeBatchSize = 65_536
+
+    /// Opens (creating when missing) the read model at `path` for `model`, over `log`.
+    /// - throws: ``ProjectionError/cannotOpen(path:reason:)`` when LMDB refuses the folder.
+    public init(path: String, model: ChronicleModel, log: EventLog, noSync: Bool = false) throws {
+        self.model = model
+        self.log = log
+        entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
+        indexedFields = model.entities.map { Self.indexedFields(of: $0, in: model) }
+        hidingReferences = model.entities.map { target in
+            model.entities.enumerated().flatMap { number, entity in
+                entity.fields.enumerated().compactMap { index, field in
+                    if case .reference(target.name) = field.type, field.onParentDeletion != nil { (number, index) } else { nil }
+                }
+            }
+        }
+        showing = ChronicleModel.ShowingRule(model)
+        followed = model.entities.map { entity in
+            entity.fields.enumerated().compactMap { index, field in
+                guard let target = field.type.target.flatMap({ target in model.entities.firstIndex { $0.name == target } }) else { return nil }
+                switch field.type {
+                case .reference where field.onParentDeletion != nil: return (field.name, index, target, false)
+                case .references: return (field.name, index, target, true)
+                default: return nil
+                }
+            }
+        }
+        do {
+            environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
+            let fingerprint = Self.fingerprint(of: model)
+            (states, unique, children, values, conflicts, rows, meta) = try environment.write { txn in
+                let opened = (try txn.openDatabase(named: "states"), try txn.openDatabase(named: "unique"),
+                              try txn.openDatabase(named: "children"), try txn.openDatabase(named: "values"),
+                              try txn.openDatabase(named: "conflicts"), try txn.openDatabase(named: "rows"),
+                              try txn.openDatabase(named: "meta"))
+                if try txn.get(opened.6, key: Array("model".utf8)).map(Array.init) != fingerprint {
+                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6] { try txn.clear(db) }
+                    try txn.put(opened.6, key: Array("model".utf8), value: fingerprint)
+                }
+                return opened
+            }
+        } catch let error as LMDBError {
+            throw ProjectionError.cannotOpen(path: path, reason: error.description)
+        }
+    }
+
+    /// The position of the last event folded in.
+    public func position() throws -> UInt64 {
+        try ProjectionError.mappingStorage {
+            try environment.read { txn in try Self.checkpoint(txn, meta) }
+        }
+    }
+
+    /// Sets (or, with nil, removes) what is told of the changes catch-ups in this process make.
+    public func onChange(_ handler: ChangeHandler?) {
+        changeHandler.withLock { $0 = handler }
+    }
+
+    /// Folds every event after the checkpoint, up to the log's head as it is now; returns
+    /// the position reached.
+    @discardableResult
+    public func catchUp() throws -> UInt64 {
+        // Caught up already (the usual case for a read): no write transaction.
+        let folded = try position()
+        let head = try log.head()
+        if folded >= head { return folded }
+        let size = head - folded > UInt64(Self.batchSize) ? Self.largeBatchSize : Self.batchSize
+        while true {
+            let (reached, more, changed) = try ProjectionError.mappingStorage {
+                try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
+                    let checkpoint = try Self.checkpoint(txn, meta)
+                    let records = try log.read(after: checkpoint, limit: size, maxBytes: EventLog.defaultBatchBytes)
+                    guard let last = records.last?.position else { return (checkpoint, false, []) }
+                    var batch = ModelStatesBatch(states: self, txn: txn)
+                    try batch.fold(records)
+                    let changed = try batch.finish()
+                    try Self.count(unread: batch.unread, first: batch.firstUnread, txn, meta)
+                    try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
+                    return (last, last < head, changed)
+                }
+            }
+            if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
+            if !more { return reached }
+        }
+    }
+
+    /// Drops every state and folds the whole log again; returns the position reached.
+    @discardableResult
+    public func rebuild() throws -> UInt64 {
+        try ProjectionError.mappingStorage {
+            try environment.write { txn in
+                for db in [states, unique, children, values, conflicts, rows] { try txn.clear(db) }
+                try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
+                _ = try txn.delete(meta, key: Array("unread".utf8))
+                _ = try txn.delete(meta, key: Array("unread-first".utf8))
+            }
+        }
+        return try catchUp()
+    }
+
+    /// What merges overruled of this replica's writes, in the log's order (``MergeConflict``).
+    public func mergeConflicts() throws -> [MergeConflict] {
+        try read { view in
+            var found: [MergeConflict] = []
+            try view.scan(conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
+            return found
+        }
+    }
+
+    /// The events folded so far that the model cannot read (another app's, or a newer
+    /// version's: kept in the log, shown nowhere), and what was wrong with the first.
+    public func unread() throws -> (count: Int, first: String?) {
+        try ProjectionError.mappingStorage {
+            try environment.read { txn in
+                let count = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) : 0 } ?? 0
+                let first = try txn.get(meta, key: Array("unread-first".utf8)).map { String(decoding: $0, as: UTF8.self) }
+                return (count, first)
+            }
+        }
+    }
+
+    private static func count(unread: Int, first: String?, _ txn: Transaction, _ meta: Database) throws {
+        guard unread > 0 else { return }
+        let before = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? $0.loadUnaligned(as: UInt64.self) : 0 } ?? 0
+        try txn.put(meta, key: Array("unread".utf8), value: bytes(UInt64(littleEndian: before) + UInt64(unread)))
+        if let first, try txn.get(meta, key: Array("unread-first".utf8)) == nil {
+            try txn.put(meta, key: Array("unread-first".utf8), value: Array(first.utf8))
+        }
+    }
+
+    static func checkpoint(_ txn: Transaction, _ meta: Database) throws -> UInt64 {
+        guard let bytes = try txn.get(meta, key: Array("position".utf8)) else { return 0 }
+        guard bytes.count == 8 else { throw ProjectionError.corruptModel("the entities' checkpoint holds \(bytes.count) bytes") }
+        return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+    }
+
+    static func bytes(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    /// The fields of `entity` whose values are indexed: declared so, or grouped by an aggregate.
+    static func indexedFields(of entity: ChronicleModel.Entity, in model: ChronicleModel) -> Set<String> {
+        Set(entity.fields.filter(\.isIndexed).map(\.name)).union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
+    }
+
+    /// What the states were folded by: the layout's version and the model's record.
+    static func fingerprint(of model: ChronicleModel) -> [UInt8] {
+        bytes(UInt64(layoutVersion)) + Array(model.record())
+    }
+}
+
+extension ProjectionError {
+    /// Runs `body`, handing on a ``ProjectionError`` and wrapping an LMDB error.
+    static func mappingStorage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LMDBError {
+            throw ProjectionError.storage(error)
+        }
+    }
+}

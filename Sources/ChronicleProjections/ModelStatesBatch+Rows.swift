@@ -1,0 +1,47 @@
+import ChronicleSchema
+import Foundation
+import ChronicleLMDB
+
+extension ModelStatesBatch {
+    /// Moves the shares of the aggregates' rows: every entity of `changes` (those the batch
+    /// touched, and the children their deletion or restoration hides or shows, down the
+    /// chain) leaves the row it counted in (if it was shown) and joins the one it counts in
+    /// now (if it is shown); so a row always counts the shown entities as
+    /// ``ChronicleModel/Snapshot/rows(of:)`` counts them.
+    func moveShares(_ changes: [ShowingChange]) throws {
+        let aggregates = owner.model.aggregates
+        guard !aggregates.isEmpty else { return }
+        var rows: [[UInt8]: StoredAggregateRow] = [:]
+        for change in changes {
+            let entity = owner.model.entities[change.key.entity]
+            for (number, aggregate) in aggregates.enumerated() where aggregate.entity == entity.name {
+                let old = change.shownBefore ? change.before.flatMap { StoredAggregateRow(share: $0, of: aggregate, in: entity) } : nil
+                let new = change.shownAfter ? change.after.flatMap { StoredAggregateRow(share: $0, of: aggregate, in: entity) } : nil
+                guard old != new else { continue }
+                if let old { try add(old, sign: -1, to: number, in: &rows) }
+                if let new { try add(new, sign: 1, to: number, in: &rows) }
+            }
+        }
+        for (key, row) in rows {
+            if row.members > 0 {
+                try txn.put(owner.rows, key: key, value: row.encoded())
+            } else {
+                try txn.delete(owner.rows, key: key)
+            }
+        }
+    }
+
+    private func add(_ share: StoredAggregateRow, sign: Int, to aggregate: Int,
+                     in rows: inout [[UInt8]: StoredAggregateRow]) throws {
+        let key = ModelStateKeys.row(aggregate, share.key)
+        if rows[key] == nil {
+            let stored = try key.withUnsafeBytes { k in
+                try txn.get(owner.rows, key: k).map { try StoredAggregateRow.decode($0, aggregate: owner.model.aggregates[aggregate].name) }
+            }
+            rows[key] = stored ?? StoredAggregateRow(key: share.key, members: 0, measures: share.measures.map { measure in
+                if case .integer = measure { .integer(0) } else { .text("0") }
+            })
+        }
+        rows[key]?.add(share, sign: sign)
+    }
+}

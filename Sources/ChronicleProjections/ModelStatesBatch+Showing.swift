@@ -1,0 +1,89 @@
+import ChronicleSchema
+import Foundation
+import ChronicleLMDB
+
+extension ModelStatesBatch {
+    /// The two moments a batch's change is judged at.
+    enum Moment { case before, after }
+
+    /// What the batch reads while judging what it shows: the entities it did not touch, each once.
+    struct Untouched {
+        var states: [Key: ChronicleModel.EntityState?] = [:]
+    }
+
+    /// One entity whose shown-ness the batch may change: its state before and after the
+    /// batch, and whether it is shown then (``ChronicleModel/isShown(_:parent:)``).
+    struct ShowingChange {
+        let key: Key
+        let before: ChronicleModel.EntityState?
+        let after: ChronicleModel.EntityState?
+        let shownBefore: Bool
+        let shownAfter: Bool
+
+        /// Whether it is live but hidden by a parent after the batch (``StoredEntity/isHidden``).
+        var hiddenAfter: Bool { after.map { !$0.isDeleted && !shownAfter } ?? false }
+    }
+
+    /// Every entity the batch touched, and, down the chain, the children of each whose
+    /// deletion hides them and which hides them now and did not before (or the other way
+    /// round): judged before and after the batch.
+    func showingChanges() throws -> [ShowingChange] {
+        var untouched = Untouched()
+        var changes: [ShowingChange] = []
+        var pending = Array(original.keys)
+        var seen = Set(pending)
+        while let key = pending.popLast() {
+            let before = try state(key, .before, &untouched), after = try state(key, .after, &untouched)
+            let shownBefore = try before.map { try isShown($0, .before, &untouched) } ?? false
+            let shownAfter = try after.map { try isShown($0, .after, &untouched) } ?? false
+            changes.append(ShowingChange(key: key, before: before, after: after, shownBefore: shownBefore, shownAfter: shownAfter))
+            // A parent hides its children when it is there and not shown; one not found hides nothing.
+            guard (before != nil && !shownBefore) != (after != nil && !shownAfter) else { continue }
+            for (child, field) in owner.hidingReferences[key.entity] {
+                let prefix = ModelStateKeys.childrenPrefix(child, field, parent: key.id)
+                try txn.scan(owner.children, prefix: prefix) { key, _ in
+                    guard let id = ModelStateKeys.trailingID(key) else { return }
+                    let childKey = Key(entity: child, id: id)
+                    if seen.insert(childKey).inserted { pending.append(childKey) }
+                }
+            }
+        }
+        return changes
+    }
+
+    /// Sets the hidden flag of each entity of `changes` the batch did not touch (their
+    /// stored bytes are otherwise unchanged); the touched ones are written whole.
+    func writeHiddenFlags(of changes: [ShowingChange]) throws {
+        for change in changes where original[change.key] == nil {
+            let key = ModelStateKeys.state(change.key.entity, change.key.id)
+            guard var bytes = try key.withUnsafeBytes({ k in try txn.get(owner.states, key: k).map(Array.init) }), !bytes.isEmpty else { continue }
+            let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
+            guard flags != bytes[0] else { continue }
+            bytes[0] = flags
+            try key.withUnsafeBytes { k in try bytes.withUnsafeBytes { value in try txn.put(owner.states, key: k, value: value) } }
+        }
+    }
+
+    /// Entity `key` before or after the batch.
+    private func state(_ key: Key, _ moment: Moment, _ untouched: inout Untouched) throws -> ChronicleModel.EntityState? {
+        if let stored = original[key] {
+            let entity = owner.model.entities[key.entity]
+            return moment == .before ? stored?.state : overlay.state(of: entity.name, id: key.id)
+        }
+        if let known = untouched.states[key] { return known }
+        let entity = owner.model.entities[key.entity]
+        let state = try ModelStateKeys.state(key.entity, key.id).withUnsafeBytes { k in
+            try txn.get(owner.states, key: k).map { try StoredEntity.decode($0, id: key.id, entity: entity).state }
+        }
+        untouched.states[key] = .some(state)
+        return state
+    }
+
+    /// Whether `state` is shown at `moment` (``ChronicleModel/isShown(_:parent:)``).
+    private func isShown(_ state: ChronicleModel.EntityState, _ moment: Moment, _ untouched: inout Untouched) throws -> Bool {
+        try owner.showing.isShown(state) { target, id in
+            guard let number = owner.entityNumbers[target] else { return nil }
+            return try self.state(Key(entity: number, id: id), moment, &untouched)
+        }
+    }
+}
