@@ -41,6 +41,24 @@ static void install(void) {
     sigaction(SIGBUS, &action, &previous_bus);
 }
 
+// LMDB's own checks (mdb_assert) call this before they abort. Inside a guarded call, a
+// failed check is damage like a fault: jump back out, and the call returns MDB_CORRUPTED.
+// Elsewhere it returns, and LMDB prints the check and aborts, as it always did.
+static void on_assert(MDB_env *env, const char *message) {
+    (void)env;
+    (void)message;
+    sigjmp_buf *jump = atomic_load_explicit(&guard_jump, memory_order_relaxed);
+    if (jump != NULL) {
+        atomic_store_explicit(&guard_jump, NULL, memory_order_relaxed);
+        atomic_fetch_add_explicit(&guarded_faults, 1, memory_order_relaxed);
+        siglongjmp(*jump, 1);
+    }
+}
+
+int chronicle_mdb_env_guard_asserts(MDB_env *env) {
+    return mdb_env_set_assert(env, on_assert);
+}
+
 unsigned long chronicle_lmdb_guarded_faults(void) {
     return atomic_load(&guarded_faults);
 }
@@ -85,6 +103,11 @@ int chronicle_mdb_stat(MDB_txn *txn, MDB_dbi dbi, MDB_stat *stat) {
 
 int chronicle_mdb_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi) {
     GUARDED(mdb_dbi_open(txn, name, flags, dbi), (void)0);
+}
+
+int chronicle_mdb_cursor_open(MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cursor) {
+    // Opening a cursor on a table first used in this transaction reads its root page.
+    GUARDED(mdb_cursor_open(txn, dbi, cursor), (void)0);
 }
 
 int chronicle_mdb_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, MDB_cursor_op op) {

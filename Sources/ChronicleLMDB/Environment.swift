@@ -99,6 +99,9 @@ public final class Environment: @unchecked Sendable {
         if options.writeMap { flags |= UInt32(MDB_WRITEMAP) }
         if options.singleFile { flags |= UInt32(MDB_NOSUBDIR) }
         do {
+            // A damaged page that fails one of LMDB's own checks inside a guarded call
+            // becomes MDB_CORRUPTED, as a fault there does, instead of an abort.
+            try check(chronicle_mdb_env_guard_asserts(env))
             try check(mdb_env_set_maxdbs(env, options.maxDatabases))
             try check(mdb_env_set_maxreaders(env, options.maxReaders))
             try check(mdb_env_set_mapsize(env, options.mapSize))

@@ -124,7 +124,7 @@ public struct Transaction {
     /// A new cursor over `db`; the caller closes it.
     private func openCursor(_ db: Database) throws -> Cursor {
         var pointer: OpaquePointer?
-        try check(mdb_cursor_open(handle, db.dbi, &pointer))
+        try check(chronicle_mdb_cursor_open(handle, db.dbi, &pointer))
         guard let pointer else { throw LMDBError.badTransaction }
         return Cursor(handle: pointer, bounds: bounds)
     }

@@ -244,6 +244,32 @@ extension Reliability {
             }
         }
 
+        @Test("a table whose root page names the meta pages: refused as damaged, never an abort")
+        func tableRootOnAMetaPage() async throws {
+            // Found by the bit-flip sweep (CHRONICLE_SEED=0xf925f45ee4dbbec9, a flip at byte 69059):
+            // a table's record in LMDB's main table named page 1 as its root, and LMDB's own check
+            // ("root > 1") aborted verify and backup. Its checks inside a guarded call now return
+            // "damaged" as a fault there does.
+            try await Self.expectLeafDamageRefused("root-on-meta") { file, _ in
+                // A named table's record is a main-table node: data size (4 bytes; 48), flags (2;
+                // F_SUBDATA), key size (2), the name, then the table's record, whose last 8 bytes
+                // are its root page. Every copy of the node is damaged (older ones are free pages).
+                let name = Data("events".utf8)
+                var damaged = 0
+                var from = file.startIndex
+                while let found = file.range(of: name, in: from..<file.endIndex) {
+                    from = found.upperBound
+                    let node = found.lowerBound - 8
+                    guard node >= 0, file[node] == 48, file[node + 1] == 0, file[node + 4] == 0x02,
+                          file[node + 6] == UInt8(name.count), file[node + 7] == 0 else { continue }
+                    let root = found.upperBound + 40
+                    file.replaceSubrange(root..<root + 8, with: [1, 0, 0, 0, 0, 0, 0, 0])
+                    damaged += 1
+                }
+                try #require(damaged > 0, "no record of the events table found")
+            }
+        }
+
         /// Damages a new store's data file with `damage` (given the file and the offset of the
         /// leaf page that holds the newest record), then expects `log`, `verify` and `backup`
         /// (a compacting copy, which walks every page) to refuse the store as damaged, one line
