@@ -1,3 +1,4 @@
+import ChronicleLMDB
 import ChronicleSchema
 import Foundation
 
@@ -99,7 +100,7 @@ extension StatesView {
         let name = states.model.entities[number].fields[field].name
         var ids: [UUID] = []
         guard states.indexedFields[number].contains(name) else {
-            try scan(states.states, from: ModelStateKeys.prefix(number), within: ModelStateKeys.prefix(number)) { key, _ in
+            try scan(states.live[number], from: [], within: []) { key, _ in
                 if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
                 return true
             }
@@ -109,10 +110,11 @@ extension StatesView {
         let end = upper.map { base + ModelStateKeys.sortable($0) }
         var exact = true
         try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, _ in
-            let value = key.dropLast(16)
-            if let end, end.lexicographicallyPrecedes(value) { return false }
+            guard key.count >= base.count + 16 else { return true }
+            let value = UnsafeRawBufferPointer(rebasing: key[..<(key.count - 16)])
+            if let end, end.withUnsafeBytes({ KeyOrder.precedes($0, value) }) { return false }
             if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
-            if exact, ModelStateKeys.mayBeCut(value.dropFirst(base.count)) { exact = false }
+            if exact, ModelStateKeys.mayBeCut(value[base.count...]) { exact = false }
             return true
         }
         return (ids, exact)

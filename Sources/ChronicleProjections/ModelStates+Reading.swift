@@ -15,7 +15,7 @@ extension ModelStates {
         try read { view in
             guard let number = entityNumbers[entity] else { return [] }
             var all: [StoredEntity] = []
-            try view.scan(states, prefix: ModelStateKeys.prefix(number)) { key, value in
+            try view.scan(live[number], prefix: []) { key, value in
                 guard let id = ModelStateKeys.trailingID(key) else { return }
                 let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number])
                 all.append(stored)
@@ -140,12 +140,16 @@ struct StatesView {
         try storedBytes(number, id).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number]) }
     }
 
-    /// The stored bytes of entity `id` of entity `number` (valid for the read); nil when it
-    /// is not stored. The key (``ModelStateKeys/state(_:_:)``) is made on the stack: a list
-    /// reads one per entity.
+    /// The stored bytes of entity `id` of entity `number`, live or deleted (valid for the
+    /// read); nil when it is not stored.
     func storedBytes(_ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
-        var key = (UInt8(truncatingIfNeeded: number >> 8), UInt8(truncatingIfNeeded: number), id.uuid)
-        return try withUnsafeBytes(of: &key) { key in try txn.get(states.states, key: key) }
+        try states.storedBytes(txn, number, id)
+    }
+
+    /// The stored bytes of live entity `id` of entity `number` (valid for the read); nil when
+    /// it is deleted or not stored.
+    func liveBytes(_ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
+        try states.liveBytes(txn, number, id)
     }
 
     /// Adds an entity read by a scan.
@@ -156,12 +160,12 @@ struct StatesView {
     }
 
     /// Whether entity `id` of entity `number` is shown, read from its flags where it is
-    /// stored (``StoredEntity/isHidden`` is kept up by the fold); nil when it is not stored.
+    /// stored (``StoredEntity/isHidden`` is kept up by the fold); nil when it is not live.
     /// Remembered for the read: a list's entities share their sets' members.
     mutating func isShown(_ number: Int, _ id: UUID) throws -> Bool? {
         let key = Key(entity: number, id: id)
         if let known = shownInPlace[key] { return known }
-        let bytes = try storedBytes(number, id)
+        let bytes = try liveBytes(number, id)
         let shown = try bytes.map { try StoredEntityBytes(entity: states.model.entities[number].name, bytes: $0).isShown }
         shownInPlace[key] = .some(shown)
         return shown
@@ -273,11 +277,14 @@ extension Transaction {
     func scan(_ db: Database, from start: [UInt8], within prefix: [UInt8],
               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try withCursor(db) { cursor in
-            // LMDB takes no empty key to seek to: from the empty key is from the first.
-            var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
-            while let current = entry, current.key.count >= prefix.count,
-                  current.key.prefix(prefix.count).elementsEqual(prefix), try body(current.key, current.value) {
-                entry = try cursor.next()
+            try prefix.withUnsafeBytes { prefix in
+                // LMDB takes no empty key to seek to: from the empty key is from the first.
+                var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
+                while let current = entry, current.key.count >= prefix.count,
+                      prefix.isEmpty || memcmp(current.key.baseAddress!, prefix.baseAddress!, prefix.count) == 0,
+                      try body(current.key, current.value) {
+                    entry = try cursor.next()
+                }
             }
         }
     }

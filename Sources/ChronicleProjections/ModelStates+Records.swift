@@ -10,7 +10,7 @@ extension ModelStates {
         let number = try entityNumber(of: Record.entity)
         return try read { view in
             var candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)] = []
-            try view.scan(states, prefix: ModelStateKeys.prefix(number)) { key, value in
+            try view.scan(live[number], prefix: []) { key, value in
                 if let id = ModelStateKeys.trailingID(key) { candidates.append((id, value)) }
             }
             return try view.records(Record.self, of: candidates, number: number)
@@ -21,7 +21,7 @@ extension ModelStates {
     public func shown<Record: ChronicleRecord>(_ type: Record.Type, id: UUID) throws -> Record? {
         let number = try entityNumber(of: Record.entity)
         return try read { view in
-            guard let bytes = try view.storedBytes(number, id) else { return nil }
+            guard let bytes = try view.liveBytes(number, id) else { return nil }
             return try view.records(Record.self, of: [(id, bytes)], number: number).first
         }
     }
@@ -42,7 +42,7 @@ extension ModelStates {
                 var found: [(id: UUID, bytes: UnsafeRawBufferPointer)] = []
                 found.reserveCapacity(ids.count)
                 for id in ids {
-                    guard let bytes = try view.storedBytes(number, id) else {
+                    guard let bytes = try view.liveBytes(number, id) else {
                         throw ProjectionError.corruptModel("the index of \(name).\(field) lists \(id.uuidString.lowercased()), which is not stored")
                     }
                     found.append((id, bytes))
@@ -51,7 +51,7 @@ extension ModelStates {
             }
             var found: [(id: UUID, bytes: UnsafeRawBufferPointer, value: ChronicleModel.FieldValue)] = []
             for id in ids {
-                guard let bytes = try view.storedBytes(number, id) else { continue }
+                guard let bytes = try view.liveBytes(number, id) else { continue }
                 let stored = try StoredEntityBytes(entity: name, bytes: bytes)
                 // Cut texts in the index, or every entity read: its own value decides.
                 guard !stored.isDeleted, let value = try stored.value(at: fieldNumber), value.isWithin(lower, upper) else { continue }
@@ -81,36 +81,40 @@ extension StatesView {
         let entity = states.model.entities[number]
         let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
         let sets = states.followed[number].filter(\.isSet).map { (index: $0.fieldIndex, target: $0.targetIndex) }
+        let lookup = ChronicleModel.FieldLookup(entity)
         var records: [Record] = []
         records.reserveCapacity(candidates.count)
         for (id, bytes) in candidates {
             let stored = try StoredEntityBytes(entity: entity.name, bytes: bytes)
             guard stored.isShown else { continue }
+            var fields: ChronicleModel.Fields
+            do {
+                fields = try ChronicleModel.Fields(stored: stored.values, id: id, lookup: lookup)
+            } catch {
+                throw ProjectionError.corruptModel("the stored \(entity.name) \(id.uuidString.lowercased()) cannot be read")
+            }
             for index in uniqueFields {
-                guard let uniqueness = entity.fields[index].unique, case .text(let text)? = try stored.value(at: index) else { continue }
+                guard let uniqueness = entity.fields[index].unique, case .text(let text)? = fields.value(at: index) else { continue }
                 var holders = 0
                 try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
                 if holders > 1 { return try recordsThroughStates(Record.self, of: candidates, number: number) }
             }
             // Most sets hold shown members only, and are read as stored.
-            var shownSets: [(field: Int, members: [UUID])] = []
             for set in sets {
                 var allShown = true
-                try stored.forEachMember(of: set.index) { member in
+                try fields.forEachStoredMember(ofField: set.index) { member in
                     allShown = try isShown(set.target, member) ?? false
                     return allShown
                 }
-                guard !allShown, case .ids(let members)? = try stored.value(at: set.index) else { continue }
-                shownSets.append((set.index, try members.filter { member in try isShown(set.target, member) ?? false }))
+                guard !allShown else { continue }
+                var shown: [UUID] = []
+                try fields.forEachStoredMember(ofField: set.index) { member in
+                    if try isShown(set.target, member) ?? false { shown.append(member) }
+                    return true
+                }
+                fields.show(shown, inSetField: set.index)
             }
-            do {
-                let fields = try ChronicleModel.Fields(stored: stored.values, id: id, entity: entity, shownSets: shownSets)
-                do { records.append(try Record(fields)) } catch { throw RecordInitializerError(error: error) }
-            } catch let error as RecordInitializerError {
-                throw error
-            } catch {
-                throw ProjectionError.corruptModel("the stored \(entity.name) \(id.uuidString.lowercased()) cannot be read")
-            }
+            do { records.append(try Record(fields)) } catch { throw RecordInitializerError(error: error) }
         }
         return records
     }
@@ -121,8 +125,9 @@ extension StatesView {
                                                                         number: Int) throws -> [Record] {
         let entity = states.model.entities[number]
         let decoded = try candidates.map { try StoredEntity.decode($0.bytes, id: $0.id, entity: entity) }
+        let lookup = ChronicleModel.FieldLookup(entity)
         return try shown(decoded, number: number).map { state in
-            do { return try Record(ChronicleModel.Fields(state, entity: entity)) } catch { throw RecordInitializerError(error: error) }
+            do { return try Record(ChronicleModel.Fields(state, lookup: lookup)) } catch { throw RecordInitializerError(error: error) }
         }
     }
 }

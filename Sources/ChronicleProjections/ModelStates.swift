@@ -30,7 +30,12 @@ public final class ModelStates: Sendable {
     public let model: ChronicleModel
     let log: EventLog
     let environment: Environment
-    let states: Database
+    /// Each entity's live entities (shown or hidden by a parent), by id: a table of its own
+    /// per entity, so that new ids, which rise with time, are appended to full pages.
+    let live: [Database]
+    /// Every deleted entity, by entity (2) and id (16): kept for a restore, apart from the
+    /// live ones, which reads scan.
+    let deleted: Database
     let unique: Database
     let children: Database
     let values: Database
@@ -59,7 +64,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 5
+    static let layoutVersion: UInt32 = 7
     /// Events folded per write transaction while following the log.
     static let batchSize = 2048
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
@@ -92,18 +97,21 @@ public final class ModelStates: Sendable {
             }
         }
         do {
-            environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8, noSync: noSync))
+            environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: Self.maxDatabases(model),
+                                                                     noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)
-            (states, unique, children, values, conflicts, rows, meta) = try environment.write { txn in
-                let opened = (try txn.openDatabase(named: "states"), try txn.openDatabase(named: "unique"),
+            (live, deleted, unique, children, values, conflicts, rows, meta) = try environment.write { txn in
+                let live = try model.entities.indices.map { try txn.openDatabase(named: Self.liveTable($0)) }
+                let opened = (try txn.openDatabase(named: "deleted"), try txn.openDatabase(named: "unique"),
                               try txn.openDatabase(named: "children"), try txn.openDatabase(named: "values"),
                               try txn.openDatabase(named: "conflicts"), try txn.openDatabase(named: "rows"),
                               try txn.openDatabase(named: "meta"))
                 if try txn.get(opened.6, key: Array("model".utf8)).map(Array.init) != fingerprint {
-                    for db in [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6] { try txn.clear(db) }
+                    for db in live + [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6] { try txn.clear(db) }
+                    try Self.clearFormerTables(txn, keeping: live.count)
                     try txn.put(opened.6, key: Array("model".utf8), value: fingerprint)
                 }
-                return opened
+                return (live, opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6)
             }
         } catch let error as LMDBError {
             throw ProjectionError.cannotOpen(path: path, reason: error.description)
@@ -155,7 +163,7 @@ public final class ModelStates: Sendable {
     public func rebuild() throws -> UInt64 {
         try ProjectionError.mappingStorage {
             try environment.write { txn in
-                for db in [states, unique, children, values, conflicts, rows] { try txn.clear(db) }
+                for db in live + [deleted, unique, children, values, conflicts, rows] { try txn.clear(db) }
                 try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
                 _ = try txn.delete(meta, key: Array("unread".utf8))
                 _ = try txn.delete(meta, key: Array("unread-first".utf8))
@@ -207,6 +215,31 @@ public final class ModelStates: Sendable {
     /// The fields of `entity` whose values are indexed: declared so, or grouped by an aggregate.
     static func indexedFields(of entity: ChronicleModel.Entity, in model: ChronicleModel) -> Set<String> {
         Set(entity.fields.filter(\.isIndexed).map(\.name)).union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
+    }
+
+    /// The name of entity `number`'s table of live entities.
+    static func liveTable(_ number: Int) -> String { "live.\(number)" }
+
+    /// The tables an environment of `model` may open: its own, and as many as a model of
+    /// another shape left, which are emptied.
+    static func maxDatabases(_ model: ChronicleModel) -> UInt32 {
+        UInt32(model.entities.count + 8 + formerTablesCleared)
+    }
+
+    /// At most this many tables another model (or layout) left are emptied on open.
+    private static let formerTablesCleared = 64
+
+    /// Empties what an earlier layout or a model with more entities left: a `states` table
+    /// (layout 5 and before) and live tables past the model's. Emptied, not dropped: another
+    /// process may still read them.
+    private static func clearFormerTables(_ txn: Transaction, keeping count: Int) throws {
+        var names: [String] = []
+        try txn.scan(try txn.openDatabase(named: nil), prefix: []) { key, _ in
+            let name = String(decoding: key, as: UTF8.self)
+            if name == "states" { names.append(name) }
+            if name.hasPrefix("live."), let number = Int(name.dropFirst(5)), number >= count { names.append(name) }
+        }
+        for name in names.prefix(formerTablesCleared) { try txn.clear(try txn.openDatabase(named: name, create: false)) }
     }
 
     /// What the states were folded by: the layout's version and the model's record.

@@ -55,12 +55,11 @@ extension ModelStatesBatch {
     /// stored bytes are otherwise unchanged); the touched ones are written whole.
     func writeHiddenFlags(of changes: [ShowingChange]) throws {
         for change in changes where original[change.key] == nil {
-            let key = ModelStateKeys.state(change.key.entity, change.key.id)
-            guard var bytes = try key.withUnsafeBytes({ k in try txn.get(owner.states, key: k).map(Array.init) }), !bytes.isEmpty else { continue }
+            guard var bytes = try owner.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }
             bytes[0] = flags
-            try key.withUnsafeBytes { k in try bytes.withUnsafeBytes { value in try txn.put(owner.states, key: k, value: value) } }
+            try owner.overwrite(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
         }
     }
 
@@ -72,9 +71,7 @@ extension ModelStatesBatch {
         }
         if let known = untouched.states[key] { return known }
         let entity = owner.model.entities[key.entity]
-        let state = try ModelStateKeys.state(key.entity, key.id).withUnsafeBytes { k in
-            try txn.get(owner.states, key: k).map { try StoredEntity.decode($0, id: key.id, entity: entity).state }
-        }
+        let state = try owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity).state }
         untouched.states[key] = .some(state)
         return state
     }

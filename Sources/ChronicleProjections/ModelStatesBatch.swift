@@ -102,24 +102,36 @@ struct ModelStatesBatch {
             key.appendBigEndian(at)
             try txn.put(owner.conflicts, key: key, value: ConflictsProjection.encode(conflict))
         }
-        for (key, before) in original {
+        // In key order, each entity's live table through puts of its own: new ids, which rise
+        // with time, are appended.
+        var puts = [AscendingPuts?](repeating: nil, count: owner.live.count)
+        // The index entries moved, written sorted when every entity is: appended where they pass
+        // the stored ones, near each other where not.
+        var indexes = IndexMoves(unique: IndexChanges(txn: txn, database: owner.unique),
+                                 children: IndexChanges(txn: txn, database: owner.children),
+                                 values: IndexChanges(txn: txn, database: owner.values))
+        let keys = original.keys.sorted { a, b in a.entity != b.entity ? a.entity < b.entity : ModelStateKeys.precedes(a.id, b.id) }
+        for key in keys {
+            let before = original[key]!
             let entity = owner.model.entities[key.entity]
             let after = overlay.state(of: entity.name, id: key.id).map { state in
                 StoredEntity(state: state, isHidden: hidden[key] ?? false, lastApplied: lastApplied[key] ?? 0,
                              uniqueWrites: overlay.uniqueRanks(of: entity.name, id: key.id).mapValues(\.position))
             }
             guard after != before else { continue }
-            let stateKey = ModelStateKeys.state(key.entity, key.id)
             if let after {
-                try after.encoded(by: entity).withUnsafeBytes { value in
-                    try stateKey.withUnsafeBytes { k in try txn.put(owner.states, key: k, value: value) }
-                }
-            } else {
-                try txn.delete(owner.states, key: stateKey)
+                var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: owner.live[key.entity])
+                let bytes = after.encoded(by: entity)
+                try owner.write(txn, key.entity, key.id, bytes: bytes, isDeleted: after.state.isDeleted,
+                                wasDeleted: before?.state.isDeleted, puts: &entityPuts)
+                puts[key.entity] = entityPuts
+            } else if let before {
+                try owner.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted)
             }
-            try reindex(entity, number: key.entity, before: before?.state, after: after?.state)
+            reindex(entity, number: key.entity, before: before?.state, after: after?.state, into: &indexes)
             if after?.state != before?.state { changed.append((entity.name, key.id)) }
         }
+        for index in [indexes.unique, indexes.children, indexes.values] { try index.write() }
         return changed
     }
 
@@ -129,9 +141,7 @@ struct ModelStatesBatch {
     private mutating func load(_ key: Key) throws {
         guard original[key] == nil else { return }
         let entity = owner.model.entities[key.entity]
-        let stored = try ModelStateKeys.state(key.entity, key.id).withUnsafeBytes { k in
-            try txn.get(owner.states, key: k).map { try StoredEntity.decode($0, id: key.id, entity: entity) }
-        }
+        let stored = try owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity) }
         original[key] = .some(stored)
         if let stored {
             overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
@@ -171,24 +181,24 @@ struct ModelStatesBatch {
     /// entities' indexed values) and `children` (every entity, by the parent each reference
     /// names) from `before` to `after`.
     private func reindex(_ entity: ChronicleModel.Entity, number: Int,
-                         before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?) throws {
+                         before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?, into indexes: inout IndexMoves) {
         let id = before?.id ?? after?.id
         guard let id else { return }
         for (index, field) in entity.fields.enumerated() {
             if let uniqueness = field.unique {
                 let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: index)
                 let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: index)
-                try move(owner.unique, from: old, to: new, id: id)
+                move(&indexes.unique, from: old, to: new, id: id)
             }
             if owner.indexedFields[number].contains(field.name) {
                 let old = Self.valueEntry(before, field: field.name, entity: number, index: index)
                 let new = Self.valueEntry(after, field: field.name, entity: number, index: index)
-                try move(owner.values, from: old, to: new, id: id)
+                move(&indexes.values, from: old, to: new, id: id)
             }
             if case .reference = field.type {
                 let old = before?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
                 let new = after?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
-                try move(owner.children, from: old, to: new, id: id)
+                move(&indexes.children, from: old, to: new, id: id)
             }
         }
     }
@@ -205,15 +215,24 @@ struct ModelStatesBatch {
         return ModelStateKeys.valuePrefix(entity, index, value)
     }
 
-    private func move(_ db: Database, from old: [UInt8]?, to new: [UInt8]?, id: UUID) throws {
+    private func move(_ index: inout IndexChanges, from old: [UInt8]?, to new: [UInt8]?, id: UUID) {
         guard old != new else { return }
         if var old {
             ModelStateKeys.append(id, to: &old)
-            try txn.delete(db, key: old)
+            index.remove(old)
         }
         if var new {
             ModelStateKeys.append(id, to: &new)
-            try txn.put(db, key: new, value: [])
+            index.add(new)
         }
     }
+}
+
+/// The entries a batch's entities move in each index of the states. Each entity is reindexed
+/// once, from what was stored to what is written, and an entry holds its entity's id: no
+/// entry is both removed and added (``IndexChanges``).
+private struct IndexMoves {
+    var unique: IndexChanges
+    var children: IndexChanges
+    var values: IndexChanges
 }

@@ -21,7 +21,7 @@ public enum ModelStatesVerifier {
         guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { return [] }
         let environment: Environment
         do {
-            environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: 8))
+            environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: ModelStates.maxDatabases(model)))
         } catch {
             return ["the entities' read model cannot be opened: \(error)"]
         }
@@ -69,24 +69,40 @@ public enum ModelStatesVerifier {
                 }
             }
         }
-        // The entities.
-        let statesDB = try txn.openDatabase(named: "states", create: false)
-        var differing: [String] = [], extra: [String] = []
-        try txn.scan(statesDB, prefix: []) { key, value in
-            guard let id = ModelStateKeys.trailingID(key), key.count == 18 else { return }
-            let number = Int(key[0]) << 8 | Int(key[1])
-            let name = number < model.entities.count ? model.entities[number].name : "entity #\(number)"
-            guard let expected = states.removeValue(forKey: Array(key)) else {
+        // The entities: the live ones in their entity's table, the deleted ones apart.
+        var differing: [String] = [], extra: [String] = [], misplaced: [String] = []
+        func check(_ number: Int, _ id: UUID, _ value: UnsafeRawBufferPointer, inDeleted: Bool) throws {
+            let key = ModelStateKeys.state(number, id)
+            let name = model.entities[number].name
+            guard let expected = states.removeValue(forKey: key) else {
                 extra.append("\(name) \(id.uuidString.lowercased())")
                 return
             }
             let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number])
-            if stored.state != expected || stored.isShown != shown.contains(Array(key)) {
+            if stored.state != expected || stored.isShown != shown.contains(key) {
                 differing.append("\(name) \(id.uuidString.lowercased())")
+            } else if stored.state.isDeleted != inDeleted {
+                misplaced.append("\(name) \(id.uuidString.lowercased())")
             }
         }
+        for number in model.entities.indices {
+            try txn.scan(try txn.openDatabase(named: ModelStates.liveTable(number), create: false), prefix: []) { key, value in
+                guard key.count == 16, let id = ModelStateKeys.trailingID(key) else { return }
+                try check(number, id, value, inDeleted: false)
+            }
+        }
+        try txn.scan(try txn.openDatabase(named: "deleted", create: false), prefix: []) { key, value in
+            guard let id = ModelStateKeys.trailingID(key), key.count == 18 else { return }
+            let number = Int(key[0]) << 8 | Int(key[1])
+            guard number < model.entities.count else {
+                extra.append("entity #\(number) \(id.uuidString.lowercased())")
+                return
+            }
+            try check(number, id, value, inDeleted: true)
+        }
         let missing = states.values.map { "\($0.entity) \($0.id.uuidString.lowercased())" }.sorted()
-        for (what, list) in [("differs from the log's fold", differing), ("is stored but not in the log", extra), ("is missing", missing)] where !list.isEmpty {
+        for (what, list) in [("differs from the log's fold", differing), ("is stored but not in the log", extra), ("is missing", missing),
+                             ("is stored in the table of the other state (live or deleted)", misplaced)] where !list.isEmpty {
             problems.append("entities: \(list.count) \(what), first \(list.sorted()[0]); the next 'chronicle rebuild' or open folds them again")
         }
         // The indexes.

@@ -3,8 +3,8 @@ import Foundation
 
 /// A stored entity (what ``StoredEntity/encoded(by:)`` wrote) read in place: whether it is
 /// shown and any one value, without decoding the rest. A read judges each set's members so,
-/// and hands the entities it returns to a ``ChronicleRecord`` as ``ChronicleModel/Fields``
-/// read in place too.
+/// and hands the entities it returns to a ``ChronicleRecord`` as ``ChronicleModel/Fields``,
+/// which reads their values in place too.
 ///
 /// Valid only as long as the bytes: within the read transaction that found them.
 struct StoredEntityBytes {
@@ -36,24 +36,6 @@ struct StoredEntityBytes {
     func value(at index: Int) throws -> ChronicleModel.FieldValue? {
         guard var reader = try reader(at: index) else { return nil }
         do { return try reader.value() } catch { throw Self.corrupt(entity) }
-    }
-
-    /// Calls `body` with each member of set field `index`, in order, while it returns true.
-    /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
-    func forEachMember(of index: Int, _ body: (UUID) throws -> Bool) throws {
-        guard var reader = try reader(at: index) else { return }
-        let count: Int
-        do {
-            guard try reader.byte() == StoredValue.Kind.ids.rawValue else { return }
-            count = Int(try reader.integer(UInt32.self))
-            guard count <= reader.remaining / 16 else { throw StoredBytesReader.Short() }
-        } catch {
-            throw Self.corrupt(entity)
-        }
-        for _ in 0..<count {
-            // In bounds: checked above.
-            guard try body(try reader.uuid()) else { return }
-        }
     }
 
     /// A reader at the value of field `index`, past its field number; nil when there is none.

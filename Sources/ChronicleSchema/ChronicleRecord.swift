@@ -45,14 +45,17 @@ extension ChronicleModel {
         /// The entity's id.
         public let id: UUID
         /// The entity's declaration: its name and fields, for a record that reads any entity.
-        public var declaration: Entity { entity }
-        private let entity: Entity
+        public var declaration: Entity { lookup.entity }
+        private let lookup: FieldLookup
         private let source: Source
+        /// The shown members of each set of which a member stored is not shown (a stored
+        /// read's; most sets have none, and are read as stored).
+        private var shownSets: [(field: Int, members: [UUID])] = []
 
         private enum Source {
             /// The values as the stored read model keeps them (a count (2), then each one's
-            /// field (2) and ``StoredValue``), checked; with each set's shown members.
-            case stored(UnsafeRawBufferPointer, shownSets: [(field: Int, members: [UUID])])
+            /// field (2) and ``StoredValue``), checked.
+            case stored(UnsafeRawBufferPointer)
             case state(EntityState)
         }
 
@@ -60,55 +63,78 @@ extension ChronicleModel {
         /// none), found in the one pass that checks them; a later field is looked for. Kept
         /// inline: a list of rows reads thousands of entities, and an array would cost each
         /// one an allocation.
-        private let offsets: SIMD16<Int32>
+        private var offsets = SIMD16<Int32>(repeating: -1)
 
-        /// The values of a stored entity, read in place; `shownSets` replaces the sets' stored
-        /// members. Valid while `values` is.
+        /// The values of a stored entity of `lookup`'s, read in place. Valid while `values` is.
         /// - throws: when the bytes are not such values.
-        package init(stored values: UnsafeRawBufferPointer, id: UUID, entity: Entity,
-                     shownSets: [(field: Int, members: [UUID])]) throws {
+        package init(stored values: UnsafeRawBufferPointer, id: UUID, lookup: FieldLookup) throws {
+            self.id = id
+            self.lookup = lookup
+            source = .stored(values)
+            // Filled in place: a copy made after would wait on the stores just made.
             var reader = StoredBytesReader(bytes: values)
-            var offsets = SIMD16<Int32>(repeating: -1)
+            let declared = lookup.entity.fields.count
             for _ in 0..<(try reader.integer(UInt16.self)) {
                 let field = Int(try reader.integer(UInt16.self))
-                guard field < entity.fields.count else { throw StoredBytesReader.Short() }
+                guard field < declared else { throw StoredBytesReader.Short() }
                 if field < offsets.scalarCount { offsets[field] = Int32(reader.offset) }
                 try reader.skipValue()
             }
             guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
-            self.id = id
-            self.entity = entity
-            self.offsets = offsets
-            source = .stored(values, shownSets: shownSets)
         }
 
-        /// The values of `state`, as shown.
-        package init(_ state: EntityState, entity: Entity) {
+        /// The values of `state`, an entity of `lookup`'s, as shown.
+        package init(_ state: EntityState, lookup: FieldLookup) {
             id = state.id
-            self.entity = entity
-            offsets = SIMD16(repeating: -1)
+            self.lookup = lookup
             source = .state(state)
         }
 
-        /// The value `field` holds, as ``EntityState/values`` would hold it.
-        public func value(_ field: String) -> FieldValue? {
+        /// Calls `body` with each member stored in set field `index` (shown or not), in
+        /// order, while it returns true. A stored read's: none for values of a state.
+        package func forEachStoredMember(ofField index: Int, _ body: (UUID) throws -> Bool) rethrows {
+            guard case .stored(let values) = source, var reader = reader(at: index, in: values),
+                  (try? reader.byte()) == StoredValue.Kind.ids.rawValue,
+                  let count = try? reader.integer(UInt32.self) else { return }
+            // Checked when the fields were made: the members are in bounds.
+            for _ in 0..<count {
+                guard let member = try? reader.uuid(), try body(member) else { return }
+            }
+        }
+
+        /// Reads set field `index` as holding `members` (its shown ones) instead of those stored.
+        package mutating func show(_ members: [UUID], inSetField index: Int) {
+            shownSets.append((index, members))
+        }
+
+        /// The value of field `index`, as ``value(_:)`` reads it.
+        package func value(at index: Int) -> FieldValue? {
             switch source {
             case .state(let state):
-                return state.values[field]
-            case .stored(let values, let sets):
-                guard let index = index(of: field) else { return nil }
-                if let set = sets.first(where: { $0.field == index }) { return .ids(set.members) }
+                let fields = lookup.entity.fields
+                return index < fields.count ? state.values[fields[index].name] : nil
+            case .stored(let values):
+                if let set = shownSets.first(where: { $0.field == index }) { return .ids(set.members) }
                 guard var reader = reader(at: index, in: values) else { return nil }
                 return try? reader.value()
             }
         }
 
+        /// The value `field` holds, as ``EntityState/values`` would hold it.
+        public func value(_ field: String) -> FieldValue? {
+            if case .state(let state) = source { return state.values[field] }
+            return index(of: field).flatMap { value(at: $0) }
+        }
+
         /// The text (or day, timestamp, decimal) `field` holds.
         public func text(_ field: String) -> String? {
-            guard case .stored(let values, _) = source else { return value(field)?.text }
-            guard let index = index(of: field), var reader = reader(at: index, in: values),
-                  (try? reader.byte()) == StoredValue.Kind.text.rawValue else { return nil }
-            return try? reader.text()
+            guard case .stored(let values) = source else { return value(field)?.text }
+            guard let index = index(of: field), var reader = reader(at: index, in: values) else { return nil }
+            switch try? reader.byte() {
+            case StoredValue.Kind.text.rawValue: return try? reader.text()
+            case StoredValue.Kind.id.rawValue: return (try? reader.uuid())?.lowercasedString
+            default: return nil
+            }
         }
 
         /// The integer `field` holds.
@@ -118,23 +144,42 @@ extension ChronicleModel {
         public func number(_ field: String) -> Double? { value(field)?.number }
 
         /// The boolean `field` holds.
-        public func boolean(_ field: String) -> Bool? { value(field)?.boolean }
+        public func boolean(_ field: String) -> Bool? {
+            guard case .stored(let values) = source else { return value(field)?.boolean }
+            guard let index = index(of: field), var reader = reader(at: index, in: values),
+                  (try? reader.byte()) == StoredValue.Kind.boolean.rawValue else { return nil }
+            return (try? reader.byte()).map { $0 == 1 }
+        }
 
         /// The entity reference `field` names.
         public func reference(_ field: String) -> UUID? {
-            guard case .stored(let values, _) = source else { return value(field)?.text.flatMap { UUID(hyphenated: $0) } }
-            guard let index = index(of: field), var reader = reader(at: index, in: values),
-                  (try? reader.byte()) == StoredValue.Kind.text.rawValue,
-                  let count = try? reader.integer(UInt32.self), Int(count) <= reader.remaining else { return nil }
-            return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: values[reader.offset..<reader.offset + Int(count)]))
+            guard case .stored(let values) = source else { return value(field)?.text.flatMap { UUID(hyphenated: $0) } }
+            guard let index = index(of: field), var reader = reader(at: index, in: values) else { return nil }
+            switch try? reader.byte() {
+            case StoredValue.Kind.id.rawValue:
+                return try? reader.uuid()
+            case StoredValue.Kind.text.rawValue:
+                guard let count = try? reader.integer(UInt32.self), Int(count) <= reader.remaining else { return nil }
+                return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: values[reader.offset..<reader.offset + Int(count)]))
+            default:
+                return nil
+            }
         }
 
         /// The shown members of set `field` (none when it holds none).
-        public func members(of field: String) -> [UUID] { value(field)?.members ?? [] }
-
-        private func index(of field: String) -> Int? {
-            entity.fields.firstIndex { $0.name == field }
+        public func members(of field: String) -> [UUID] {
+            guard case .stored = source else { return value(field)?.members ?? [] }
+            guard let index = index(of: field) else { return [] }
+            if let set = shownSets.first(where: { $0.field == index }) { return set.members }
+            var members: [UUID] = []
+            forEachStoredMember(ofField: index) { member in
+                members.append(member)
+                return true
+            }
+            return members
         }
+
+        private func index(of field: String) -> Int? { lookup.index(of: field) }
 
         /// A reader at the value of field `index`, past its field number; nil when the entity
         /// holds no value for it.

@@ -1,14 +1,21 @@
 import Foundation
+import UUIDText
 
 /// The stored form of one field value, shared by the stored read model's records (its
 /// entities and aggregate rows) and read in place by ``ChronicleModel/Fields``: a kind (1), then its payload: text (4-byte
-/// length, UTF-8), an integer (8), a number (8, IEEE 754), a boolean (1) or ids (4-byte
-/// count, 16 bytes each). Numbers are little-endian.
+/// length, UTF-8), an integer (8), a number (8, IEEE 754), a boolean (1), ids (4-byte
+/// count, 16 bytes each), or an id (16): a text that spells a UUID as Chronicle writes them
+/// (lowercase, hyphenated), as every reference does, is kept as its 16 bytes and read back
+/// as that text. Numbers are little-endian.
 package enum StoredValue {
-    package enum Kind: UInt8 { case text = 1, integer, number, boolean, ids, null }
+    package enum Kind: UInt8 { case text = 1, integer, number, boolean, ids, null, id }
 
     package static func append(_ value: ChronicleModel.FieldValue, to bytes: inout [UInt8]) {
         switch value {
+        case .text(let text) where text.utf8.count == 36 && UUID(canonical: text) != nil:
+            // One spelling per id: the text read back is the one stored.
+            bytes.append(Kind.id.rawValue)
+            withUnsafeBytes(of: UUID(canonical: text)!.uuid) { bytes += $0 }
         case .text(let text):
             bytes.append(Kind.text.rawValue)
             let utf8 = Array(text.utf8)
@@ -88,6 +95,7 @@ package struct StoredBytesReader {
         case .number: return .number(Double(bitPattern: try integer(UInt64.self)))
         case .boolean: return .boolean(try byte() == 1)
         case .null: return .null
+        case .id: return .text(try uuid().lowercasedString)
         case .ids:
             let count = Int(try integer(UInt32.self))
             guard count <= remaining / 16 else { throw Short() }
@@ -136,6 +144,7 @@ package struct StoredBytesReader {
         case .text: try skip(Int(try integer(UInt32.self)))
         case .integer, .number: try skip(8)
         case .boolean: try skip(1)
+        case .id: try skip(16)
         case .null: break
         case .ids:
             let count = Int(try integer(UInt32.self))

@@ -22,11 +22,10 @@ struct EntitiesVerifyCLITests {
         #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
 
         // The note's stored state marked deleted, as a bit flipped by the disk would.
-        let entities = try Environment(path: cli.store + "/entities", options: .init(maxDatabases: 8))
+        let entities = try Environment(path: cli.store + "/entities", options: .init(maxDatabases: 16))
         try entities.write { txn in
-            let states = try txn.openDatabase(named: "states", create: false)
-            var key: [UInt8] = [0, 1]   // the notebook's second entity, Note
-            withUnsafeBytes(of: note.id.uuid) { key += $0 }
+            let states = try txn.openDatabase(named: "live.1", create: false)   // the live notes (Note is the second entity)
+            let key = withUnsafeBytes(of: note.id.uuid) { Array($0) }
             var value = Array(try #require(try txn.get(states, key: key)))
             value[0] |= 1
             try txn.put(states, key: key, value: value)
@@ -40,9 +39,8 @@ struct EntitiesVerifyCLITests {
 
         // Put back, then an index entry lost: named too.
         try entities.write { txn in
-            let states = try txn.openDatabase(named: "states", create: false)
-            var key: [UInt8] = [0, 1]
-            withUnsafeBytes(of: note.id.uuid) { key += $0 }
+            let states = try txn.openDatabase(named: "live.1", create: false)
+            let key = withUnsafeBytes(of: note.id.uuid) { Array($0) }
             var value = Array(try #require(try txn.get(states, key: key)))
             value[0] &= ~1
             try txn.put(states, key: key, value: value)

@@ -118,6 +118,31 @@ struct StoredEntitiesTests {
         }
     }
 
+    @Test("a text that spells an id is stored as the id's 16 bytes and read back as written, in every spelling")
+    func textsThatSpellIDsReadBackAsWritten() async throws {
+        let folder = try TemporaryFolder("entity-id-texts")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let home = try await store.create("Folder", ["name": "Home"])
+        let id = UUID()
+        // The spelling Chronicle writes (kept as 16 bytes), and three it does not (kept as text).
+        let bodies = [id.uuidString.lowercased(), id.uuidString, "{\(id.uuidString.lowercased().dropLast(2))}", String(repeating: "-", count: 36)]
+        var notes: [UUID: String] = [:]
+        for body in bodies {
+            notes[try await store.create("Note", ["day": "2026-03-02", "body": .text(body), "folderId": .id(home.id)]).id] = body
+        }
+        for (note, body) in notes {
+            let state = try #require(try await store.entity("Note", id: note))
+            #expect(state.values["body"] == .text(body))
+            #expect(state.values["folderId"] == .text(home.id.uuidString.lowercased()))
+        }
+        let records = try await EveryFieldRecord.$name.withValue("Note") { try await store.entities(EveryFieldRecord.self) }
+        #expect(records.count == bodies.count && records.allSatisfy(\.disagreements.isEmpty), "\(records.map(\.disagreements))")
+        #expect(Dictionary(uniqueKeysWithValues: records.map { ($0.state.id, $0.state.values["body"]) }) == notes.mapValues { .text($0) })
+        let rows = try await store.entities(NoteRow.self)
+        #expect(rows.count == bodies.count && rows.allSatisfy { $0.folder == home.id })
+    }
+
     @Test("a parent first stored already deleted hides the children stored before it, in the rows too")
     func aParentFirstStoredDeletedHidesEarlierChildren() async throws {
         let folder = try TemporaryFolder("entity-late-parent")

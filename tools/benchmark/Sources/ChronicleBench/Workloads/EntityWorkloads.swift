@@ -48,6 +48,11 @@ enum EntityWorkloads {
                     found += try states.rows(of: "DailyStat", from: day, through: day).count
                 }
             }
+        case .readDayTodos where pairedModels != nil:
+            let (own, declared) = try pairedDayTodos(models: ReadModels(path: pairedModels!), days: keys.days, count: task.count,
+                                                     declared: todos(on:))
+            progress(String(format: "    paired: todo models %.3f s, declared %.3f s, ratio %.3f", own, declared, own / declared))
+            return (task.count, declared)
         case .readDayTodos:
             try watch.measure {
                 for i in 0..<task.count { found += try todos(on: days[i % days.count]) }
@@ -57,6 +62,32 @@ enum EntityWorkloads {
         }
         progress("    \(task.system.rawValue): \(task.count) reads, \(found) rows")
         return (task.count, watch.seconds)
+    }
+}
+
+extension EntityWorkloads {
+    /// The todo app's own models (a `models-chronicle-*` folder) to read a day's todos from
+    /// beside the declared model's, in the same process (`CHRONICLE_BENCH_PAIRED_MODELS`).
+    static var pairedModels: String? { ProcessInfo.processInfo.environment["CHRONICLE_BENCH_PAIRED_MODELS"] }
+
+    /// A day's todos read `count` times from each side, in alternating blocks of 50, each
+    /// side's time summed: a virtual machine's neighbours slow both alike, where separate runs
+    /// differed by a third. Returns the seconds of each side.
+    static func pairedDayTodos(models: ReadModels, days: [CalendarDay], count: Int,
+                               declared: (ChronicleModel.FieldValue) throws -> Int) throws -> (own: Double, declared: Double) {
+        var own: UInt64 = 0, theirs: UInt64 = 0, difference = 0
+        for block in stride(from: 0, to: count, by: 50) {
+            let range = block..<min(count, block + 50)
+            let start = DispatchTime.now().uptimeNanoseconds
+            for i in range { difference += try models.todos(on: days[i % days.count]).count }
+            let middle = DispatchTime.now().uptimeNanoseconds
+            for i in range { difference -= try declared(.text(days[i % days.count].description)) }
+            let end = DispatchTime.now().uptimeNanoseconds
+            own += middle - start
+            theirs += end - middle
+        }
+        guard difference == 0 else { throw BenchError.unsupported("the two sides found different rows (\(difference))") }
+        return (Double(own) / 1e9, Double(theirs) / 1e9)
     }
 }
 

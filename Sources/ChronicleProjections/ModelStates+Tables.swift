@@ -1,0 +1,54 @@
+import ChronicleLMDB
+import ChronicleSchema
+import Foundation
+
+/// Where each entity's stored bytes (``StoredEntity``) are kept: a live one in its entity's
+/// table (``ModelStates/live``) under its id, a deleted one in ``ModelStates/deleted`` under
+/// ``ModelStateKeys/state(_:_:)``. A read of what is shown looks in the live table alone.
+extension ModelStates {
+    /// The stored bytes of live entity `id` of entity `number` (valid for the transaction);
+    /// nil when it is deleted or not stored. The key is made on the stack: a list reads one
+    /// per entity.
+    func liveBytes(_ txn: Transaction, _ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
+        try withUnsafeBytes(of: id.uuid) { key in try txn.get(live[number], key: key) }
+    }
+
+    /// The stored bytes of entity `id` of entity `number`, live or deleted; nil when none of
+    /// its events created it.
+    func storedBytes(_ txn: Transaction, _ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
+        if let bytes = try liveBytes(txn, number, id) { return bytes }
+        var key = (UInt8(truncatingIfNeeded: number >> 8), UInt8(truncatingIfNeeded: number), id.uuid)
+        return try withUnsafeBytes(of: &key) { key in try txn.get(deleted, key: key) }
+    }
+
+    /// Writes `bytes` as entity `id` of entity `number`, in the table its deletion says, and
+    /// removes it from the other when `wasDeleted` says it was there. A live one is put
+    /// through `puts`, in ascending order of ids.
+    func write(_ txn: Transaction, _ number: Int, _ id: UUID, bytes: [UInt8], isDeleted: Bool, wasDeleted: Bool?,
+               puts: inout AscendingPuts) throws {
+        let deletedKey = ModelStateKeys.state(number, id)
+        if isDeleted {
+            try deletedKey.withUnsafeBytes { key in try bytes.withUnsafeBytes { value in try txn.put(deleted, key: key, value: value) } }
+            if wasDeleted == false { try remove(txn, number, id, wasDeleted: false) }
+        } else {
+            try withUnsafeBytes(of: id.uuid) { key in try bytes.withUnsafeBytes { value in try puts.put(key: key, value: value) } }
+            if wasDeleted == true { try remove(txn, number, id, wasDeleted: true) }
+        }
+    }
+
+    /// Removes entity `id` of entity `number` from the table it was in.
+    func remove(_ txn: Transaction, _ number: Int, _ id: UUID, wasDeleted: Bool) throws {
+        if wasDeleted {
+            _ = try txn.delete(deleted, key: ModelStateKeys.state(number, id))
+        } else {
+            _ = try txn.delete(live[number], key: withUnsafeBytes(of: id.uuid) { Array($0) })
+        }
+    }
+
+    /// Overwrites the stored bytes of entity `id` of entity `number` where they are (its
+    /// flags changed, nothing else).
+    func overwrite(_ txn: Transaction, _ number: Int, _ id: UUID, bytes: [UInt8], isDeleted: Bool) throws {
+        let key = isDeleted ? ModelStateKeys.state(number, id) : withUnsafeBytes(of: id.uuid) { Array($0) }
+        try key.withUnsafeBytes { key in try bytes.withUnsafeBytes { value in try txn.put(isDeleted ? deleted : live[number], key: key, value: value) } }
+    }
+}
