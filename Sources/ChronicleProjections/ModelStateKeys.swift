@@ -8,14 +8,14 @@ enum ModelStateKeys {
     /// a read checks every holder found against the key itself.
     static let longestUniqueKey = 256
 
-    /// `states`: entity (2) · id (16).
+    /// `deleted`: entity (2) · id (16). (A live entity's key in its entity's table is its id alone.)
     static func state(_ entity: Int, _ id: UUID) -> [UInt8] {
         var key = prefix(entity)
         append(id, to: &key)
         return key
     }
 
-    /// Every `states` key of `entity` begins so.
+    /// Every key of `entity` begins so, in the tables that hold several entities' keys.
     static func prefix(_ entity: Int) -> [UInt8] {
         [UInt8(truncatingIfNeeded: entity >> 8), UInt8(truncatingIfNeeded: entity)]
     }
