@@ -30,7 +30,8 @@ struct CommandLineTests {
             let ids = try await TestLog.appendEvents(log, count: 2000)
             let arguments = ["sync", "push", "--store", store.path, "--remote", server.url.absoluteString,
                              "--batch-size", "100", "--retry-base-ms", "1", "--retry-max-ms", "10", "--jitter", "none",
-                             "--timeout-ms", "5000"]
+                             // Long: a batch retried after a timeout would take the held slot of the script.
+                             "--timeout-ms", "60000"]
             let push = try await Executables.start(chronicle, arguments, environment: ["CHRONICLE_TOKEN": "token-f"])
             await server.script.waitUntilHolding()
             push.kill()
