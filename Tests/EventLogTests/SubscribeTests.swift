@@ -8,8 +8,6 @@ struct SubscribeTests {
     /// A poll interval far beyond every test's guard: only this process's head signal can
     /// wake a waiting tail, so a missed wake-up fails the test instead of passing late.
     static let noPolling = EventLog.Options(pollInterval: .seconds(3600))
-    /// For a test of what is delivered, not of what is durable: appends skip the fsync.
-    static let noPollingNoSync = EventLog.Options(noSync: true, pollInterval: .seconds(3600))
 
     @Test func yieldsCatchUpThenLiveEventsInOrder() async throws {
         try await TestStore.with { store in
@@ -53,8 +51,7 @@ struct SubscribeTests {
 
     @Test func manyLiveAppendsArriveOnceAndInOrder() async throws {
         try await TestStore.with { store in
-            // Without fsyncs: in a loaded full suite, 2,000 durable appends took past the limit.
-            try await store.withLog(Self.noPollingNoSync) { log throws in
+            try await store.withLog(Self.noPolling) { log throws in
                 let count = 2_000
                 let received = try await withTimeout(.seconds(120), "2,000 live events") {
                     try await withThrowingTaskGroup(of: [UInt64].self) { group in
