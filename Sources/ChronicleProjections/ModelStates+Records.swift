@@ -54,7 +54,7 @@ extension ModelStates {
                 guard let bytes = try view.liveBytes(number, id) else { continue }
                 let stored = try StoredEntityBytes(entity: name, bytes: bytes)
                 // Cut texts in the index, or every entity read: its own value decides.
-                guard !stored.isDeleted, let value = try stored.value(at: fieldNumber), value.isWithin(lower, upper) else { continue }
+                guard let value = try stored.value(at: fieldNumber), value.isWithin(lower, upper) else { continue }
                 found.append((id, bytes, value))
             }
             found.sort { a, b in ModelStateKeys.resultPrecedes((a.value, a.id), (b.value, b.id)) }

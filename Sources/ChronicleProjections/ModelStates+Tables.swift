@@ -26,14 +26,12 @@ extension ModelStates {
     /// through `puts`, in ascending order of ids.
     func write(_ txn: Transaction, _ number: Int, _ id: UUID, bytes: [UInt8], isDeleted: Bool, wasDeleted: Bool?,
                puts: inout AscendingPuts) throws {
-        let deletedKey = ModelStateKeys.state(number, id)
         if isDeleted {
-            try deletedKey.withUnsafeBytes { key in try bytes.withUnsafeBytes { value in try txn.put(deleted, key: key, value: value) } }
-            if wasDeleted == false { try remove(txn, number, id, wasDeleted: false) }
+            try put(txn, number, id, bytes: bytes, isDeleted: true)
         } else {
             try withUnsafeBytes(of: id.uuid) { key in try bytes.withUnsafeBytes { value in try puts.put(key: key, value: value) } }
-            if wasDeleted == true { try remove(txn, number, id, wasDeleted: true) }
         }
+        if let wasDeleted, wasDeleted != isDeleted { try remove(txn, number, id, wasDeleted: wasDeleted) }
     }
 
     /// Removes entity `id` of entity `number` from the table it was in.
@@ -45,9 +43,9 @@ extension ModelStates {
         }
     }
 
-    /// Overwrites the stored bytes of entity `id` of entity `number` where they are (its
-    /// flags changed, nothing else).
-    func overwrite(_ txn: Transaction, _ number: Int, _ id: UUID, bytes: [UInt8], isDeleted: Bool) throws {
+    /// Puts the stored bytes of entity `id` of entity `number` in the table `isDeleted` names,
+    /// over what it holds of it.
+    func put(_ txn: Transaction, _ number: Int, _ id: UUID, bytes: [UInt8], isDeleted: Bool) throws {
         let key = isDeleted ? ModelStateKeys.state(number, id) : withUnsafeBytes(of: id.uuid) { Array($0) }
         try key.withUnsafeBytes { key in try bytes.withUnsafeBytes { value in try txn.put(isDeleted ? deleted : live[number], key: key, value: value) } }
     }

@@ -59,7 +59,7 @@ extension ModelStatesBatch {
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }
             bytes[0] = flags
-            try owner.overwrite(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
+            try owner.put(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
         }
     }
 

@@ -23,8 +23,6 @@ struct StoredEntityBytes {
         guard valuesOffset + 2 <= bytes.count else { throw Self.corrupt(entity) }
     }
 
-    var isDeleted: Bool { bytes[0] & 1 == 1 }
-
     /// Live and not hidden by a parent (``StoredEntity/isShown``).
     var isShown: Bool { bytes[0] & (1 | StoredEntity.hiddenFlag) == 0 }
 
