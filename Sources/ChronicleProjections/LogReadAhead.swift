@@ -2,6 +2,39 @@ import Dispatch
 import EventLog
 import Foundation
 
+/// The read-ahead of the todo app's read models: chunks decoded for their projections.
+typealias LogReadAhead = ChunkReadAhead<LogPrefetcher.Batch>
+
+extension ChunkReadAhead where Chunk == LogPrefetcher.Batch {
+    /// Starts reading chunks of `chunkSize` events (and `chunkBytes` of their data) after
+    /// `position`, decoded for the todo app's projections (``LogPrefetcher/decode(_:of:)``).
+    convenience init(log: EventLog, chunkSize: Int, chunkBytes: Int = ChunkReadAheadDefaults.chunkBytes,
+                     depth: Int = ChunkReadAheadDefaults.depth, after position: UInt64, readsAhead: Bool = true) {
+        self.init(log: log, chunkSize: chunkSize, chunkBytes: chunkBytes, depth: depth, after: position,
+                  readsAhead: readsAhead) { stored in try LogPrefetcher.decode(stored, of: log) }
+    }
+
+    static var defaultDepth: Int { ChunkReadAheadDefaults.depth }
+    static var defaultChunkBytes: Int { ChunkReadAheadDefaults.chunkBytes }
+}
+
+/// How far a ``ChunkReadAhead`` reads ahead unless told otherwise.
+enum ChunkReadAheadDefaults {
+    /// How many chunks may be claimed and not yet taken. While a rebuild's
+    /// transaction writes its models and commits, the reader fills them and waits; with 4 chunks
+    /// (40,000 events) the transaction then waited for the reader on the next chunks. Eight: a
+    /// rebuild of 1,000,000 events about 1.07× faster than four; with the consumer decoding too,
+    /// 4, 6, 12, 16 and 24 were each slower than 8 (0.92×–0.98×), and each chunk more holds 3 MiB
+    /// of the benchmark's events.
+    static let depth = 8
+
+    /// The bytes of event data a chunk holds at most: 10,000 events of
+    /// the benchmark's data take about 0.8 MB; a log of large memos makes chunks of fewer events.
+    /// Two threads decode now, each holding a chunk's records and its decoded events at once: at
+    /// 4 MiB, a rebuild of 400 todos with 1 MiB memos peaked at 130–163 MiB, at 2 MiB 121–122.
+    static let chunkBytes = 2 << 20
+}
+
 /// Reads and decodes the log up to `depth` chunks ahead, on its own queue, for a consumer
 /// that waits synchronously: a rebuild's write transaction, which folds many chunks and
 /// must stay on the thread that began it. Reading ahead while a large transaction commits
@@ -13,10 +46,15 @@ import Foundation
 /// Chunks are claimed in log order, one claim at a time (the log's records read and checked),
 /// decoded by whichever thread claimed them, and handed to the consumer in log order.
 ///
+/// What a chunk becomes is the consumer's: `decode` turns its records into what it folds
+/// (nil: there were none). The todo app's projections take ``LogPrefetcher/Batch``es
+/// (``LogReadAhead``), a declared model's states the events as its model reads them.
+///
 /// Thread rules: one consumer at a time (calls in sequence, as from one serial queue);
 /// the reader and the consumer share the state below only while holding `condition`.
-final class LogReadAhead: @unchecked Sendable {
+final class ChunkReadAhead<Chunk: Sendable>: @unchecked Sendable {
     private let log: EventLog
+    private let decode: @Sendable (StoredRecords) throws -> Chunk?
     /// Rank lookups in the log read.
     var ranks: MergeRanks { MergeRanks(log: log) }
     /// The most events a chunk holds.
@@ -31,7 +69,7 @@ final class LogReadAhead: @unchecked Sendable {
     private let condition = NSCondition()
     /// Chunks decoded and not yet taken, by their number in claim order; a nil batch marks the
     /// log's head.
-    private var decoded: [Int: Result<LogPrefetcher.Batch?, any Error>] = [:]
+    private var decoded: [Int: Result<Chunk?, any Error>] = [:]
     /// The number the next claimed chunk gets.
     private var nextClaim = 0
     /// The number of the chunk ``next()`` returns next.
@@ -45,25 +83,14 @@ final class LogReadAhead: @unchecked Sendable {
     /// Bumped by ``restart(after:)`` and ``stop()``: a claim of an older generation is dropped.
     private var generation = 0
 
-    /// How many chunks may be claimed and not yet taken unless told otherwise. While a rebuild's
-    /// transaction writes its models and commits, the reader fills them and waits; with 4 chunks
-    /// (40,000 events) the transaction then waited for the reader on the next chunks. Eight: a
-    /// rebuild of 1,000,000 events about 1.07× faster than four; with the consumer decoding too,
-    /// 4, 6, 12, 16 and 24 were each slower than 8 (0.92×–0.98×), and each chunk more holds 3 MiB
-    /// of the benchmark's events.
-    static let defaultDepth = 8
-
-    /// The bytes of event data a chunk holds at most unless told otherwise: 10,000 events of
-    /// the benchmark's data take about 0.8 MB; a log of large memos makes chunks of fewer events.
-    /// Two threads decode now, each holding a chunk's records and its decoded events at once: at
-    /// 4 MiB, a rebuild of 400 todos with 1 MiB memos peaked at 130–163 MiB, at 2 MiB 121–122.
-    static let defaultChunkBytes = 2 << 20
 
     /// Starts reading chunks of `chunkSize` events (and `chunkBytes` of their data) after
     /// `position`. `readsAhead`: false leaves every chunk to the consumer (for tests).
-    init(log: EventLog, chunkSize: Int, chunkBytes: Int = defaultChunkBytes, depth: Int = defaultDepth,
-         after position: UInt64, readsAhead: Bool = true) {
+    init(log: EventLog, chunkSize: Int, chunkBytes: Int = ChunkReadAheadDefaults.chunkBytes,
+         depth: Int = ChunkReadAheadDefaults.depth, after position: UInt64, readsAhead: Bool = true,
+         decode: @escaping @Sendable (StoredRecords) throws -> Chunk?) {
         self.log = log
+        self.decode = decode
         self.chunkSize = chunkSize
         self.chunkBytes = max(1, chunkBytes)
         self.depth = max(1, depth)
@@ -74,7 +101,7 @@ final class LogReadAhead: @unchecked Sendable {
 
     /// The next chunk, decoding it (or a later one) here rather than waiting when the reader is
     /// behind; nil once the log's head is reached (and from then on, until ``restart(after:)``).
-    func next() throws -> LogPrefetcher.Batch? {
+    func next() throws -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -173,9 +200,7 @@ final class LogReadAhead: @unchecked Sendable {
         }
         condition.unlock()
 
-        let result = Result { () throws -> LogPrefetcher.Batch? in
-            try LogPrefetcher.decode(try records.get(), of: log)
-        }
+        let result = Result { () throws -> Chunk? in try decode(try records.get()) }
 
         condition.lock()
         defer { condition.unlock() }

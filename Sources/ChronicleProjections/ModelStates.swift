@@ -70,6 +70,8 @@ public final class ModelStates: Sendable {
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
     /// commits, each page of the indexes written once for many events.
     static let largeBatchSize = 65_536
+    /// Events per chunk read ahead when far behind.
+    static let readAheadChunk = 4096
 
     /// Opens (creating when missing) the read model at `path` for `model`, over `log`.
     /// - throws: ``ProjectionError/cannotOpen(path:reason:)`` when LMDB refuses the folder.
@@ -138,7 +140,8 @@ public final class ModelStates: Sendable {
         let folded = try position()
         let head = try log.head()
         if folded >= head { return folded }
-        let size = head - folded > UInt64(Self.batchSize) ? Self.largeBatchSize : Self.batchSize
+        if head - folded > UInt64(Self.batchSize) { return try catchUp(from: folded, to: head) }
+        let size = Self.batchSize
         while true {
             let (reached, more, changed) = try ProjectionError.mappingStorage {
                 try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
@@ -153,6 +156,43 @@ public final class ModelStates: Sendable {
                     return (last, last < head, changed)
                 }
             }
+            if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
+            if !more { return reached }
+        }
+    }
+
+    /// Catches up from far behind (a rebuild, a large pull): the log is read and its events read
+    /// by the model up to ``ChunkReadAheadDefaults/depth`` chunks ahead, on a second thread, while
+    /// this one folds them, ``largeBatchSize`` events per write transaction.
+    private func catchUp(from start: UInt64, to head: UInt64) throws -> UInt64 {
+        let reader = ChronicleModel.EventReader(model)
+        let source = ChunkReadAhead(log: log, chunkSize: Self.readAheadChunk, after: start) { stored in
+            try ModelChunk(stored, reader: reader)
+        }
+        defer { source.stop() }
+        var expected = start
+        while true {
+            let (reached, more, changed) = try ProjectionError.mappingStorage {
+                try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
+                    let checkpoint = try Self.checkpoint(txn, meta)
+                    // Another process folded past where the read-ahead began: read on from there.
+                    if checkpoint != expected { source.restart(after: checkpoint) }
+                    var batch = ModelStatesBatch(states: self, txn: txn)
+                    var (events, bytes, last) = (0, 0, checkpoint)
+                    while events < Self.largeBatchSize && bytes < EventLog.defaultBatchBytes, let chunk = try source.next() {
+                        try batch.fold(chunk)
+                        events += chunk.records.count
+                        bytes += chunk.bytes
+                        last = chunk.last ?? last
+                    }
+                    guard last > checkpoint else { return (checkpoint, false, []) }
+                    let changed = try batch.finish()
+                    try Self.count(unread: batch.unread, first: batch.firstUnread, txn, meta)
+                    try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
+                    return (last, last < head, changed)
+                }
+            }
+            expected = reached
             if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
             if !more { return reached }
         }

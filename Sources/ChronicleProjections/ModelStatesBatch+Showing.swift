@@ -30,7 +30,7 @@ extension ModelStatesBatch {
     func showingChanges() throws -> [ShowingChange] {
         var untouched = Untouched()
         var changes: [ShowingChange] = []
-        var pending = Array(original.keys)
+        var pending = Array(touched.keys)
         var seen = Set(pending)
         while let key = pending.popLast() {
             let before = try state(key, .before, &untouched), after = try state(key, .after, &untouched)
@@ -54,7 +54,7 @@ extension ModelStatesBatch {
     /// Sets the hidden flag of each entity of `changes` the batch did not touch (their
     /// stored bytes are otherwise unchanged); the touched ones are written whole.
     func writeHiddenFlags(of changes: [ShowingChange]) throws {
-        for change in changes where original[change.key] == nil {
+        for change in changes where touched[change.key] == nil {
             guard var bytes = try owner.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }
@@ -65,9 +65,9 @@ extension ModelStatesBatch {
 
     /// Entity `key` before or after the batch.
     private func state(_ key: Key, _ moment: Moment, _ untouched: inout Untouched) throws -> ChronicleModel.EntityState? {
-        if let stored = original[key] {
+        if let known = touched[key] {
             let entity = owner.model.entities[key.entity]
-            return moment == .before ? stored?.state : overlay.state(of: entity.name, id: key.id)
+            return moment == .before ? known.before?.state : overlay.state(of: entity.name, id: key.id)
         }
         if let known = untouched.states[key] { return known }
         let entity = owner.model.entities[key.entity]

@@ -17,9 +17,16 @@ struct ModelStatesBatch {
     private let reader: ChronicleModel.EventReader
     /// The touched entities as folded so far.
     private(set) var overlay: ChronicleModel.Snapshot
-    /// Per touched entity, what the database held before the batch (nil: nothing).
-    private(set) var original: [Key: StoredEntity?] = [:]
-    private var lastApplied: [Key: UInt64] = [:]
+    /// What the batch knows of an entity it touched.
+    struct Touched {
+        /// What the database held before the batch (nil: nothing).
+        var before: StoredEntity?
+        /// The position of the last event folded into it (0: none).
+        var lastApplied: UInt64
+    }
+
+    /// The touched entities: one lookup per event finds all the batch keeps of one.
+    private(set) var touched: [Key: Touched] = [:]
     /// The server positions of the events of the batch.
     private var upstream: [UInt64: UInt64] = [:]
     /// What pulled events overruled of this replica's writes, by position.
@@ -29,16 +36,29 @@ struct ModelStatesBatch {
     /// Events of the batch the model cannot read, and what was wrong with the first.
     private(set) var unread = 0
     private(set) var firstUnread: String?
+    /// Per entity, the largest id its tables held when the batch began (`.some(nil)`: none),
+    /// read at the first load of one of its entities. Ids are mostly UUIDv7, rising with
+    /// time: an entity the batch creates sorts after every stored one, and is not looked up.
+    /// It holds while the fold loads, before ``finish()`` writes.
+    private var ceilings: [IDOrder??]
 
     init(states owner: ModelStates, txn: Transaction) {
         self.owner = owner
         self.txn = txn
         reader = ChronicleModel.EventReader(owner.model)
         overlay = ChronicleModel.Snapshot(owner.model)
+        ceilings = Array(repeating: nil, count: owner.model.entities.count)
     }
 
     /// Folds `records` (consecutive events of the log) in.
     mutating func fold(_ records: [RecordedEvent]) throws {
+        try fold(ModelChunk(records, reader: reader))
+    }
+
+    /// Folds `chunk` (consecutive events of the log, read by the model) in; a batch folds its
+    /// chunks in log order.
+    mutating func fold(_ chunk: ModelChunk) throws {
+        let records = chunk.records
         guard let first = records.first?.position, let last = records.last?.position else { return }
         upstream = try owner.log.upstreamPositions(in: first...last)
         // A pulled event overrules only this replica's earlier writes to its stream: whether
@@ -52,21 +72,21 @@ struct ModelStatesBatch {
                 .filter { $0.origin != deviceID && pulled[$0.position] != nil }.map(\.stream), before: first)
             for record in records where record.origin == deviceID && firstOwn[record.stream] == nil { firstOwn[record.stream] = record.position }
         }
-        for record in records {
+        for (record, read) in zip(records, chunk.events) {
             // An event the model cannot read (another app's, a newer version's) is kept in the
             // log and folds nothing; it is counted, and the first named (``ModelStates/unread()``).
             let event: ChronicleModel.Event
-            do {
-                event = try reader.read(type: record.type, stream: record.stream, data: record.data,
-                                        schemaVersion: Int(record.schemaVersion))
-            } catch {
+            switch read {
+            case .success(let read):
+                event = read
+            case .failure(let error):
                 unread += 1
                 if firstUnread == nil { firstUnread = "event \(record.position): \(error.description)" }
                 continue
             }
             guard let number = owner.entityNumbers[event.entity] else { continue }
             let key = Key(entity: number, id: event.id)
-            try load(key)
+            let previous = try load(key)
             let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)
             if let server = rank.upstream, record.origin != deviceID, let own = firstOwn[record.stream], own < record.position {
                 let before = try events(of: record.stream).filter { $0.position < record.position }
@@ -76,11 +96,11 @@ struct ModelStatesBatch {
                     conflicts.append((record.position, conflict))
                 }
             }
-            if rank.upstream != nil, let previous = lastApplied[key], previous > 0, rank < (try self.rank(of: previous)) {
+            if rank.upstream != nil, previous > 0, rank < (try self.rank(of: previous)) {
                 try refold(key, stream: record.stream, through: record.position)
             } else {
                 overlay.apply(event, rank: rank)
-                lastApplied[key] = record.position
+                touched[key]!.lastApplied = record.position
             }
         }
     }
@@ -90,7 +110,7 @@ struct ModelStatesBatch {
         let showing = try showingChanges()
         try moveShares(showing)
         try writeHiddenFlags(of: showing)
-        let hidden = Dictionary(uniqueKeysWithValues: showing.map { ($0.key, $0.hiddenAfter) })
+        let hidden = Set(showing.lazy.filter(\.hiddenAfter).map(\.key))
         var changed: [(entity: String, id: UUID)] = []
         var index: [UInt64: UInt16] = [:]
         for (position, conflict) in conflicts {
@@ -110,12 +130,14 @@ struct ModelStatesBatch {
         var indexes = IndexMoves(unique: IndexChanges(txn: txn, database: owner.unique),
                                  children: IndexChanges(txn: txn, database: owner.children),
                                  values: IndexChanges(txn: txn, database: owner.values))
-        let keys = original.keys.sorted { a, b in a.entity != b.entity ? a.entity < b.entity : ModelStateKeys.precedes(a.id, b.id) }
-        for key in keys {
-            let before = original[key]!
+        let entries = touched.sorted { a, b in
+            a.key.entity != b.key.entity ? a.key.entity < b.key.entity : ModelStateKeys.precedes(a.key.id, b.key.id)
+        }
+        for (key, entry) in entries {
+            let before = entry.before
             let entity = owner.model.entities[key.entity]
             let after = overlay.state(of: entity.name, id: key.id).map { state in
-                StoredEntity(state: state, isHidden: hidden[key] ?? false, lastApplied: lastApplied[key] ?? 0,
+                StoredEntity(state: state, isHidden: !hidden.isEmpty && hidden.contains(key), lastApplied: entry.lastApplied,
                              uniqueWrites: overlay.uniqueRanks(of: entity.name, id: key.id).mapValues(\.position))
             }
             guard after != before else { continue }
@@ -137,16 +159,39 @@ struct ModelStatesBatch {
 
     // MARK: - Folding
 
-    /// Puts entity `key` in the overlay, as stored, the first time the batch meets it.
-    private mutating func load(_ key: Key) throws {
-        guard original[key] == nil else { return }
+    /// Puts entity `key` in the overlay, as stored, the first time the batch meets it; returns
+    /// the position of the last event folded into it (0: none).
+    private mutating func load(_ key: Key) throws -> UInt64 {
+        if let known = touched[key] { return known.lastApplied }
         let entity = owner.model.entities[key.entity]
-        let stored = try owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity) }
-        original[key] = .some(stored)
+        let stored = try mayBeStored(key)
+            ? owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity) } : nil
+        touched[key] = Touched(before: stored, lastApplied: stored?.lastApplied ?? 0)
         if let stored {
             overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
-            lastApplied[key] = stored.lastApplied
         }
+        return stored?.lastApplied ?? 0
+    }
+
+    /// Whether entity `key` may be stored: false when its id sorts after every id stored of its
+    /// entity, live or deleted.
+    private mutating func mayBeStored(_ key: Key) throws -> Bool {
+        if ceilings[key.entity] == nil {
+            let live = try txn.withCursor(owner.live[key.entity]) { cursor in try cursor.last() }
+                .map { IDOrder(try ModelCodec.id(in: $0.key, at: 0)) }
+            // The deleted table's last key of this entity: before the next entity's first.
+            let next = key.entity + 1
+            let deleted = try txn.withCursor(owner.deleted) { cursor in
+                let after = try cursor.seek(atLeast: [UInt8(truncatingIfNeeded: next >> 8), UInt8(truncatingIfNeeded: next)])
+                return try after == nil ? cursor.last() : cursor.previous()
+            }.flatMap { entry -> IDOrder? in
+                guard entry.key.count == 18, Int(entry.key[0]) << 8 | Int(entry.key[1]) == key.entity else { return nil }
+                return IDOrder(try ModelCodec.id(in: entry.key, at: 2))
+            }
+            ceilings[key.entity] = .some([live, deleted].compactMap { $0 }.max())
+        }
+        guard let largest = ceilings[key.entity]! else { return false }
+        return IDOrder(key.id) <= largest
     }
 
     /// Where the merge ranks the event at `position`, as known now.
@@ -163,7 +208,7 @@ struct ModelStatesBatch {
             .sorted { $0.rank < $1.rank }
         overlay.forget(entity: entity.name, id: key.id)
         for (rank, _, event) in ranked { overlay.apply(event, rank: rank) }
-        lastApplied[key] = ranked.last?.rank.position ?? 0
+        touched[key]!.lastApplied = ranked.last?.rank.position ?? 0
     }
 
     /// The events of `stream` in the log, read once per batch: the batch's own are in the log

@@ -34,7 +34,7 @@ extension ChronicleModel.Entity {
     func created(_ id: UUID, _ given: [String: ChronicleModel.FieldValue]) -> ChronicleModel.EntityState {
         var values: [String: ChronicleModel.FieldValue] = [:]
         for field in fields {
-            if field.type.name == "references" {
+            if case .references = field.type {
                 values[field.name] = given[field.name] ?? .ids([])
             } else if let value = given[field.name] ?? field.defaultValue {
                 values[field.name] = value

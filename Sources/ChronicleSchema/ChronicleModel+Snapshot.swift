@@ -24,14 +24,23 @@ extension ChronicleModel {
     public struct Snapshot: Sendable {
         /// The model folded by.
         public let model: ChronicleModel
-        private var states: [String: [UUID: EntityState]] = [:]
-        /// Per entity, id and unique field: the rank of the write that gave its value.
-        private var uniqueRanks: [String: [UUID: [String: EventRank]]] = [:]
+        /// Per entity of the model (by its place in ``ChronicleModel/entities``), its states by id.
+        /// Changes are made in place: a copy taken out and put back would copy its values too.
+        private var states: [[UUID: EntityState]]
+        /// Per entity (by place), id and unique field: the rank of the write that gave its value.
+        private var uniqueRanks: [[UUID: [String: EventRank]]]
         private var applied: UInt64 = 0
 
         /// An empty snapshot of `model`, as of position 0.
         public init(_ model: ChronicleModel) {
             self.model = model
+            states = Array(repeating: [:], count: model.entities.count)
+            uniqueRanks = Array(repeating: [:], count: model.entities.count)
+        }
+
+        /// The place of entity `name` among the model's (few) entities: compared, not hashed.
+        private func number(of name: String) -> Int? {
+            model.entities.firstIndex { $0.name == name }
         }
 
         /// Folds one event in, ranked after every event folded so far.
@@ -42,62 +51,64 @@ extension ChronicleModel {
         /// Folds one event in; `rank` orders the values of unique fields that collide.
         public mutating func apply(_ event: Event, rank: EventRank) {
             applied = max(applied, rank.position)
-            guard let entity = model.entity(named: event.entity) else { return }
-            var state = states[entity.name]?[event.id]
+            guard let number = number(of: event.entity) else { return }
+            let entity = model.entities[number]
+            let id = event.id
             switch event.change {
             case .created(let given):
-                guard state == nil else { return }
-                state = entity.created(event.id, given)
-                noteUnique(of: entity, event.id, written: given.keys, rank: rank)
+                guard states[number][id] == nil else { return }
+                states[number][id] = entity.created(id, given)
+                noteUnique(of: entity, number, id, written: given.keys, rank: rank)
             case .deleted, .restored:
                 let deleted = event.change == .deleted
-                guard state != nil, state?.isDeleted != deleted else { return }
-                state?.isDeleted = deleted
+                guard let wasDeleted = states[number][id]?.isDeleted, wasDeleted != deleted else { return }
+                states[number][id]!.isDeleted = deleted
             case .updated(let given):
-                guard state?.isDeleted == false else { return }
-                entity.update(&state!, with: given)
-                noteUnique(of: entity, event.id, written: given.keys, rank: rank)
+                guard states[number][id]?.isDeleted == false else { return }
+                entity.update(&states[number][id]!, with: given)
+                noteUnique(of: entity, number, id, written: given.keys, rank: rank)
             case .set(let field, let on):
-                guard state?.isDeleted == false else { return }
-                state?.values[field] = .boolean(on)
+                guard states[number][id]?.isDeleted == false else { return }
+                states[number][id]!.values[field] = .boolean(on)
             case .added(let field, let member), .removed(let field, let member):
-                guard var kept = state, !kept.isDeleted else { return }
-                var members = Set(kept.members(of: field))
+                guard states[number][id]?.isDeleted == false else { return }
+                var members = Set(states[number][id]!.members(of: field))
                 if case .added = event.change { members.insert(member) } else { members.remove(member) }
-                kept.values[field] = .ids(ChronicleModel.sortedIDs(members))
-                state = kept
+                states[number][id]!.values[field] = .ids(ChronicleModel.sortedIDs(members))
             }
-            states[entity.name, default: [:]][event.id] = state
         }
 
         /// Forgets everything about one entity, as if none of its events had been folded; a
         /// merge then folds its events again in their order.
         public mutating func forget(entity: String, id: UUID) {
-            states[entity]?[id] = nil
-            uniqueRanks[entity]?[id] = nil
+            guard let number = number(of: entity) else { return }
+            states[number][id] = nil
+            uniqueRanks[number][id] = nil
         }
 
         /// Puts in a state folded elsewhere (a stored read model's), with the ranks of the
         /// writes that gave its unique fields their values: the entities a read needs, handed
-        /// to the rules of ``shown(_:)``. Replaces what the snapshot held of that entity.
+        /// to the rules of ``shown(_:)``. Replaces what the snapshot held of that entity. A state
+        /// of an entity the model does not declare is not kept.
         public mutating func load(_ state: EntityState, uniqueRanks ranks: [String: EventRank] = [:]) {
-            states[state.entity, default: [:]][state.id] = state
-            uniqueRanks[state.entity, default: [:]][state.id] = ranks.isEmpty ? nil : ranks
+            guard let number = number(of: state.entity) else { return }
+            states[number][state.id] = state
+            uniqueRanks[number][state.id] = ranks.isEmpty ? nil : ranks
         }
 
         /// Per unique field of entity `id`, the rank of the write that gave its value.
         public func uniqueRanks(of entity: String, id: UUID) -> [String: EventRank] {
-            uniqueRanks[entity]?[id] ?? [:]
+            number(of: entity).flatMap { uniqueRanks[$0][id] } ?? [:]
         }
 
         /// The entity as folded, deleted or not (nil when none of its events created it).
         public func state(of entity: String, id: UUID) -> EntityState? {
-            states[entity]?[id]
+            number(of: entity).flatMap { states[$0][id] }
         }
 
         /// Every entity of `entity` as folded, deleted or not, in no order.
         public func states(of entity: String) -> [EntityState] {
-            states[entity].map { Array($0.values) } ?? []
+            number(of: entity).map { Array(states[$0].values) } ?? []
         }
 
         /// The shown entity `id` of `entity`, as ``shown(_:)`` shows it.
@@ -108,21 +119,23 @@ extension ChronicleModel {
         /// The shown entities of `entity`, sorted by id (lowercase): not deleted, their parents
         /// shown, each set with its shown members, colliding unique values told apart.
         public func shown(_ entity: String) -> [EntityState] {
-            guard let declared = model.entity(named: entity) else { return [] }
+            guard let number = number(of: entity) else { return [] }
+            let declared = model.entities[number]
             var visible: [String: [UUID: Bool]] = [:]
-            var shown = (states[entity] ?? [:]).values.filter { isShown($0, &visible, depth: 0) }
+            var shown = states[number].values.filter { isShown($0, &visible, depth: 0) }
             for field in declared.fields {
                 guard case .references(let target) = field.type else { continue }
+                let targets = self.number(of: target).map { states[$0] } ?? [:]
                 for index in shown.indices {
                     let members = shown[index].members(of: field.name).filter { id in
-                        states[target]?[id].map { isShown($0, &visible, depth: 0) } ?? false
+                        targets[id].map { isShown($0, &visible, depth: 0) } ?? false
                     }
                     shown[index].values[field.name] = .ids(members)
                 }
             }
             for field in declared.fields {
                 guard let uniqueness = field.unique else { continue }
-                showCollisions(of: field.name, under: uniqueness, in: &shown, entity: entity)
+                showCollisions(of: field.name, under: uniqueness, in: &shown, ranks: uniqueRanks[number])
             }
             return shown.map { ($0, $0.id.uuidString.lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
         }
@@ -136,7 +149,7 @@ extension ChronicleModel {
             if depth <= model.entities.count {
                 for field in entity.fields where field.onParentDeletion != nil {
                     guard case .reference(let target) = field.type, let parentID = state.reference(field.name),
-                          let parent = states[target]?[parentID] else { continue }
+                          let parent = number(of: target).flatMap({ states[$0][parentID] }) else { continue }
                     if !isShown(parent, &memo, depth: depth + 1) { shown = false }
                 }
             }
@@ -144,7 +157,8 @@ extension ChronicleModel {
             return shown
         }
 
-        private func showCollisions(of field: String, under uniqueness: Uniqueness, in shown: inout [EntityState], entity: String) {
+        private func showCollisions(of field: String, under uniqueness: Uniqueness, in shown: inout [EntityState],
+                                    ranks: [UUID: [String: EventRank]]) {
             var groups: [String: [Int]] = [:]
             for index in shown.indices {
                 guard case .text(let text)? = shown[index].values[field] else { continue }
@@ -152,7 +166,7 @@ extension ChronicleModel {
             }
             for indices in groups.values where indices.count > 1 {
                 let ordered = indices.sorted { a, b in
-                    let rankA = uniqueRanks[entity]?[shown[a].id]?[field], rankB = uniqueRanks[entity]?[shown[b].id]?[field]
+                    let rankA = ranks[shown[a].id]?[field], rankB = ranks[shown[b].id]?[field]
                     switch (rankA, rankB) {
                     case let (x?, y?): return x < y
                     case (.some, nil): return true
@@ -166,9 +180,9 @@ extension ChronicleModel {
             }
         }
 
-        private mutating func noteUnique(of entity: Entity, _ id: UUID, written: some Sequence<String>, rank: EventRank) {
+        private mutating func noteUnique(of entity: Entity, _ number: Int, _ id: UUID, written: some Sequence<String>, rank: EventRank) {
             for name in written where entity.field(named: name)?.unique != nil {
-                uniqueRanks[entity.name, default: [:]][id, default: [:]][name] = rank
+                uniqueRanks[number][id, default: [:]][name] = rank
             }
         }
     }

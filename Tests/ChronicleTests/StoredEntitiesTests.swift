@@ -168,6 +168,33 @@ struct StoredEntitiesTests {
         try await Self.expectStatesEqualTheFold(store, "a parent first stored deleted")
     }
 
+    @Test("an entity whose id sorts after every stored one is found when deleted: restored in a later batch, in every entity")
+    func theHighestIdsAreFoundInTheDeletedTable() async throws {
+        let folder = try TemporaryFolder("entity-highest-ids")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        // Per entity, a live one with a low id and one with the highest id of its entity, which
+        // is deleted: the deleted table then holds the later entities' keys after its own.
+        func id(_ first: UInt8, _ last: UInt8) -> UUID { UUID(uuid: (first, 0, 0, 0, 0, 0, 0x70, 0, 0x80, 0, 0, 0, 0, 0, 0, last)) }
+        func values(_ entity: String, _ name: String) -> [String: ChronicleModel.FieldValue] {
+            entity == "Note" ? ["day": .text("2026-03-01")] : ["name": .text(name)]
+        }
+        for (number, entity) in ["Folder", "Note", "Label"].enumerated() {
+            let low = UInt8(number + 1), high = UInt8(0xF0 + number)
+            _ = try await store.create(entity, values(entity, "low"), id: id(low, 1))
+            _ = try await store.create(entity, values(entity, "high"), id: id(high, 2))
+            try await store.delete(entity, id(high, 2))
+            #expect(try await store.entities(entity).map(\.id) == [id(low, 1)])
+        }
+        // Each restoration folds in a batch of its own, which must find the entity where it was stored.
+        for (number, entity) in ["Folder", "Note", "Label"].enumerated() {
+            let high = id(UInt8(0xF0 + number), 2)
+            #expect(try await store.restore(entity, high) != nil, "\(entity)")
+            #expect(try await store.entities(entity).map(\.id) == [id(UInt8(number + 1), 1), high], "\(entity)")
+        }
+        try await Self.expectStatesEqualTheFold(store, "the highest ids, deleted and restored")
+    }
+
     @Test("null clears an optional field: written as null, folded as absent; a required field is refused; a cleared unique value is free")
     func nullClearsOptionalFields() async throws {
         let folder = try TemporaryFolder("entity-null")
