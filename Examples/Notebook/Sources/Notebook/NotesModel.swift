@@ -6,8 +6,9 @@ enum NotesModel {
     /// The first version, which the app ships today.
     static let model = declared(version: 1)
 
-    /// The next version: a note's `title` is called `headline`, and notes can be archived
-    /// (false for every note written before). It opens the first version's stores.
+    /// The next version: a note's `title` is called `headline`, notes can be archived
+    /// (false for every note written before), and a note can have reminders. It opens the
+    /// first version's stores.
     static let version2 = declared(version: 2)
 
     private static func declared(version: Int) -> ChronicleModel {
@@ -37,6 +38,16 @@ enum NotesModel {
                 }
                 model.entity("Label") { label in
                     label.text("name", .trimmed, .notBlank, unique: .exact)
+                }
+                if version >= 2 {
+                    // A reminder belongs to a note: hidden with its deletion, back with its restoration.
+                    model.entity("Reminder") { reminder in
+                        reminder.reference("noteId", to: "Note", onParentDeletion: .hideWithParent)
+                        reminder.day("due")
+                        reminder.boolean("done", default: false)
+                        // A day's reminders are read without scanning the others.
+                        reminder.index("due")
+                    }
                 }
                 // One row per day: how many notes, how many pinned, what they cost.
                 model.aggregate("NotesPerDay", of: "Note", groupedBy: "day") { day in
