@@ -170,13 +170,24 @@ public final class ModelStates: Sendable {
             try ModelChunk(stored, reader: reader)
         }
         defer { source.stop() }
-        var expected = start
+        // Where the read-ahead has read to. A transaction folds on from the checkpoint: when it
+        // differs (another process folded past it, or LMDB aborted a transaction to grow the map
+        // and it runs again, its chunks taken already), the read-ahead starts again there.
+        var readTo = start
+        // The map grown before each transaction by what the ones before grew it, so that LMDB
+        // seldom aborts one to grow it (a rebuild's first transaction still may).
+        let forecast = MapGrowthForecast()
         while true {
             let (reached, more, changed) = try ProjectionError.mappingStorage {
-                try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
+                try environment.ensureRoom(for: forecast.room)
+                let used = environment.usedSize()
+                defer { forecast.record(from: used, to: environment.usedSize()) }
+                return try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
                     let checkpoint = try Self.checkpoint(txn, meta)
-                    // Another process folded past where the read-ahead began: read on from there.
-                    if checkpoint != expected { source.restart(after: checkpoint) }
+                    if checkpoint != readTo {
+                        source.restart(after: checkpoint)
+                        readTo = checkpoint
+                    }
                     var batch = ModelStatesBatch(states: self, txn: txn)
                     var (events, bytes, last) = (0, 0, checkpoint)
                     while events < Self.largeBatchSize && bytes < EventLog.defaultBatchBytes, let chunk = try source.next() {
@@ -184,6 +195,7 @@ public final class ModelStates: Sendable {
                         events += chunk.records.count
                         bytes += chunk.bytes
                         last = chunk.last ?? last
+                        readTo = last
                     }
                     guard last > checkpoint else { return (checkpoint, false, []) }
                     let changed = try batch.finish()
@@ -192,7 +204,6 @@ public final class ModelStates: Sendable {
                     return (last, last < head, changed)
                 }
             }
-            expected = reached
             if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
             if !more { return reached }
         }
