@@ -13,9 +13,6 @@ extension ChunkReadAhead where Chunk == LogPrefetcher.Batch {
         self.init(log: log, chunkSize: chunkSize, chunkBytes: chunkBytes, depth: depth, after: position,
                   readsAhead: readsAhead) { stored in try LogPrefetcher.decode(stored, of: log) }
     }
-
-    static var defaultDepth: Int { ChunkReadAheadDefaults.depth }
-    static var defaultChunkBytes: Int { ChunkReadAheadDefaults.chunkBytes }
 }
 
 /// How far a ``ChunkReadAhead`` reads ahead unless told otherwise.

@@ -141,23 +141,10 @@ public final class ModelStates: Sendable {
         let head = try log.head()
         if folded >= head { return folded }
         if head - folded > UInt64(Self.batchSize) { return try catchUp(from: folded, to: head) }
-        let size = Self.batchSize
-        while true {
-            let (reached, more, changed) = try ProjectionError.mappingStorage {
-                try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
-                    let checkpoint = try Self.checkpoint(txn, meta)
-                    let records = try log.read(after: checkpoint, limit: size, maxBytes: EventLog.defaultBatchBytes)
-                    guard let last = records.last?.position else { return (checkpoint, false, []) }
-                    var batch = ModelStatesBatch(states: self, txn: txn)
-                    try batch.fold(records)
-                    let changed = try batch.finish()
-                    try Self.count(unread: batch.unread, first: batch.firstUnread, txn, meta)
-                    try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
-                    return (last, last < head, changed)
-                }
-            }
-            if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
-            if !more { return reached }
+        return try foldTransactions(to: head) { batch, checkpoint in
+            let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
+            try batch.fold(records)
+            return records.last?.position ?? checkpoint
         }
     }
 
@@ -176,27 +163,37 @@ public final class ModelStates: Sendable {
         var readTo = start
         // The map grown before each transaction by what the ones before grew it, so that LMDB
         // seldom aborts one to grow it (a rebuild's first transaction still may).
-        let forecast = MapGrowthForecast()
+        return try foldTransactions(to: head, foreseeing: MapGrowthForecast()) { batch, checkpoint in
+            if checkpoint != readTo {
+                source.restart(after: checkpoint)
+                readTo = checkpoint
+            }
+            var (events, bytes) = (0, 0)
+            while events < Self.largeBatchSize && bytes < EventLog.defaultBatchBytes, let chunk = try source.next() {
+                try batch.fold(chunk)
+                events += chunk.records.count
+                bytes += chunk.bytes
+                readTo = chunk.last ?? readTo
+            }
+            return readTo
+        }
+    }
+
+    /// Runs write transactions until the states reach `head` (or the log ends): each hands
+    /// `fold` a batch and the checkpoint it found, and writes what `fold` folded in, up to the
+    /// position it returns (the checkpoint: nothing). The change handler is told after each.
+    /// With `forecast`, the map is grown before each transaction (``MapGrowthForecast``).
+    private func foldTransactions(to head: UInt64, foreseeing forecast: MapGrowthForecast? = nil,
+                                  _ fold: (inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64) throws -> UInt64 {
         while true {
             let (reached, more, changed) = try ProjectionError.mappingStorage {
-                try environment.ensureRoom(for: forecast.room)
-                let used = environment.usedSize()
-                defer { forecast.record(from: used, to: environment.usedSize()) }
+                if let forecast { try environment.ensureRoom(for: forecast.room) }
+                let used = forecast.map { _ in environment.usedSize() }
+                defer { if let forecast, let used { forecast.record(from: used, to: environment.usedSize()) } }
                 return try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
                     let checkpoint = try Self.checkpoint(txn, meta)
-                    if checkpoint != readTo {
-                        source.restart(after: checkpoint)
-                        readTo = checkpoint
-                    }
                     var batch = ModelStatesBatch(states: self, txn: txn)
-                    var (events, bytes, last) = (0, 0, checkpoint)
-                    while events < Self.largeBatchSize && bytes < EventLog.defaultBatchBytes, let chunk = try source.next() {
-                        try batch.fold(chunk)
-                        events += chunk.records.count
-                        bytes += chunk.bytes
-                        last = chunk.last ?? last
-                        readTo = last
-                    }
+                    let last = try fold(&batch, checkpoint)
                     guard last > checkpoint else { return (checkpoint, false, []) }
                     let changed = try batch.finish()
                     try Self.count(unread: batch.unread, first: batch.firstUnread, txn, meta)

@@ -72,7 +72,7 @@ public enum Rebuild {
     /// time, and `readAheadBytes` the most bytes of their data (tests make them small, to fold
     /// several chunks in a transaction).
     static func run(log: EventLog, models: ReadModels, projections: [ProjectionName], bound: TransactionBound, mode: Mode,
-                    readAhead: Int = chunkSize, readAheadBytes: Int = LogReadAhead.defaultChunkBytes,
+                    readAhead: Int = chunkSize, readAheadBytes: Int = ChunkReadAheadDefaults.chunkBytes,
                     progress: @Sendable (RebuildProgress) -> Void) async throws -> RebuildSummary {
         // A derived model is rebuilt by its builder, with the builder's other models.
         let names = ProjectionName.builders(of: projections)
@@ -234,7 +234,7 @@ public enum Rebuild {
                         while build.checkpoint < target {
                             let limit = Int(min(UInt64(min(batchSize, chunkSize)), target - build.checkpoint))
                             guard let chunk = try LogPrefetcher.read(log, after: build.checkpoint, limit: limit,
-                                                                     maxBytes: LogReadAhead.defaultChunkBytes) else {
+                                                                     maxBytes: ChunkReadAheadDefaults.chunkBytes) else {
                                 throw ProjectionError.beyondHead(position: target, head: build.checkpoint)
                             }
                             var none: [ReadModelChange]? = nil

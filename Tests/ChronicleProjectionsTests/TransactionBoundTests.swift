@@ -76,7 +76,7 @@ struct TransactionBoundTests {
                                       bound: TransactionBound(events: .max, heldEntities: .max, heldBytes: 1), mode: .fresh) { _ in
                 chunks.increment()
             }
-            #expect(LogReadAhead.defaultChunkBytes == 2 << 20)
+            #expect(ChunkReadAheadDefaults.chunkBytes == 2 << 20)
             #expect(chunks.value == 4, "\(chunks.value) chunks")
             #expect(try store.contents() == incremental)
             // Chunks of 64 KiB (one event each), transactions ending at 1 MiB of them: 21 or 22 events each.
