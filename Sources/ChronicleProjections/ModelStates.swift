@@ -47,6 +47,8 @@ public final class ModelStates: Sendable {
     let entityNumbers: [String: Int]
     /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
     let indexedFields: [Set<String>]
+    /// Per entity, the fields its index entries come from (``IndexedField``).
+    let indexPlans: [[IndexedField]]
     /// The rule of what is shown, planned once.
     let showing: ChronicleModel.ShowingRule
     /// Per entity, what the rules of what is shown look at with each one: its parents whose
@@ -80,6 +82,7 @@ public final class ModelStates: Sendable {
         self.log = log
         entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
         indexedFields = model.entities.map { Self.indexedFields(of: $0, in: model) }
+        indexPlans = zip(model.entities, indexedFields).map { IndexedField.plan(of: $0, valueIndexed: $1) }
         hidingReferences = model.entities.map { target in
             model.entities.enumerated().flatMap { number, entity in
                 entity.fields.enumerated().compactMap { index, field in

@@ -34,8 +34,8 @@ extension ModelStatesBatch {
         var seen = Set(pending)
         while let key = pending.popLast() {
             let before = try state(key, .before, &untouched), after = try state(key, .after, &untouched)
-            let shownBefore = try before.map { try isShown($0, .before, &untouched) } ?? false
-            let shownAfter = try after.map { try isShown($0, .after, &untouched) } ?? false
+            let shownBefore = try before.map { try isShown(key, $0, .before, &untouched) } ?? false
+            let shownAfter = try after.map { try isShown(key, $0, .after, &untouched) } ?? false
             changes.append(ShowingChange(key: key, before: before, after: after, shownBefore: shownBefore, shownAfter: shownAfter))
             // A parent hides its children when it is there and not shown; one not found hides nothing.
             guard (before != nil && !shownBefore) != (after != nil && !shownAfter) else { continue }
@@ -66,8 +66,7 @@ extension ModelStatesBatch {
     /// Entity `key` before or after the batch.
     private func state(_ key: Key, _ moment: Moment, _ untouched: inout Untouched) throws -> ChronicleModel.EntityState? {
         if let known = touched[key] {
-            let entity = owner.model.entities[key.entity]
-            return moment == .before ? known.before?.state : overlay.state(of: entity.name, id: key.id)
+            return moment == .before ? known.before?.state : overlay.state(ofEntityAt: key.entity, id: key.id)
         }
         if let known = untouched.states[key] { return known }
         let entity = owner.model.entities[key.entity]
@@ -77,10 +76,10 @@ extension ModelStatesBatch {
     }
 
     /// Whether `state` is shown at `moment` (``ChronicleModel/isShown(_:parent:)``).
-    private func isShown(_ state: ChronicleModel.EntityState, _ moment: Moment, _ untouched: inout Untouched) throws -> Bool {
-        try owner.showing.isShown(state) { target, id in
-            guard let number = owner.entityNumbers[target] else { return nil }
-            return try self.state(Key(entity: number, id: id), moment, &untouched)
+    private func isShown(_ key: Key, _ state: ChronicleModel.EntityState, _ moment: Moment,
+                         _ untouched: inout Untouched) throws -> Bool {
+        try owner.showing.isShown(state, place: key.entity) { place, id in
+            try self.state(Key(entity: place, id: id), moment, &untouched)
         }
     }
 }

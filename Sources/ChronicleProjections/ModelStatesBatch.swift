@@ -136,9 +136,9 @@ struct ModelStatesBatch {
         for (key, entry) in entries {
             let before = entry.before
             let entity = owner.model.entities[key.entity]
-            let after = overlay.state(of: entity.name, id: key.id).map { state in
+            let after = overlay.state(ofEntityAt: key.entity, id: key.id).map { state in
                 StoredEntity(state: state, isHidden: !hidden.isEmpty && hidden.contains(key), lastApplied: entry.lastApplied,
-                             uniqueWrites: overlay.uniqueRanks(of: entity.name, id: key.id).mapValues(\.position))
+                             uniqueWrites: overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id).mapValues(\.position))
             }
             guard after != before else { continue }
             if let after {
@@ -229,20 +229,20 @@ struct ModelStatesBatch {
                          before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?, into indexes: inout IndexMoves) {
         let id = before?.id ?? after?.id
         guard let id else { return }
-        for (index, field) in entity.fields.enumerated() {
-            if let uniqueness = field.unique {
-                let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: index)
-                let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: index)
+        for field in owner.indexPlans[number] {
+            if let uniqueness = field.uniqueness {
+                let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: field.place)
+                let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: field.place)
                 move(&indexes.unique, from: old, to: new, id: id)
             }
-            if owner.indexedFields[number].contains(field.name) {
-                let old = Self.valueEntry(before, field: field.name, entity: number, index: index)
-                let new = Self.valueEntry(after, field: field.name, entity: number, index: index)
+            if field.isValueIndexed {
+                let old = Self.valueEntry(before, field: field.name, entity: number, index: field.place)
+                let new = Self.valueEntry(after, field: field.name, entity: number, index: field.place)
                 move(&indexes.values, from: old, to: new, id: id)
             }
-            if case .reference = field.type {
-                let old = before?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
-                let new = after?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, index, parent: $0) }
+            if field.isReference {
+                let old = before?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
+                let new = after?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
                 move(&indexes.children, from: old, to: new, id: id)
             }
         }

@@ -18,35 +18,50 @@ extension ChronicleModel {
     /// references whose parent's deletion hides it, so that judging many entities does not
     /// look through the model's declarations each time.
     public struct ShowingRule: Sendable {
-        private let hiding: [String: [(field: String, target: String)]]
+        /// Per entity (by its place in the model), the references whose parent's deletion
+        /// hides it: the field's name and the parent entity's place.
+        private let hiding: [[(field: String, target: Int)]]
+        private let places: [String: Int]
+        private let names: [String]
         private let longestChain: Int
 
         /// The rule of `model`.
         public init(_ model: ChronicleModel) {
-            var hiding: [String: [(field: String, target: String)]] = [:]
-            for entity in model.entities {
-                hiding[entity.name] = entity.fields.compactMap { field in
-                    guard field.onParentDeletion != nil, case .reference(let target) = field.type else { return nil }
-                    return (field.name, target)
+            let places = Dictionary(model.entities.enumerated().map { ($1.name, $0) }) { first, _ in first }
+            hiding = model.entities.map { entity in
+                entity.fields.compactMap { field in
+                    guard field.onParentDeletion != nil, case .reference(let target) = field.type,
+                          let place = places[target] else { return nil }
+                    return (field.name, place)
                 }
             }
-            self.hiding = hiding
+            self.places = places
+            names = model.entities.map(\.name)
             longestChain = model.entities.count
         }
 
         /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``).
         public func isShown(_ state: EntityState,
                             parent: (_ entity: String, _ id: UUID) throws -> EntityState?) rethrows -> Bool {
-            try isShown(state, depth: 0, parent: parent)
+            guard let place = places[state.entity] else { return false }
+            return try isShown(state, place: place, depth: 0) { place, id in try parent(names[place], id) }
         }
 
-        private func isShown(_ state: EntityState, depth: Int,
-                             parent find: (_ entity: String, _ id: UUID) throws -> EntityState?) rethrows -> Bool {
-            guard !state.isDeleted, let references = hiding[state.entity] else { return false }
+        /// Whether `state`, an entity of the model's entity at `place` (in
+        /// ``ChronicleModel/entities``), is shown: as ``isShown(_:parent:)``, with entities
+        /// named by their places, so that judging many entities hashes no names.
+        public func isShown(_ state: EntityState, place: Int,
+                            parent: (_ place: Int, _ id: UUID) throws -> EntityState?) rethrows -> Bool {
+            try isShown(state, place: place, depth: 0, parent: parent)
+        }
+
+        private func isShown(_ state: EntityState, place: Int, depth: Int,
+                             parent find: (_ place: Int, _ id: UUID) throws -> EntityState?) rethrows -> Bool {
+            guard !state.isDeleted, hiding.indices.contains(place) else { return false }
             guard depth <= longestChain else { return true }
-            for (field, target) in references {
+            for (field, target) in hiding[place] {
                 guard let parentID = state.reference(field), let parent = try find(target, parentID) else { continue }
-                if try !isShown(parent, depth: depth + 1, parent: find) { return false }
+                if try !isShown(parent, place: target, depth: depth + 1, parent: find) { return false }
             }
             return true
         }

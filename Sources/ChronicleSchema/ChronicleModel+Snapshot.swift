@@ -30,10 +30,13 @@ extension ChronicleModel {
         /// Per entity (by place), id and unique field: the rank of the write that gave its value.
         private var uniqueRanks: [[UUID: [String: EventRank]]]
         private var applied: UInt64 = 0
+        /// Per entity (by place), how its events change it.
+        private let folds: [EntityFold]
 
         /// An empty snapshot of `model`, as of position 0.
         public init(_ model: ChronicleModel) {
             self.model = model
+            folds = model.entities.map { EntityFold($0) }
             states = Array(repeating: [:], count: model.entities.count)
             uniqueRanks = Array(repeating: [:], count: model.entities.count)
         }
@@ -52,21 +55,21 @@ extension ChronicleModel {
         public mutating func apply(_ event: Event, rank: EventRank) {
             applied = max(applied, rank.position)
             guard let number = number(of: event.entity) else { return }
-            let entity = model.entities[number]
+            let fold = folds[number]
             let id = event.id
             switch event.change {
             case .created(let given):
                 guard states[number][id] == nil else { return }
-                states[number][id] = entity.created(id, given)
-                noteUnique(of: entity, number, id, written: given.keys, rank: rank)
+                states[number][id] = fold.created(event.entity, id, given)
+                noteUnique(of: fold, number, id, written: given, rank: rank)
             case .deleted, .restored:
                 let deleted = event.change == .deleted
                 guard let wasDeleted = states[number][id]?.isDeleted, wasDeleted != deleted else { return }
                 states[number][id]!.isDeleted = deleted
             case .updated(let given):
                 guard states[number][id]?.isDeleted == false else { return }
-                entity.update(&states[number][id]!, with: given)
-                noteUnique(of: entity, number, id, written: given.keys, rank: rank)
+                fold.update(&states[number][id]!, with: given)
+                noteUnique(of: fold, number, id, written: given, rank: rank)
             case .set(let field, let on):
                 guard states[number][id]?.isDeleted == false else { return }
                 states[number][id]!.values[field] = .boolean(on)
@@ -104,6 +107,17 @@ extension ChronicleModel {
         /// The entity as folded, deleted or not (nil when none of its events created it).
         public func state(of entity: String, id: UUID) -> EntityState? {
             number(of: entity).flatMap { states[$0][id] }
+        }
+
+        /// Entity `id` of the model's entity at `place` (in ``ChronicleModel/entities``) as
+        /// folded: ``state(of:id:)`` without finding the entity by its name.
+        public func state(ofEntityAt place: Int, id: UUID) -> EntityState? {
+            states.indices.contains(place) ? states[place][id] : nil
+        }
+
+        /// ``uniqueRanks(of:id:)`` of the model's entity at `place`.
+        public func uniqueRanks(ofEntityAt place: Int, id: UUID) -> [String: EventRank] {
+            uniqueRanks.indices.contains(place) ? uniqueRanks[place][id] ?? [:] : [:]
         }
 
         /// Every entity of `entity` as folded, deleted or not, in no order.
@@ -180,8 +194,9 @@ extension ChronicleModel {
             }
         }
 
-        private mutating func noteUnique(of entity: Entity, _ number: Int, _ id: UUID, written: some Sequence<String>, rank: EventRank) {
-            for name in written where entity.field(named: name)?.unique != nil {
+        private mutating func noteUnique(of fold: EntityFold, _ number: Int, _ id: UUID, written: [String: FieldValue],
+                                         rank: EventRank) {
+            for name in fold.unique where written[name] != nil {
                 uniqueRanks[number][id, default: [:]][name] = rank
             }
         }
