@@ -7,6 +7,8 @@ import EventLog
 struct ModelChunk: Sendable {
     var records: [RecordedEvent] = []
     var events: [Result<ChronicleModel.Event, ChronicleModel.EventProblem>] = []
+    /// Each read event's entity, by its place in the model (nil for an event not read).
+    var places: [Int?] = []
     /// The bytes of the events' data.
     var bytes = 0
 
@@ -14,12 +16,15 @@ struct ModelChunk: Sendable {
     init(_ records: [RecordedEvent], reader: ChronicleModel.EventReader) {
         self.records = records
         events.reserveCapacity(records.count)
+        places.reserveCapacity(records.count)
         for record in records {
             bytes += record.data.count
-            events.append(Result { () throws(ChronicleModel.EventProblem) -> ChronicleModel.Event in
+            let event = Result { () throws(ChronicleModel.EventProblem) -> ChronicleModel.Event in
                 try reader.read(type: record.type, stream: record.stream, data: record.data,
                                 schemaVersion: Int(record.schemaVersion))
-            })
+            }
+            events.append(event)
+            places.append(event.isSuccess ? reader.entityPlace(ofType: record.type) : nil)
         }
     }
 
@@ -34,4 +39,10 @@ struct ModelChunk: Sendable {
 
     /// The position of the last event (the chunk is never empty when read from the log).
     var last: UInt64? { records.last?.position }
+}
+
+private extension Result {
+    var isSuccess: Bool {
+        if case .success = self { true } else { false }
+    }
 }

@@ -45,6 +45,10 @@ public final class ModelStates: Sendable {
     let meta: Database
     /// Each entity's place in the model (its number in keys).
     let entityNumbers: [String: Int]
+    /// Per entity, its fields' names in order: the layout of the values of the states it decodes.
+    let layouts: [[String]]
+    /// Per entity, the aggregates of it (by their place in the model) and how each reads a share.
+    let sharePlans: [[(aggregate: Int, plan: StoredAggregateRow.SharePlan)]]
     /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
     let indexedFields: [Set<String>]
     /// Per entity, the fields its index entries come from (``IndexedField``).
@@ -81,6 +85,10 @@ public final class ModelStates: Sendable {
         self.model = model
         self.log = log
         entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
+        layouts = model.entities.map { $0.fields.map(\.name) }
+        sharePlans = model.entities.map { entity in
+            model.aggregates.enumerated().filter { $1.entity == entity.name }.map { ($0, StoredAggregateRow.SharePlan($1, of: entity)) }
+        }
         indexedFields = model.entities.map { Self.indexedFields(of: $0, in: model) }
         indexPlans = zip(model.entities, indexedFields).map { IndexedField.plan(of: $0, valueIndexed: $1) }
         hidingReferences = model.entities.map { target in

@@ -13,10 +13,9 @@ extension ModelStatesBatch {
         guard !aggregates.isEmpty else { return }
         var rows: [[UInt8]: StoredAggregateRow] = [:]
         for change in changes {
-            let entity = owner.model.entities[change.key.entity]
-            for (number, aggregate) in aggregates.enumerated() where aggregate.entity == entity.name {
-                let old = change.shownBefore ? change.before.flatMap { StoredAggregateRow(share: $0, of: aggregate, in: entity) } : nil
-                let new = change.shownAfter ? change.after.flatMap { StoredAggregateRow(share: $0, of: aggregate, in: entity) } : nil
+            for (number, plan) in owner.sharePlans[change.key.entity] {
+                let old = change.shownBefore ? change.before.flatMap { StoredAggregateRow(share: $0, planned: plan) } : nil
+                let new = change.shownAfter ? change.after.flatMap { StoredAggregateRow(share: $0, planned: plan) } : nil
                 guard old != new else { continue }
                 if let old { try add(old, sign: -1, to: number, in: &rows) }
                 if let new { try add(new, sign: 1, to: number, in: &rows) }

@@ -70,7 +70,7 @@ extension ModelStatesBatch {
         }
         if let known = untouched.states[key] { return known }
         let entity = owner.model.entities[key.entity]
-        let state = try owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity).state }
+        let state = try owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]).state }
         untouched.states[key] = .some(state)
         return state
     }

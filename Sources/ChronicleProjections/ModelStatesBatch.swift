@@ -72,7 +72,11 @@ struct ModelStatesBatch {
                 .filter { $0.origin != deviceID && pulled[$0.position] != nil }.map(\.stream), before: first)
             for record in records where record.origin == deviceID && firstOwn[record.stream] == nil { firstOwn[record.stream] = record.position }
         }
-        for (record, read) in zip(records, chunk.events) {
+        // Room for each event touching an entity of its own, grown as an array grows.
+        if touched.capacity < touched.count + records.count {
+            touched.reserveCapacity(max(2 * touched.capacity, touched.count + records.count))
+        }
+        for (index, (record, read)) in zip(records, chunk.events).enumerated() {
             // An event the model cannot read (another app's, a newer version's) is kept in the
             // log and folds nothing; it is counted, and the first named (``ModelStates/unread()``).
             let event: ChronicleModel.Event
@@ -84,9 +88,9 @@ struct ModelStatesBatch {
                 if firstUnread == nil { firstUnread = "event \(record.position): \(error.description)" }
                 continue
             }
-            guard let number = owner.entityNumbers[event.entity] else { continue }
+            guard let number = chunk.places[index] else { continue }
             let key = Key(entity: number, id: event.id)
-            let previous = try load(key)
+            let (previous, slot) = try load(key)
             let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)
             if let server = rank.upstream, record.origin != deviceID, let own = firstOwn[record.stream], own < record.position {
                 let before = try events(of: record.stream).filter { $0.position < record.position }
@@ -99,8 +103,8 @@ struct ModelStatesBatch {
             if rank.upstream != nil, previous > 0, rank < (try self.rank(of: previous)) {
                 try refold(key, stream: record.stream, through: record.position)
             } else {
-                overlay.apply(event, rank: rank)
-                touched[key]!.lastApplied = record.position
+                overlay.apply(event, place: number, rank: rank)
+                touched.values[slot].lastApplied = record.position
             }
         }
     }
@@ -160,17 +164,17 @@ struct ModelStatesBatch {
     // MARK: - Folding
 
     /// Puts entity `key` in the overlay, as stored, the first time the batch meets it; returns
-    /// the position of the last event folded into it (0: none).
-    private mutating func load(_ key: Key) throws -> UInt64 {
-        if let known = touched[key] { return known.lastApplied }
+    /// the position of the last event folded into it (0: none), and where ``touched`` holds it.
+    private mutating func load(_ key: Key) throws -> (lastApplied: UInt64, slot: [Key: Touched].Index) {
+        if let slot = touched.index(forKey: key) { return (touched.values[slot].lastApplied, slot) }
         let entity = owner.model.entities[key.entity]
         let stored = try mayBeStored(key)
-            ? owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity) } : nil
+            ? owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]) } : nil
         touched[key] = Touched(before: stored, lastApplied: stored?.lastApplied ?? 0)
         if let stored {
             overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
         }
-        return stored?.lastApplied ?? 0
+        return (stored?.lastApplied ?? 0, touched.index(forKey: key)!)
     }
 
     /// Whether entity `key` may be stored: false when its id sorts after every id stored of its
@@ -241,8 +245,8 @@ struct ModelStatesBatch {
                 move(&indexes.values, from: old, to: new, id: id)
             }
             if field.isReference {
-                let old = before?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
-                let new = after?.reference(field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
+                let old = before?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
+                let new = after?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
                 move(&indexes.children, from: old, to: new, id: id)
             }
         }
@@ -250,13 +254,13 @@ struct ModelStatesBatch {
 
     static func uniqueEntry(_ state: ChronicleModel.EntityState?, field: String, under uniqueness: ChronicleModel.Uniqueness,
                                     entity: Int, index: Int) -> [UInt8]? {
-        guard let state, !state.isDeleted, case .text(let text)? = state.values[field] else { return nil }
+        guard let state, !state.isDeleted, case .text(let text)? = state.values.value(at: index, named: field) else { return nil }
         return ModelStateKeys.uniquePrefix(entity, index, key: uniqueness.key(text))
     }
 
     /// A live entity's indexed value (a deleted one is in no query's result).
     static func valueEntry(_ state: ChronicleModel.EntityState?, field: String, entity: Int, index: Int) -> [UInt8]? {
-        guard let state, !state.isDeleted, let value = state.values[field] else { return nil }
+        guard let state, !state.isDeleted, let value = state.values.value(at: index, named: field) else { return nil }
         return ModelStateKeys.valuePrefix(entity, index, value)
     }
 

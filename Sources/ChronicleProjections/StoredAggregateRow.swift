@@ -17,27 +17,45 @@ struct StoredAggregateRow: Equatable {
     var members: Int
     var measures: [ChronicleModel.FieldValue]
 
-    /// What one entity's `state` adds to its row of `aggregate` (nil: it has no grouped value).
-    init?(share state: ChronicleModel.EntityState, of aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity) {
-        guard let key = state.values[aggregate.groupedBy] else { return nil }
+    /// What one entity's `state` adds to its row of the aggregate `plan` was made for (nil: it
+    /// has no grouped value).
+    init?(share state: ChronicleModel.EntityState, planned plan: SharePlan) {
+        guard let key = state.values.value(at: plan.groupedBy.place, named: plan.groupedBy.name) else { return nil }
         self.key = key
         members = 1
-        measures = aggregate.measures.map { measure in
+        measures = plan.measures.map { measure in
+            let value = measure.field.flatMap { state.values.value(at: $0.place, named: $0.name) }
             switch measure.kind {
             case .count:
-                guard let field = measure.field else { return .integer(1) }
-                return .integer(state.values[field] == .boolean(true) ? 1 : 0)
+                return .integer(measure.field == nil || value == .boolean(true) ? 1 : 0)
             case .sum:
-                guard let field = measure.field, let type = entity.field(named: field)?.type else { return .integer(0) }
-                let value = state.values[field]
-                switch (type, value) {
+                switch (measure.type, value) {
                 case (.integer, .integer(let number)?): return .integer(number)
                 case (.integer, _): return .integer(0)
                 case (.decimal, .text(let text)?): return .text(Self.exact(text).description)
                 case (.number, .number(let number)?) where number.isFinite: return .text(Self.exact("\(number)").description)
                 case (.number, .integer(let number)?): return .text(Self.exact("\(number)").description)
+                case (nil, _): return .integer(0)
                 default: return .text("0")
                 }
+            }
+        }
+    }
+
+    /// What an aggregate's shares read of an entity's state, planned once: the grouped field
+    /// and each measure's field by their places among the entity's fields.
+    struct SharePlan: Sendable {
+        let groupedBy: (name: String, place: Int)
+        let measures: [(kind: ChronicleModel.Measure.Kind, field: (name: String, place: Int)?, type: ChronicleModel.FieldType?)]
+
+        /// The plan of `aggregate`, an aggregate of `entity`.
+        init(_ aggregate: ChronicleModel.Aggregate, of entity: ChronicleModel.Entity) {
+            func placed(_ name: String) -> (name: String, place: Int) {
+                (name, entity.fields.firstIndex { $0.name == name } ?? entity.fields.count)
+            }
+            groupedBy = placed(aggregate.groupedBy)
+            measures = aggregate.measures.map { measure in
+                (measure.kind, measure.field.map(placed), measure.field.flatMap { entity.field(named: $0)?.type })
             }
         }
     }

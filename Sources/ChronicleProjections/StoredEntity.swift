@@ -36,24 +36,36 @@ struct StoredEntity: Equatable {
         var bytes: [UInt8] = [(state.isDeleted ? 1 : 0) | (isHidden ? 2 : 0)]
         bytes.reserveCapacity(64)
         Self.append(lastApplied, to: &bytes)
-        let writes = entity.fields.indices.compactMap { index in uniqueWrites[entity.fields[index].name].map { (index, $0) } }
-        bytes.append(UInt8(writes.count))
-        for (index, position) in writes {
-            Self.append(UInt16(index), to: &bytes)
-            Self.append(position, to: &bytes)
+        // Each count is written before what it counts, and set once they are written.
+        let writesCounted = bytes.count
+        bytes.append(0)
+        if !uniqueWrites.isEmpty {
+            for index in entity.fields.indices {
+                guard let position = uniqueWrites[entity.fields[index].name] else { continue }
+                Self.append(UInt16(index), to: &bytes)
+                Self.append(position, to: &bytes)
+                bytes[writesCounted] += 1
+            }
         }
-        let values = entity.fields.indices.compactMap { index in state.values[entity.fields[index].name].map { (index, $0) } }
-        Self.append(UInt16(values.count), to: &bytes)
-        for (index, value) in values {
+        let counted = bytes.count
+        Self.append(UInt16(0), to: &bytes)
+        var count: UInt16 = 0
+        for index in entity.fields.indices {
+            guard let value = state.values.value(at: index, named: entity.fields[index].name) else { continue }
             Self.append(UInt16(index), to: &bytes)
             StoredValue.append(value, to: &bytes)
+            count += 1
         }
+        bytes[counted] = UInt8(truncatingIfNeeded: count)
+        bytes[counted + 1] = UInt8(truncatingIfNeeded: count >> 8)
         return bytes
     }
 
-    /// Reads what ``encoded(by:)`` wrote for entity `id`.
+    /// Reads what ``encoded(by:)`` wrote for entity `id`, its values laid as `layout` (the
+    /// entity's fields' names, in order: shared by every state decoded).
     /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
-    static func decode(_ bytes: UnsafeRawBufferPointer, id: UUID, entity: ChronicleModel.Entity) throws -> StoredEntity {
+    static func decode(_ bytes: UnsafeRawBufferPointer, id: UUID, entity: ChronicleModel.Entity,
+                       layout: [String]) throws -> StoredEntity {
         var reader = StoredBytesReader(bytes: bytes)
         do {
             let flags = try reader.byte()
@@ -64,11 +76,11 @@ struct StoredEntity: Equatable {
                 uniqueWrites[name] = try reader.integer(UInt64.self)
             }
             let count = Int(try reader.integer(UInt16.self))
-            var values: [String: ChronicleModel.FieldValue] = [:]
-            values.reserveCapacity(min(count, entity.fields.count))
+            var values = ChronicleModel.FieldValues(layout: layout)
             for _ in 0..<count {
-                let name = try reader.fieldName(of: entity)
-                values[name] = try reader.value()
+                let place = Int(try reader.integer(UInt16.self))
+                guard place < layout.count else { throw StoredBytesReader.Short() }
+                values.set(try reader.value(), at: place, named: layout[place])
             }
             guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
             let state = ChronicleModel.EntityState(entity: entity.name, id: id, values: values, isDeleted: flags & 1 == 1)

@@ -52,7 +52,7 @@ extension ChronicleModel.Decider.Context {
             guard let uniqueness = field.unique, case .text(let text)? = state.values[field.name] else { continue }
             try claim(field, uniqueness.key(text), shown: text, into: &decision)
         }
-        touchParents(of: state.values, into: &decision)
+        touchParents(of: state.values.dictionary, into: &decision)
         decision.expectedVersions[stream] = try reading.version(of: stream)
         append(entity.events.restored, data: [:], into: &decision)
     }

@@ -12,9 +12,9 @@ extension ChronicleModel {
         /// What an event does to its entity.
         public enum Change: Sendable, Hashable {
             /// Makes the entity, with the fields its data gives (the others take their defaults).
-            case created([String: FieldValue])
+            case created(FieldValues)
             /// Writes the fields its data gives.
-            case updated([String: FieldValue])
+            case updated(FieldValues)
             /// Deletes the entity; it keeps its fields for a restoration.
             case deleted
             /// Brings a deleted entity back as it was.

@@ -21,6 +21,8 @@ extension ChronicleModel {
         public let model: ChronicleModel
         private let kinds: [String: (entity: Int, kind: Kind)]
         private let streams: [String: Int]
+        /// Per entity (by place), its fields' names: the layout of the values its events give.
+        private let layouts: [[String]]
 
         private enum Kind: Sendable {
             case created, updated, deleted, restored
@@ -53,7 +55,11 @@ extension ChronicleModel {
             }
             self.kinds = kinds
             self.streams = streams
+            layouts = model.entities.map { $0.fields.map(\.name) }
         }
+
+        /// The place (in ``ChronicleModel/entities``) of the entity whose events are of `type`.
+        package func entityPlace(ofType type: String) -> Int? { kinds[type]?.entity }
 
         /// Whether the model declares events of `type`.
         public func knows(type: String) -> Bool { kinds[type] != nil }
@@ -88,14 +94,14 @@ extension ChronicleModel {
             let change: Event.Change
             switch kind {
             case .created:
-                var values = try Self.values(of: entity, in: &members, type: type)
+                var values = try Self.values(of: entity, laid: layouts[index], in: &members, type: type)
                 Self.compose(&values, of: entity, from: schemaVersion)
-                for field in entity.fields where Self.isRequired(field) && values[field.name] == nil {
+                for (place, field) in entity.fields.enumerated() where Self.isRequired(field) && values.value(at: place, named: field.name) == nil {
                     throw EventProblem("\(type) data is missing '\(field.name)'")
                 }
                 change = .created(values)
             case .updated:
-                var values = try Self.values(of: entity, in: &members, type: type, nullClears: true)
+                var values = try Self.values(of: entity, laid: layouts[index], in: &members, type: type, nullClears: true)
                 Self.compose(&values, of: entity, from: schemaVersion)
                 change = .updated(values)
             case .deleted:
@@ -118,7 +124,7 @@ extension ChronicleModel {
             !field.isOptional && field.defaultValue == nil && field.setBy == nil && field.type.name != "references"
         }
 
-        private static func compose(_ values: inout [String: FieldValue], of entity: Entity, from version: Int) {
+        private static func compose(_ values: inout FieldValues, of entity: Entity, from version: Int) {
             guard version < entity.eventSchemaVersion else { return }
             for field in entity.fields where field.rules.contains(.canonicalComposition) {
                 if case .text(let text)? = values[field.name] { values[field.name] = .text(text.precomposedStringWithCanonicalMapping) }
@@ -135,11 +141,12 @@ extension ChronicleModel {
             return id
         }
 
-        /// The values the data gives for the entity's fields written by creations and updates.
-        private static func values(of entity: Entity, in members: inout [String: DataValue],
-                                   type: String, nullClears: Bool = false) throws(EventProblem) -> [String: FieldValue] {
-            var values: [String: FieldValue] = [:]
-            for field in entity.fields where field.setBy == nil {
+        /// The values the data gives for the entity's fields written by creations and updates,
+        /// in slots named `layout` (the entity's fields' names).
+        private static func values(of entity: Entity, laid layout: [String], in members: inout [String: DataValue],
+                                   type: String, nullClears: Bool = false) throws(EventProblem) -> FieldValues {
+            var values = FieldValues(layout: layout)
+            for (place, field) in entity.fields.enumerated() where field.setBy == nil {
                 // Under its name, or one it had before a rename (the newest first).
                 guard let member = members[field.name] ?? field.formerNames.reversed().first(where: { members[$0] != nil }).flatMap({ members[$0] })
                 else { continue }
@@ -147,10 +154,10 @@ extension ChronicleModel {
                     // In an update, null clears a field that may be cleared; else it is absent. A
                     // text field that keeps no empty text is cleared by empty text: null in its
                     // place is absent, as the todo app has always read a memo of null.
-                    if nullClears, FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values[field.name] = .null }
+                    if nullClears, FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values.set(.null, at: place, named: field.name) }
                     continue
                 }
-                values[field.name] = try converted(member, of: field, type: type)
+                values.set(try converted(member, of: field, type: type), at: place, named: field.name)
             }
             return values
         }

@@ -19,8 +19,8 @@ extension ChronicleModel {
     /// look through the model's declarations each time.
     public struct ShowingRule: Sendable {
         /// Per entity (by its place in the model), the references whose parent's deletion
-        /// hides it: the field's name and the parent entity's place.
-        private let hiding: [[(field: String, target: Int)]]
+        /// hides it: the field's name and place, and the parent entity's place.
+        private let hiding: [[(field: String, fieldPlace: Int, target: Int)]]
         private let places: [String: Int]
         private let names: [String]
         private let longestChain: Int
@@ -29,10 +29,10 @@ extension ChronicleModel {
         public init(_ model: ChronicleModel) {
             let places = Dictionary(model.entities.enumerated().map { ($1.name, $0) }) { first, _ in first }
             hiding = model.entities.map { entity in
-                entity.fields.compactMap { field in
+                entity.fields.enumerated().compactMap { fieldPlace, field in
                     guard field.onParentDeletion != nil, case .reference(let target) = field.type,
                           let place = places[target] else { return nil }
-                    return (field.name, place)
+                    return (field.name, fieldPlace, place)
                 }
             }
             self.places = places
@@ -59,8 +59,8 @@ extension ChronicleModel {
                              parent find: (_ place: Int, _ id: UUID) throws -> EntityState?) rethrows -> Bool {
             guard !state.isDeleted, hiding.indices.contains(place) else { return false }
             guard depth <= longestChain else { return true }
-            for (field, target) in hiding[place] {
-                guard let parentID = state.reference(field), let parent = try find(target, parentID) else { continue }
+            for (field, fieldPlace, target) in hiding[place] {
+                guard let parentID = state.reference(at: fieldPlace, named: field), let parent = try find(target, parentID) else { continue }
                 if try !isShown(parent, place: target, depth: depth + 1, parent: find) { return false }
             }
             return true

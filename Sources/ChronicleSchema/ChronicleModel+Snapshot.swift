@@ -53,31 +53,42 @@ extension ChronicleModel {
 
         /// Folds one event in; `rank` orders the values of unique fields that collide.
         public mutating func apply(_ event: Event, rank: EventRank) {
+            guard let number = number(of: event.entity) else {
+                applied = max(applied, rank.position)
+                return
+            }
+            apply(event, place: number, rank: rank)
+        }
+
+        /// Folds in `event`, an event of the model's entity at `place` (in ``ChronicleModel/entities``).
+        package mutating func apply(_ event: Event, place number: Int, rank: EventRank) {
             applied = max(applied, rank.position)
-            guard let number = number(of: event.entity) else { return }
             let fold = folds[number]
             let id = event.id
             switch event.change {
             case .created(let given):
-                guard states[number][id] == nil else { return }
-                states[number][id] = fold.created(event.entity, id, given)
+                // One lookup: a creation of an id that exists puts the existing state back.
+                if let existing = states[number].updateValue(fold.created(event.entity, id, given), forKey: id) {
+                    states[number][id] = existing
+                    return
+                }
                 noteUnique(of: fold, number, id, written: given, rank: rank)
             case .deleted, .restored:
                 let deleted = event.change == .deleted
-                guard let wasDeleted = states[number][id]?.isDeleted, wasDeleted != deleted else { return }
-                states[number][id]!.isDeleted = deleted
+                guard let slot = states[number].index(forKey: id), states[number].values[slot].isDeleted != deleted else { return }
+                states[number].values[slot].isDeleted = deleted
             case .updated(let given):
-                guard states[number][id]?.isDeleted == false else { return }
-                fold.update(&states[number][id]!, with: given)
+                guard let slot = states[number].index(forKey: id), !states[number].values[slot].isDeleted else { return }
+                fold.update(&states[number].values[slot], with: given)
                 noteUnique(of: fold, number, id, written: given, rank: rank)
             case .set(let field, let on):
-                guard states[number][id]?.isDeleted == false else { return }
-                states[number][id]!.values[field] = .boolean(on)
+                guard let slot = states[number].index(forKey: id), !states[number].values[slot].isDeleted else { return }
+                states[number].values[slot].values[field] = .boolean(on)
             case .added(let field, let member), .removed(let field, let member):
-                guard states[number][id]?.isDeleted == false else { return }
-                var members = Set(states[number][id]!.members(of: field))
+                guard let slot = states[number].index(forKey: id), !states[number].values[slot].isDeleted else { return }
+                var members = Set(states[number].values[slot].members(of: field))
                 if case .added = event.change { members.insert(member) } else { members.remove(member) }
-                states[number][id]!.values[field] = .ids(ChronicleModel.sortedIDs(members))
+                states[number].values[slot].values[field] = .ids(ChronicleModel.sortedIDs(members))
             }
         }
 
@@ -194,7 +205,7 @@ extension ChronicleModel {
             }
         }
 
-        private mutating func noteUnique(of fold: EntityFold, _ number: Int, _ id: UUID, written: [String: FieldValue],
+        private mutating func noteUnique(of fold: EntityFold, _ number: Int, _ id: UUID, written: FieldValues,
                                          rank: EventRank) {
             for name in fold.unique where written[name] != nil {
                 uniqueRanks[number][id, default: [:]][name] = rank

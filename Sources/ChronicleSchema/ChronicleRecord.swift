@@ -112,7 +112,7 @@ extension ChronicleModel {
             switch source {
             case .state(let state):
                 let fields = lookup.entity.fields
-                return index < fields.count ? state.values[fields[index].name] : nil
+                return index < fields.count ? state.values.value(at: index, named: fields[index].name) : nil
             case .stored(let values):
                 if let set = shownSets.first(where: { $0.field == index }) { return .ids(set.members) }
                 guard var reader = reader(at: index, in: values) else { return nil }

@@ -12,15 +12,17 @@ package enum StoredValue {
 
     package static func append(_ value: ChronicleModel.FieldValue, to bytes: inout [UInt8]) {
         switch value {
-        case .text(let text) where text.utf8.count == 36 && UUID(canonical: text) != nil:
-            // One spelling per id: the text read back is the one stored.
-            bytes.append(Kind.id.rawValue)
-            withUnsafeBytes(of: UUID(canonical: text)!.uuid) { bytes += $0 }
         case .text(let text):
-            bytes.append(Kind.text.rawValue)
-            let utf8 = Array(text.utf8)
-            append(UInt32(utf8.count), to: &bytes)
-            bytes += utf8
+            let count = text.utf8.count
+            // One spelling per id: the text read back is the one stored.
+            if count == 36, let id = UUID(canonical: text) {
+                bytes.append(Kind.id.rawValue)
+                withUnsafeBytes(of: id.uuid) { bytes += $0 }
+            } else {
+                bytes.append(Kind.text.rawValue)
+                append(UInt32(count), to: &bytes)
+                bytes += text.utf8
+            }
         case .integer(let number):
             bytes.append(Kind.integer.rawValue)
             append(UInt64(bitPattern: Int64(number)), to: &bytes)
@@ -39,6 +41,7 @@ package enum StoredValue {
         }
     }
 
+    @inlinable
     package static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }

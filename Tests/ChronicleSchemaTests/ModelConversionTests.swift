@@ -34,7 +34,7 @@ import Testing
     func read(_ data: String) throws -> [String: ChronicleModel.FieldValue] {
         let event = try ChronicleModel.EventReader(Self.version2).read(type: "ReadingCreated", stream: Self.stream, data: Data(data.utf8))
         guard case .created(let values) = event.change else { return [:] }
-        return values
+        return values.dictionary
     }
 
     @Test func valuesOfAFormerTypeReadAsTheTypeNow() throws {
