@@ -51,6 +51,12 @@ enum Torture {
               Prints "ready", then runs one store command per stdin line (tag-add,
               fill, delete-user, quit; see Racer.swift) and prints its outcome.
 
+          catch-up-entities --store DIR [--wait-for-go]
+              Brings DIR/entities (the stored entities of the model the store
+              records) up to the log's head: prints "ready" (then, with --wait-for-go,
+              waits for one line on stdin), "committed POSITION" after each write
+              transaction it commits, and "done POSITION" at the end.
+
           hold --env DIR --txn read|write [--max-readers R] [--database NAME]
               Opens the LMDB environment DIR (R reader slots when it creates the lock
               file), begins a transaction, prints "holding" and keeps it open until a
@@ -73,6 +79,7 @@ enum Torture {
             case "domain-writer": try await DomainWriter.run(options)
             case "hold": try Hold.run(options)
             case "racer": try await Racer.run(options)
+            case "catch-up-entities": try EntitiesCatchUp.run(options)
             case "-h", "--help", "help": Output.line(usage)
             default: throw UsageError("unknown command '\(command)'")
             }
