@@ -36,11 +36,11 @@ struct ModelStatesBatch {
     /// Events of the batch the model cannot read, and what was wrong with the first.
     private(set) var unread = 0
     private(set) var firstUnread: String?
-    /// Per entity, the largest id its tables held when the batch began (`.some(nil)`: none),
-    /// read at the first load of one of its entities. Ids are mostly UUIDv7, rising with
-    /// time: an entity the batch creates sorts after every stored one, and is not looked up.
-    /// It holds while the fold loads, before ``finish()`` writes.
-    private var ceilings: [IDOrder??]
+    /// Per entity, the largest id its tables held when the batch began, read at the first
+    /// load of one of its entities. Ids are mostly UUIDv7, rising with time: an entity the
+    /// batch creates sorts after every stored one, and is not looked up. It holds while the
+    /// fold loads, before ``finish()`` writes.
+    private var ceilings: [StoredIDCeiling?]
 
     init(states owner: ModelStates, txn: Transaction) {
         self.owner = owner
@@ -181,21 +181,12 @@ struct ModelStatesBatch {
     /// entity, live or deleted.
     private mutating func mayBeStored(_ key: Key) throws -> Bool {
         if ceilings[key.entity] == nil {
-            let live = try txn.withCursor(owner.live[key.entity]) { cursor in try cursor.last() }
-                .map { IDOrder(try ModelCodec.id(in: $0.key, at: 0)) }
-            // The deleted table's last key of this entity: before the next entity's first.
-            let next = key.entity + 1
-            let deleted = try txn.withCursor(owner.deleted) { cursor in
-                let after = try cursor.seek(atLeast: [UInt8(truncatingIfNeeded: next >> 8), UInt8(truncatingIfNeeded: next)])
-                return try after == nil ? cursor.last() : cursor.previous()
-            }.flatMap { entry -> IDOrder? in
-                guard entry.key.count == 18, Int(entry.key[0]) << 8 | Int(entry.key[1]) == key.entity else { return nil }
-                return IDOrder(try ModelCodec.id(in: entry.key, at: 2))
-            }
-            ceilings[key.entity] = .some([live, deleted].compactMap { $0 }.max())
+            ceilings[key.entity] = StoredIDCeiling(txn: txn, tables: [
+                StoredIDCeiling.Table(database: owner.live[key.entity], prefix: []),
+                StoredIDCeiling.Table(database: owner.deleted, prefix: ModelStateKeys.prefix(key.entity)),
+            ])
         }
-        guard let largest = ceilings[key.entity]! else { return false }
-        return IDOrder(key.id) <= largest
+        return try ceilings[key.entity]!.mayHold(key.id)
     }
 
     /// Where the merge ranks the event at `position`, as known now.
