@@ -100,7 +100,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .cannotOpen(path, reason): self = .cannotOpen(path: path, reason: reason)
         case .storage: self = .storage(error.description)
         case .corruptModel, .outOfOrder: self = .damaged(error.description)
-        case .superseded: self = .conflict(error.description)
+        case .superseded, .supersededEntities: self = .conflict(error.description)
         case let .beyondHead(position, head): self = .beyondHead(position: position, head: head)
         case .notInModel(let what): self = .invalidInput(what)
         }

@@ -47,7 +47,7 @@ extension ModelStates {
         let base = ModelStateKeys.prefix(number)
         return try read { view in
             var found: [ChronicleModel.AggregateRow] = []
-            try view.scan(self.rows, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { _, value in
+            try view.scan(view.tables.rows, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { _, value in
                 let row = try StoredAggregateRow.decode(value, aggregate: name)
                 if let lower, row.key.sortsBefore(lower) { return true }
                 if let upper, upper.sortsBefore(row.key) {
@@ -100,7 +100,7 @@ extension StatesView {
         let name = states.model.entities[number].fields[field].name
         var ids: [UUID] = []
         guard states.indexedFields[number].contains(name) else {
-            try scan(states.live[number], from: [], within: []) { key, _ in
+            try scan(tables.live[number], from: [], within: []) { key, _ in
                 if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
                 return true
             }
@@ -109,7 +109,7 @@ extension StatesView {
         let base = ModelStateKeys.prefix(number) + ModelStateKeys.prefix(field)
         let end = upper.map { base + ModelStateKeys.sortable($0) }
         var exact = true
-        try scan(states.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, _ in
+        try scan(tables.values, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, _ in
             guard key.count >= base.count + 16 else { return true }
             let value = UnsafeRawBufferPointer(rebasing: key[..<(key.count - 16)])
             if let end, end.withUnsafeBytes({ KeyOrder.precedes($0, value) }) { return false }
@@ -126,7 +126,7 @@ extension StatesView {
         for (index, field) in entity.fields.enumerated() {
             guard let uniqueness = field.unique, case .text(let text)? = stored.state.values[field.name] else { continue }
             var holders: [UUID] = []
-            try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { key, _ in
+            try scan(tables.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { key, _ in
                 if let id = ModelStateKeys.trailingID(key) { holders.append(id) }
             }
             for holder in holders { _ = try self.stored(entity.name, holder) }

@@ -15,7 +15,7 @@ extension ModelStates {
         try read { view in
             guard let number = entityNumbers[entity] else { return [] }
             var all: [StoredEntity] = []
-            try view.scan(live[number], prefix: []) { key, value in
+            try view.scan(view.tables.live[number], prefix: []) { key, value in
                 guard let id = ModelStateKeys.trailingID(key) else { return }
                 let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number], layout: layouts[number])
                 all.append(stored)
@@ -59,7 +59,7 @@ extension ModelStates {
                   let uniqueness = declared.fields[index].unique else { return nil }
             return try states.read { view in
                 var found: UUID?
-                try view.scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: key)) { entry, _ in
+                try view.scan(view.tables.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: key)) { entry, _ in
                     // A long key is stored hashed: the holder's own value decides.
                     guard found == nil, let id = ModelStateKeys.trailingID(entry),
                           let state = try view.stored(entity, id)?.state, !state.isDeleted,
@@ -75,7 +75,7 @@ extension ModelStates {
                   let index = states.model.entity(named: entity)?.fields.firstIndex(where: { $0.name == field }) else { return [] }
             return try states.read { view in
                 var found: [ChronicleModel.EntityState] = []
-                try view.scan(states.children, prefix: ModelStateKeys.childrenPrefix(number, index, parent: parent)) { entry, _ in
+                try view.scan(view.tables.children, prefix: ModelStateKeys.childrenPrefix(number, index, parent: parent)) { entry, _ in
                     if let id = ModelStateKeys.trailingID(entry), let state = try view.stored(entity, id)?.state { found.append(state) }
                 }
                 return found
@@ -91,7 +91,7 @@ extension ModelStates {
     func read<T>(_ body: (inout StatesView) throws -> T) throws -> T {
         try ProjectionError.mappingStorage {
             try environment.read { txn in
-                var view = StatesView(states: self, txn: txn)
+                var view = StatesView(states: self, txn: txn, tables: try tables(txn))
                 return try body(&view)
             }
         }
@@ -111,13 +111,16 @@ struct StatesView {
 
     let states: ModelStates
     let txn: Transaction
+    /// The tables read: the active slot's as the read began.
+    let tables: ModelStateTables
     private var loaded: [Key: StoredEntity?] = [:]
     /// Whether each entity judged in place is shown; nil for one that is not stored.
     private var shownInPlace: [Key: Bool?] = [:]
 
-    init(states: ModelStates, txn: Transaction) {
+    init(states: ModelStates, txn: Transaction, tables: ModelStateTables) {
         self.states = states
         self.txn = txn
+        self.tables = tables
     }
 
     /// Entity `id` of `entity`, decoded when first asked for.
@@ -143,13 +146,13 @@ struct StatesView {
     /// The stored bytes of entity `id` of entity `number`, live or deleted (valid for the
     /// read); nil when it is not stored.
     func storedBytes(_ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
-        try states.storedBytes(txn, number, id)
+        try tables.storedBytes(txn, number, id)
     }
 
     /// The stored bytes of live entity `id` of entity `number` (valid for the read); nil when
     /// it is deleted or not stored.
     func liveBytes(_ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
-        try states.liveBytes(txn, number, id)
+        try tables.liveBytes(txn, number, id)
     }
 
     /// Adds an entity read by a scan.
@@ -193,7 +196,7 @@ struct StatesView {
             for index in uniqueFields where !collides {
                 guard let uniqueness = entity.fields[index].unique, case .text(let text)? = state.values[entity.fields[index].name] else { continue }
                 var holders = 0
-                try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
+                try scan(tables.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
                 if holders > 1 { collides = true }
             }
             shown.append(state)

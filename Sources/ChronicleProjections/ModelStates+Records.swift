@@ -10,7 +10,7 @@ extension ModelStates {
         let number = try entityNumber(of: Record.entity)
         return try read { view in
             var candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)] = []
-            try view.scan(live[number], prefix: []) { key, value in
+            try view.scan(view.tables.live[number], prefix: []) { key, value in
                 if let id = ModelStateKeys.trailingID(key) { candidates.append((id, value)) }
             }
             return try view.records(Record.self, of: candidates, number: number)
@@ -96,7 +96,7 @@ extension StatesView {
             for index in uniqueFields {
                 guard let uniqueness = entity.fields[index].unique, case .text(let text)? = fields.value(at: index) else { continue }
                 var holders = 0
-                try scan(states.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
+                try scan(tables.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: uniqueness.key(text))) { _, _ in holders += 1 }
                 if holders > 1 { return try recordsThroughStates(Record.self, of: candidates, number: number) }
             }
             // Most sets hold shown members only, and are read as stored.

@@ -30,19 +30,11 @@ public final class ModelStates: Sendable {
     public let model: ChronicleModel
     let log: EventLog
     let environment: Environment
-    /// Each entity's live entities (shown or hidden by a parent), by id: a table of its own
-    /// per entity, so that new ids, which rise with time, are appended to full pages.
-    let live: [Database]
-    /// Every deleted entity, by entity (2) and id (16): kept for a restore, apart from the
-    /// live ones, which reads scan.
-    let deleted: Database
-    let unique: Database
-    let children: Database
-    let values: Database
-    let conflicts: Database
-    /// Each aggregate's rows, kept up as entities change (``StoredAggregateRow``).
-    let rows: Database
-    let meta: Database
+    /// The two sets of tables (blue/green): readers use the active one, a rebuild fills the other.
+    let slots: [ModelStateTables]
+    /// What the slots share: the model folded by (`model`), the active slot (`active`, 0 when
+    /// absent) and the rebuild filling the other (`rebuild`, its token).
+    let shared: Database
     /// Each entity's place in the model (its number in keys).
     let entityNumbers: [String: Int]
     /// Per entity, its fields' names in order: the layout of the values of the states it decodes.
@@ -70,7 +62,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 7
+    static let layoutVersion: UInt32 = 8
     /// Events folded per write transaction while following the log.
     static let batchSize = 2048
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
@@ -113,18 +105,15 @@ public final class ModelStates: Sendable {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: Self.maxDatabases(model),
                                                                      noSync: noSync))
             let fingerprint = Self.fingerprint(of: model)
-            (live, deleted, unique, children, values, conflicts, rows, meta) = try environment.write { txn in
-                let live = try model.entities.indices.map { try txn.openDatabase(named: Self.liveTable($0)) }
-                let opened = (try txn.openDatabase(named: "deleted"), try txn.openDatabase(named: "unique"),
-                              try txn.openDatabase(named: "children"), try txn.openDatabase(named: "values"),
-                              try txn.openDatabase(named: "conflicts"), try txn.openDatabase(named: "rows"),
-                              try txn.openDatabase(named: "meta"))
-                if try txn.get(opened.6, key: Array("model".utf8)).map(Array.init) != fingerprint {
-                    for db in live + [opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6] { try txn.clear(db) }
-                    try Self.clearFormerTables(txn, keeping: live.count)
-                    try txn.put(opened.6, key: Array("model".utf8), value: fingerprint)
+            (slots, shared) = try environment.write { txn in
+                let slots = try [0, 1].map { try ModelStateTables(txn, slot: $0, entities: model.entities.count) }
+                let shared = try txn.openDatabase(named: "slots")
+                if try txn.get(shared, key: Array("model".utf8)).map(Array.init) != fingerprint {
+                    for db in slots.flatMap({ $0.states + [$0.meta] }) + [shared] { try txn.clear(db) }
+                    try Self.clearFormerTables(txn, keeping: model.entities.count)
+                    try txn.put(shared, key: Array("model".utf8), value: fingerprint)
                 }
-                return (live, opened.0, opened.1, opened.2, opened.3, opened.4, opened.5, opened.6)
+                return (slots, shared)
             }
         } catch let error as LMDBError {
             throw ProjectionError.cannotOpen(path: path, reason: error.description)
@@ -134,7 +123,7 @@ public final class ModelStates: Sendable {
     /// The position of the last event folded in.
     public func position() throws -> UInt64 {
         try ProjectionError.mappingStorage {
-            try environment.read { txn in try Self.checkpoint(txn, meta) }
+            try environment.read { txn in try Self.checkpoint(txn, try tables(txn).meta) }
         }
     }
 
@@ -152,17 +141,21 @@ public final class ModelStates: Sendable {
         let head = try log.head()
         if folded >= head { return folded }
         if head - folded > UInt64(Self.batchSize) { return try catchUp(from: folded, to: head) }
-        return try foldTransactions(to: head) { batch, checkpoint in
-            let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
-            try batch.fold(records)
-            return records.last?.position ?? checkpoint
-        }
+        return try foldTransactions(to: head, into: .active, foldNear)
+    }
+
+    /// Folds the events after `checkpoint` into `batch`, ``batchSize`` at most (a catch-up near
+    /// the head); returns the position of the last.
+    private func foldNear(_ batch: inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64 {
+        let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
+        try batch.fold(records)
+        return records.last?.position ?? checkpoint
     }
 
     /// Catches up from far behind (a rebuild, a large pull): the log is read and its events read
     /// by the model up to ``ChunkReadAheadDefaults/depth`` chunks ahead, on a second thread, while
     /// this one folds them, ``largeBatchSize`` events per write transaction.
-    private func catchUp(from start: UInt64, to head: UInt64) throws -> UInt64 {
+    private func catchUp(from start: UInt64, to head: UInt64, into target: FoldTarget = .active) throws -> UInt64 {
         let reader = ChronicleModel.EventReader(model)
         let source = ChunkReadAhead(log: log, chunkSize: Self.readAheadChunk, after: start) { stored in
             try ModelChunk(stored, reader: reader)
@@ -174,7 +167,7 @@ public final class ModelStates: Sendable {
         var readTo = start
         // The map grown before each transaction by what the ones before grew it, so that LMDB
         // seldom aborts one to grow it (a rebuild's first transaction still may).
-        return try foldTransactions(to: head, foreseeing: MapGrowthForecast()) { batch, checkpoint in
+        return try foldTransactions(to: head, into: target, foreseeing: MapGrowthForecast()) { batch, checkpoint in
             if checkpoint != readTo {
                 source.restart(after: checkpoint)
                 readTo = checkpoint
@@ -194,7 +187,7 @@ public final class ModelStates: Sendable {
     /// `fold` a batch and the checkpoint it found, and writes what `fold` folded in, up to the
     /// position it returns (the checkpoint: nothing). The change handler is told after each.
     /// With `forecast`, the map is grown before each transaction (``MapGrowthForecast``).
-    private func foldTransactions(to head: UInt64, foreseeing forecast: MapGrowthForecast? = nil,
+    private func foldTransactions(to head: UInt64, into target: FoldTarget, foreseeing forecast: MapGrowthForecast? = nil,
                                   _ fold: (inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64) throws -> UInt64 {
         while true {
             let (reached, more, changed) = try ProjectionError.mappingStorage {
@@ -202,14 +195,8 @@ public final class ModelStates: Sendable {
                 let used = forecast.map { _ in environment.usedSize() }
                 defer { if let forecast, let used { forecast.record(from: used, to: environment.usedSize()) } }
                 return try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
-                    let checkpoint = try Self.checkpoint(txn, meta)
-                    var batch = ModelStatesBatch(states: self, txn: txn)
-                    let last = try fold(&batch, checkpoint)
-                    guard last > checkpoint else { return (checkpoint, false, []) }
-                    let changed = try batch.finish()
-                    try Self.count(unread: batch.unread, first: batch.firstUnread, txn, meta)
-                    try txn.put(meta, key: Array("position".utf8), value: Self.bytes(last))
-                    return (last, last < head, changed)
+                    let (checkpoint, last, changed) = try foldTransaction(txn, into: try target.tables(of: self, txn), fold)
+                    return (last, last > checkpoint && last < head, changed)
                 }
             }
             if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
@@ -217,25 +204,99 @@ public final class ModelStates: Sendable {
         }
     }
 
-    /// Drops every state and folds the whole log again; returns the position reached.
+    /// One write transaction's fold into `tables`: `fold` is handed a batch and the checkpoint,
+    /// and what it folded is written, up to the position it returns. Returns the checkpoint
+    /// found, the position reached and the entities changed.
+    private func foldTransaction(_ txn: Transaction, into tables: ModelStateTables,
+                                 _ fold: (inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64) throws
+        -> (checkpoint: UInt64, reached: UInt64, changed: [(entity: String, id: UUID)]) {
+        let checkpoint = try Self.checkpoint(txn, tables.meta)
+        var batch = ModelStatesBatch(states: self, txn: txn, tables: tables)
+        let last = try fold(&batch, checkpoint)
+        guard last > checkpoint else { return (checkpoint, checkpoint, []) }
+        let changed = try batch.finish()
+        try Self.count(unread: batch.unread, first: batch.firstUnread, txn, tables.meta)
+        try txn.put(tables.meta, key: Array("position".utf8), value: Self.bytes(last))
+        return (checkpoint, last, changed)
+    }
+
+    /// Folds the whole log again into the other set of tables while readers and catch-ups go
+    /// on with the active one, then, in one write transaction, brings it level with the log
+    /// and makes it the active one (blue/green); returns the position reached.
+    ///
+    /// A rebuild that dies halfway (even by SIGKILL) leaves the active states as they were;
+    /// the next rebuild empties what it left. A rebuild started while another runs replaces it.
+    /// - throws: ``ProjectionError/supersededEntities`` when a newer rebuild replaced this one.
     @discardableResult
     public func rebuild() throws -> UInt64 {
-        try ProjectionError.mappingStorage {
+        let token = withUnsafeBytes(of: UUID().uuid) { Array($0) }
+        let slot = try ProjectionError.mappingStorage {
             try environment.write { txn in
-                for db in live + [deleted, unique, children, values, conflicts, rows] { try txn.clear(db) }
-                try txn.put(meta, key: Array("position".utf8), value: Self.bytes(0))
-                _ = try txn.delete(meta, key: Array("unread".utf8))
-                _ = try txn.delete(meta, key: Array("unread-first".utf8))
+                let other = 1 - (try activeSlot(txn))
+                for db in slots[other].states + [slots[other].meta] { try txn.clear(db) }
+                try txn.put(shared, key: Array("rebuild".utf8), value: token)
+                return other
             }
         }
-        return try catchUp()
+        let target = FoldTarget.rebuilding(slot: slot, token: token)
+        // Far behind first, in many transactions; then, in one, level with the log and swapped in.
+        let head = try log.head()
+        if head > UInt64(Self.batchSize) { _ = try catchUp(from: 0, to: head, into: target) }
+        while true {
+            _ = try foldTransactions(to: try log.head(), into: target, foldNear)
+            let swapped = try ProjectionError.mappingStorage {
+                try environment.write { txn -> UInt64? in
+                    let (_, reached, _) = try foldTransaction(txn, into: try target.tables(of: self, txn), foldNear)
+                    // Appends went on meanwhile: what is left is folded before the swap, in a transaction of its own.
+                    guard reached >= (try log.head()) else { return nil }
+                    try txn.put(shared, key: Array("active".utf8), value: [UInt8(slot)])
+                    _ = try txn.delete(shared, key: Array("rebuild".utf8))
+                    let old = slots[1 - slot]
+                    for db in old.states + [old.meta] { try txn.clear(db) }
+                    return reached
+                }
+            }
+            if let swapped { return swapped }
+        }
+    }
+
+    /// Which tables a catch-up's transactions fold into.
+    enum FoldTarget {
+        /// The active slot's: those readers read.
+        case active
+        /// Slot `slot`, which the rebuild holding `token` fills.
+        case rebuilding(slot: Int, token: [UInt8])
+
+        /// The tables, as of `txn`.
+        /// - throws: ``ProjectionError/supersededEntities`` when another rebuild took the slot over.
+        func tables(of states: ModelStates, _ txn: Transaction) throws -> ModelStateTables {
+            switch self {
+            case .active:
+                return try states.tables(txn)
+            case .rebuilding(let slot, let token):
+                guard let held = try txn.get(states.shared, key: Array("rebuild".utf8)), Array(held) == token,
+                      try states.activeSlot(txn) != slot else { throw ProjectionError.supersededEntities }
+                return states.slots[slot]
+            }
+        }
+    }
+
+    /// The slot readers use, as of `txn`.
+    func activeSlot(_ txn: Transaction) throws -> Int {
+        guard let bytes = try txn.get(shared, key: Array("active".utf8)), bytes.count == 1 else { return 0 }
+        return bytes[0] == 1 ? 1 : 0
+    }
+
+    /// The tables readers use, as of `txn`.
+    func tables(_ txn: Transaction) throws -> ModelStateTables {
+        slots[try activeSlot(txn)]
     }
 
     /// What merges overruled of this replica's writes, in the log's order (``MergeConflict``).
     public func mergeConflicts() throws -> [MergeConflict] {
         try read { view in
             var found: [MergeConflict] = []
-            try view.scan(conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
+            try view.scan(view.tables.conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
             return found
         }
     }
@@ -245,6 +306,7 @@ public final class ModelStates: Sendable {
     public func unread() throws -> (count: Int, first: String?) {
         try ProjectionError.mappingStorage {
             try environment.read { txn in
+                let meta = try tables(txn).meta
                 let count = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) : 0 } ?? 0
                 let first = try txn.get(meta, key: Array("unread-first".utf8)).map { String(decoding: $0, as: UTF8.self) }
                 return (count, first)
@@ -276,13 +338,10 @@ public final class ModelStates: Sendable {
         Set(entity.fields.filter(\.isIndexed).map(\.name)).union(model.aggregates.filter { $0.entity == entity.name }.map(\.groupedBy))
     }
 
-    /// The name of entity `number`'s table of live entities.
-    static func liveTable(_ number: Int) -> String { "live.\(number)" }
-
     /// The tables an environment of `model` may open: its own, and as many as a model of
     /// another shape left, which are emptied.
     static func maxDatabases(_ model: ChronicleModel) -> UInt32 {
-        UInt32(model.entities.count + 8 + formerTablesCleared)
+        UInt32(2 * (model.entities.count + 7) + 1 + formerTablesCleared)
     }
 
     /// At most this many tables another model (or layout) left are emptied on open.
@@ -296,7 +355,8 @@ public final class ModelStates: Sendable {
         try txn.scan(try txn.openDatabase(named: nil), prefix: []) { key, _ in
             let name = String(decoding: key, as: UTF8.self)
             if name == "states" { names.append(name) }
-            if name.hasPrefix("live."), let number = Int(name.dropFirst(5)), number >= count { names.append(name) }
+            let number = name.hasPrefix("live.") ? Int(name.dropFirst(5).split(separator: "/").first ?? "") : nil
+            if let number, number >= count { names.append(name) }
         }
         for name in names.prefix(formerTablesCleared) { try txn.clear(try txn.openDatabase(named: name, create: false)) }
     }

@@ -23,9 +23,9 @@ extension ModelStatesBatch {
         }
         for (key, row) in rows {
             if row.members > 0 {
-                try txn.put(owner.rows, key: key, value: row.encoded())
+                try txn.put(tables.rows, key: key, value: row.encoded())
             } else {
-                try txn.delete(owner.rows, key: key)
+                try txn.delete(tables.rows, key: key)
             }
         }
     }
@@ -35,7 +35,7 @@ extension ModelStatesBatch {
         let key = ModelStateKeys.row(aggregate, share.key)
         if rows[key] == nil {
             let stored = try key.withUnsafeBytes { k in
-                try txn.get(owner.rows, key: k).map { try StoredAggregateRow.decode($0, aggregate: owner.model.aggregates[aggregate].name) }
+                try txn.get(tables.rows, key: k).map { try StoredAggregateRow.decode($0, aggregate: owner.model.aggregates[aggregate].name) }
             }
             rows[key] = stored ?? StoredAggregateRow(key: share.key, members: 0, measures: share.measures.map { measure in
                 if case .integer = measure { .integer(0) } else { .text("0") }

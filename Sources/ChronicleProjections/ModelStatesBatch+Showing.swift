@@ -41,7 +41,7 @@ extension ModelStatesBatch {
             guard (before != nil && !shownBefore) != (after != nil && !shownAfter) else { continue }
             for (child, field) in owner.hidingReferences[key.entity] {
                 let prefix = ModelStateKeys.childrenPrefix(child, field, parent: key.id)
-                try txn.scan(owner.children, prefix: prefix) { key, _ in
+                try txn.scan(tables.children, prefix: prefix) { key, _ in
                     guard let id = ModelStateKeys.trailingID(key) else { return }
                     let childKey = Key(entity: child, id: id)
                     if seen.insert(childKey).inserted { pending.append(childKey) }
@@ -55,11 +55,11 @@ extension ModelStatesBatch {
     /// stored bytes are otherwise unchanged); the touched ones are written whole.
     func writeHiddenFlags(of changes: [ShowingChange]) throws {
         for change in changes where touched[change.key] == nil {
-            guard var bytes = try owner.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
+            guard var bytes = try tables.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }
             bytes[0] = flags
-            try owner.put(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
+            try tables.put(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
         }
     }
 
@@ -70,7 +70,7 @@ extension ModelStatesBatch {
         }
         if let known = untouched.states[key] { return known }
         let entity = owner.model.entities[key.entity]
-        let state = try owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]).state }
+        let state = try tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]).state }
         untouched.states[key] = .some(state)
         return state
     }

@@ -14,6 +14,8 @@ struct ModelStatesBatch {
 
     let owner: ModelStates
     let txn: Transaction
+    /// The tables it folds into: the states readers use, or those a rebuild fills.
+    let tables: ModelStateTables
     private let reader: ChronicleModel.EventReader
     /// The touched entities as folded so far.
     private(set) var overlay: ChronicleModel.Snapshot
@@ -42,9 +44,10 @@ struct ModelStatesBatch {
     /// fold loads, before ``finish()`` writes.
     private var ceilings: [StoredIDCeiling?]
 
-    init(states owner: ModelStates, txn: Transaction) {
+    init(states owner: ModelStates, txn: Transaction, tables: ModelStateTables) {
         self.owner = owner
         self.txn = txn
+        self.tables = tables
         reader = ChronicleModel.EventReader(owner.model)
         overlay = ChronicleModel.Snapshot(owner.model)
         ceilings = Array(repeating: nil, count: owner.model.entities.count)
@@ -124,16 +127,16 @@ struct ModelStatesBatch {
             var key: [UInt8] = []
             key.appendBigEndian(position)
             key.appendBigEndian(at)
-            try txn.put(owner.conflicts, key: key, value: ConflictsProjection.encode(conflict))
+            try txn.put(tables.conflicts, key: key, value: ConflictsProjection.encode(conflict))
         }
         // In key order, each entity's live table through puts of its own: new ids, which rise
         // with time, are appended.
-        var puts = [AscendingPuts?](repeating: nil, count: owner.live.count)
+        var puts = [AscendingPuts?](repeating: nil, count: tables.live.count)
         // The index entries moved, written sorted when every entity is: appended where they pass
         // the stored ones, near each other where not.
-        var indexes = IndexMoves(unique: IndexChanges(txn: txn, database: owner.unique),
-                                 children: IndexChanges(txn: txn, database: owner.children),
-                                 values: IndexChanges(txn: txn, database: owner.values))
+        var indexes = IndexMoves(unique: IndexChanges(txn: txn, database: tables.unique),
+                                 children: IndexChanges(txn: txn, database: tables.children),
+                                 values: IndexChanges(txn: txn, database: tables.values))
         let entries = touched.sorted { a, b in
             a.key.entity != b.key.entity ? a.key.entity < b.key.entity : ModelStateKeys.precedes(a.key.id, b.key.id)
         }
@@ -146,13 +149,13 @@ struct ModelStatesBatch {
             }
             guard after != before else { continue }
             if let after {
-                var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: owner.live[key.entity])
+                var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
                 let bytes = after.encoded(by: entity)
-                try owner.write(txn, key.entity, key.id, bytes: bytes, isDeleted: after.state.isDeleted,
+                try tables.write(txn, key.entity, key.id, bytes: bytes, isDeleted: after.state.isDeleted,
                                 wasDeleted: before?.state.isDeleted, puts: &entityPuts)
                 puts[key.entity] = entityPuts
             } else if let before {
-                try owner.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted)
+                try tables.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted)
             }
             reindex(entity, number: key.entity, before: before?.state, after: after?.state, into: &indexes)
             if after?.state != before?.state { changed.append((entity.name, key.id)) }
@@ -169,7 +172,7 @@ struct ModelStatesBatch {
         if let slot = touched.index(forKey: key) { return (touched.values[slot].lastApplied, slot) }
         let entity = owner.model.entities[key.entity]
         let stored = try mayBeStored(key)
-            ? owner.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]) } : nil
+            ? tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]) } : nil
         touched[key] = Touched(before: stored, lastApplied: stored?.lastApplied ?? 0)
         if let stored {
             overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
@@ -182,8 +185,8 @@ struct ModelStatesBatch {
     private mutating func mayBeStored(_ key: Key) throws -> Bool {
         if ceilings[key.entity] == nil {
             ceilings[key.entity] = StoredIDCeiling(txn: txn, tables: [
-                StoredIDCeiling.Table(database: owner.live[key.entity], prefix: []),
-                StoredIDCeiling.Table(database: owner.deleted, prefix: ModelStateKeys.prefix(key.entity)),
+                StoredIDCeiling.Table(database: tables.live[key.entity], prefix: []),
+                StoredIDCeiling.Table(database: tables.deleted, prefix: ModelStateKeys.prefix(key.entity)),
             ])
         }
         return try ceilings[key.entity]!.mayHold(key.id)

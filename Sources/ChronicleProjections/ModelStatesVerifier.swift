@@ -28,20 +28,24 @@ public enum ModelStatesVerifier {
         let head = try log.head()
         return try ProjectionError.mappingStorage {
             try environment.read { txn -> [String] in
-                guard let meta = try? txn.openDatabase(named: "meta", create: false),
-                      try txn.get(meta, key: Array("model".utf8)).map(Array.init) == ModelStates.fingerprint(of: model) else { return [] }
+                guard let shared = try? txn.openDatabase(named: "slots", create: false),
+                      try txn.get(shared, key: Array("model".utf8)).map(Array.init) == ModelStates.fingerprint(of: model) else { return [] }
+                // The tables readers use (blue/green: a rebuild may be filling the others).
+                let slot = try txn.get(shared, key: Array("active".utf8)).map { $0.count == 1 && $0[0] == 1 ? 1 : 0 } ?? 0
+                let meta = try txn.openDatabase(named: ModelStateTables.name("meta", slot: slot), create: false)
                 let position = try ModelStates.checkpoint(txn, meta)
                 guard position <= head else {
                     return ["the entities are folded up to position \(position) but the log ends at \(head); they are folded again at the next open"]
                 }
                 guard deep else { return [] }
                 let fold = try ModelReplay.snapshot(log: log, model: model, until: position).snapshot
-                return try compare(txn, model: model, with: fold)
+                return try compare(txn, slot: slot, model: model, with: fold)
             }
         }
     }
 
-    private static func compare(_ txn: Transaction, model: ChronicleModel, with fold: ChronicleModel.Snapshot) throws -> [String] {
+    private static func compare(_ txn: Transaction, slot: Int, model: ChronicleModel, with fold: ChronicleModel.Snapshot) throws -> [String] {
+        func table(_ name: String) throws -> Database { try txn.openDatabase(named: ModelStateTables.name(name, slot: slot), create: false) }
         var problems: [String] = []
         // What the fold says each database holds.
         var states: [[UInt8]: ChronicleModel.EntityState] = [:]
@@ -86,12 +90,12 @@ public enum ModelStatesVerifier {
             }
         }
         for number in model.entities.indices {
-            try txn.scan(try txn.openDatabase(named: ModelStates.liveTable(number), create: false), prefix: []) { key, value in
+            try txn.scan(try table(ModelStateTables.liveTable(number)), prefix: []) { key, value in
                 guard key.count == 16, let id = ModelStateKeys.trailingID(key) else { return }
                 try check(number, id, value, inDeleted: false)
             }
         }
-        try txn.scan(try txn.openDatabase(named: "deleted", create: false), prefix: []) { key, value in
+        try txn.scan(try table("deleted"), prefix: []) { key, value in
             guard let id = ModelStateKeys.trailingID(key), key.count == 18 else { return }
             let number = Int(key[0]) << 8 | Int(key[1])
             guard number < model.entities.count else {
@@ -108,14 +112,14 @@ public enum ModelStatesVerifier {
         // The indexes.
         for (name, expected) in [("unique", unique), ("children", children), ("values", values)] {
             var stored = Set<[UInt8]>()
-            try txn.scan(try txn.openDatabase(named: name, create: false), prefix: []) { key, _ in stored.insert(Array(key)) }
+            try txn.scan(try table(name), prefix: []) { key, _ in stored.insert(Array(key)) }
             if stored != expected {
                 problems.append("entities: the '\(name)' index holds \(stored.subtracting(expected).count) entries the log's fold has not, "
                                 + "and lacks \(expected.subtracting(stored).count)")
             }
         }
         // The aggregates' rows.
-        let rowsDB = try txn.openDatabase(named: "rows", create: false)
+        let rowsDB = try table("rows")
         for (number, aggregate) in model.aggregates.enumerated() {
             guard let entity = model.entity(named: aggregate.entity) else { continue }
             var stored: [ChronicleModel.AggregateRow] = []

@@ -11,6 +11,8 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
     case corruptModel(String)
     /// Another rebuild of the same projection started meanwhile and replaced this one.
     case superseded(ProjectionName)
+    /// Another rebuild of a declared model's stored entities started meanwhile and replaced this one.
+    case supersededEntities
     /// A batch did not follow the projection's checkpoint (a bug, never expected).
     case outOfOrder(projection: ProjectionName, checkpoint: UInt64, next: UInt64)
     /// A position past the end of the log was asked for.
@@ -28,6 +30,8 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
             "a read model is damaged (\(what)); run 'chronicle rebuild'"
         case .superseded(let name):
             "the rebuild of '\(name)' was replaced by a newer rebuild started meanwhile"
+        case .supersededEntities:
+            "the rebuild of the stored entities was replaced by a newer rebuild started meanwhile"
         case let .outOfOrder(projection, checkpoint, next):
             "projection '\(projection)' is at position \(checkpoint) but was handed position \(next)"
         case let .beyondHead(position, head):

@@ -5,10 +5,11 @@ import Foundation
 /// `catch-up-entities`: brings a store's stored entities (`DIR/entities`, the read model of
 /// the model the store records) up to its log's head, saying after each committed write
 /// transaction how far it got; several at once on one store, one of them killed, is the
-/// multi-process test of a catch-up from far behind.
+/// multi-process test of a catch-up from far behind. With `--rebuild`, folds the whole log
+/// again beside the states readers use and swaps it in (blue/green).
 enum EntitiesCatchUp {
     static func run(_ raw: [String]) throws {
-        let arguments = try Arguments(raw, flagNames: ["wait-for-go"])
+        let arguments = try Arguments(raw, flagNames: ["wait-for-go", "rebuild"])
         let store = try arguments.string("store")
         let log = try EventLog(path: store + "/log")
         defer { log.close() }
@@ -18,7 +19,7 @@ enum EntitiesCatchUp {
         states.onChange { _, position in Output.line("committed \(position)") }
         Output.line("ready")
         if arguments.flag("wait-for-go") { _ = readLine() }
-        let reached = try states.catchUp()
+        let reached = try arguments.flag("rebuild") ? states.rebuild() : states.catchUp()
         Output.line("done \(reached)")
     }
 }

@@ -51,11 +51,12 @@ enum Torture {
               Prints "ready", then runs one store command per stdin line (tag-add,
               fill, delete-user, quit; see Racer.swift) and prints its outcome.
 
-          catch-up-entities --store DIR [--wait-for-go]
+          catch-up-entities --store DIR [--wait-for-go] [--rebuild]
               Brings DIR/entities (the stored entities of the model the store
               records) up to the log's head: prints "ready" (then, with --wait-for-go,
               waits for one line on stdin), "committed POSITION" after each write
-              transaction it commits, and "done POSITION" at the end.
+              transaction it commits, and "done POSITION" at the end. --rebuild folds
+              the whole log again beside the states readers use, then swaps it in.
 
           hold --env DIR --txn read|write [--max-readers R] [--database NAME]
               Opens the LMDB environment DIR (R reader slots when it creates the lock
