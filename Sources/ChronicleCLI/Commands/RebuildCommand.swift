@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import ChronicleProjections
+import EventLog
+import Foundation
 import Synchronization
 
 /// `chronicle rebuild`: replays the log into fresh read models and swaps them in.
@@ -12,7 +13,8 @@ struct RebuildCommand: AsyncParsableCommand {
             + "An interrupted rebuild leaves the old models in place; run it again.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "users, todos, daily-stats, tags, conflicts or all.") var projection = "all"
+    @Option(help: "users, todos, daily-stats, tags, conflicts, entities (a declared model's stored entities) or all.")
+    var projection = "all"
     @Flag(help: "Print the summary as JSON.") var json = false
     @Option(help: ArgumentHelp("The most events per write transaction (by default, transactions end at the entities they hold).",
                                visibility: .hidden)) var batchSize: Int?
@@ -24,20 +26,33 @@ struct RebuildCommand: AsyncParsableCommand {
 
     private func projections() throws -> [ProjectionName] {
         if projection == "all" { return ProjectionName.allCases }
+        if projection == "entities" { return [] }
         guard let name = ProjectionName(rawValue: projection) else {
-            throw ValidationError("unknown projection '\(projection)': expected users, todos, daily-stats, tags, conflicts or all")
+            throw ValidationError("unknown projection '\(projection)': expected users, todos, daily-stats, tags, conflicts, entities or all")
         }
         return [name]
     }
 
+    /// Whether the stored entities are rebuilt: asked for, or, with `all`, the store has them.
+    private var rebuildsEntities: Bool {
+        projection == "entities" || (projection == "all" && FileManager.default.fileExists(atPath: store.path + "/entities/data.mdb"))
+    }
+
     func run() async throws {
         let names = try projections()
+        if names.isEmpty {
+            let log = try StoreAccess.openLog(store)
+            defer { log.close() }
+            try reportEntities(try rebuildEntities(log), alone: true)
+            return
+        }
         let (log, models, _) = try StoreAccess.openModels(store)
         let bar = ProgressBar(pauseAfter: ProcessInfo.processInfo.environment["CHRONICLE_REBUILD_PAUSE_AFTER"].flatMap { UInt64($0) })
         let summary = try await Rebuild.run(log: log, models: models, projections: names, batchSize: batchSize) { progress in
             bar.show(progress)
         }
         bar.finish()
+        let entities = rebuildsEntities ? try rebuildEntities(log) : nil
         let seconds = Double(summary.elapsed.components.seconds) + Double(summary.elapsed.components.attoseconds) / 1e18
         if json {
             var entries: [String: Int] = [:]
@@ -47,7 +62,7 @@ struct RebuildCommand: AsyncParsableCommand {
                 "events": summary.eventsRead, "skipped": summary.skippedEvents,
                 "seconds": (seconds * 1000).rounded() / 1000, "eventsPerSecond": summary.eventsPerSecond.rounded(),
                 "entries": entries,
-            ]
+            ].merging(entities.map { ["entities": $0.json] } ?? [:]) { first, _ in first }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             CLIOutput.line(String(decoding: data, as: UTF8.self))
             return
@@ -70,6 +85,46 @@ struct RebuildCommand: AsyncParsableCommand {
         if summary.skippedEvents > 0 {
             CLIOutput.line("\(counted(summary.skippedEvents, "event")) skipped (unknown type or unreadable data)")
         }
+        if let entities { try reportEntities(entities, alone: false) }
+    }
+
+    /// What a rebuild of the stored entities came to.
+    private struct EntitiesRebuilt {
+        var model: String
+        var version: Int
+        var position: UInt64
+        var seconds: Double
+
+        var json: [String: Any] {
+            ["model": model, "version": version, "position": position, "seconds": (seconds * 1000).rounded() / 1000]
+        }
+    }
+
+    /// Rebuilds `entities/`, the stored entities of the model the store records, blue/green:
+    /// readers in other processes keep the old ones until the swap. Progress on stderr.
+    private func rebuildEntities(_ log: EventLog) throws -> EntitiesRebuilt {
+        let model = try RecordedModel(log: log).model
+        let states = try ModelStates(path: store.path + "/entities", model: model, log: log, noSync: log.options.noSync)
+        let head = try log.head()
+        let line = ProgressLine("rebuild entities")
+        states.onChange { _, position in line.show(done: min(position, head), total: head) }
+        let started = ContinuousClock.now
+        let position = try states.rebuild()
+        line.finish()
+        let elapsed = (ContinuousClock.now - started).components
+        return EntitiesRebuilt(model: model.name, version: model.version, position: position,
+                               seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+
+    private func reportEntities(_ rebuilt: EntitiesRebuilt, alone: Bool) throws {
+        if json {
+            guard alone else { return }
+            let data = try JSONSerialization.data(withJSONObject: ["entities": rebuilt.json], options: [.sortedKeys])
+            CLIOutput.line(String(decoding: data, as: UTF8.self))
+            return
+        }
+        CLIOutput.line("rebuilt the entities of model '\(rebuilt.model)' version \(rebuilt.version) in "
+                       + "\(String(format: "%.2f", rebuilt.seconds)) s; they are at position \(rebuilt.position)")
     }
 }
 
