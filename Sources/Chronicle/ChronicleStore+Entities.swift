@@ -154,6 +154,31 @@ extension ChronicleStore {
         return state
     }
 
+    /// Folds the store's model's entities (`entities/`) again from the whole log into a second
+    /// set of tables while reads go on from the first, then swaps them in, level with the log,
+    /// in one transaction (blue/green); returns the position they reached. A rebuild that dies
+    /// halfway leaves the entities as they were.
+    ///
+    /// ```swift
+    /// try await store.rebuildEntities()
+    /// ```
+    /// - throws: ``ChronicleError/conflict(_:)`` when another rebuild, started meanwhile, replaced this one.
+    @discardableResult
+    public func rebuildEntities() async throws -> UInt64 {
+        try requireOpen()
+        let states = try ChronicleError.mapping { try entityStates() }
+        // Seconds of LMDB work for a large log: off Swift's cooperative threads.
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                do {
+                    continuation.resume(returning: try ChronicleError.mapping { try states.rebuild() })
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
     /// The stored entities brought up to the log's head: what every generic read reads.
     func caughtUpEntityStates() throws -> ModelStates {
         let states = try entityStates()

@@ -143,4 +143,24 @@ struct ModelStatesRebuildTests {
         #expect(await again.waitForExit() == ChildProcess.Exit(status: 0, wasSignalled: false), "\(again.standardErrorText)")
         #expect(lines.last == "done \(head)")
     }
+
+    @Test("a store rebuilds its entities: the same notes and rows, level with the log, while it reads and writes on")
+    func aStoreRebuildsItsEntities() async throws {
+        let folder = try TemporaryFolder("store-rebuilds-entities")
+        defer { folder.remove() }
+        let store = try ChronicleStore(directory: folder.path + "/store", backgroundProjections: false,
+                                       logOptions: .init(noSync: true), model: NotebookModel.model)
+        let home = try await store.create("Folder", ["name": "Home"])
+        for day in 1...5 { _ = try await store.create("Note", ["day": .text("2026-06-0\(day)"), "folderId": .id(home.id)]) }
+        let notes = try await store.entities("Note"), rows = try await store.rows("NotesPerDay")
+        async let rebuilt = store.rebuildEntities()
+        let late = try await store.create("Note", ["day": "2026-06-09"])
+        let reached = try await rebuilt
+        #expect(reached <= (try store.log.head()))
+        let after = try await store.entities("Note")
+        #expect(after.filter { $0.id != late.id } == notes)
+        #expect(after.contains { $0.id == late.id })
+        #expect(try await store.rows("NotesPerDay").prefix(5) == rows[...])
+        await store.close()
+    }
 }
