@@ -14,6 +14,8 @@ struct Measurement: Codable, Sendable {
     /// diagnostics: the kernel's share shows, for one, how much zero-filling new pages cost a run.
     var userSeconds: Double = 0
     var systemSeconds: Double = 0
+    /// What a rebuild built, summed up alike for the systems that can say (``RebuiltContents``).
+    var contents: String?
 
     /// Operations per second (higher is better).
     var rate: Double { seconds > 0 ? Double(operations) / seconds : 0 }

@@ -14,6 +14,7 @@ enum Child {
             var measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop(),
                                           diskWriteBytes: PeakMemorySampler.diskWriteBytes())
             (measurement.userSeconds, measurement.systemSeconds) = cpuSeconds()
+            if step == .measure { measurement.contents = try RebuiltContents.summary(task) }
             print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             return 0
         } catch {

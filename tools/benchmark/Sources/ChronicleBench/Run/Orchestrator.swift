@@ -75,6 +75,8 @@ struct Orchestrator {
             let recorded = selected.contains(.rebuild)
             let systems = recorded ? Workload.rebuild.systems : [.chronicle, .chronicleEntities, .grdb]
             for run in 0..<(recorded ? options.runCount : 1) {
+                // What each system built from the one log: those that can say must agree.
+                var built: [(system: BenchSystem, contents: String)] = []
                 for system in systems {
                     let directory = "\(root)/models-\(system.rawValue)-\(run)"
                     var child = task(.rebuild, system, directory, count: sizes.events)
@@ -82,10 +84,15 @@ struct Orchestrator {
                     progress("rebuild run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
                     let measurement = try ChildProcess.run(.measure, child)
                     if recorded { results.record(.rebuild, system, measurement) }
+                    if let contents = measurement.contents { built.append((system, contents)) }
                     Self.report(.rebuild, system, measurement)
                     if let previous = models[system] { try? FileManager.default.removeItem(atPath: previous) }
                     models[system] = directory
                 }
+                if let first = built.first, built.contains(where: { $0.contents != first.contents }) {
+                    throw BenchError.child("the rebuilds differ: " + built.map { "\($0.system.rawValue): \($0.contents)" }.joined(separator: "; "))
+                }
+                if let first = built.first { progress("  rebuilt alike: \(first.contents)") }
             }
         }
 
