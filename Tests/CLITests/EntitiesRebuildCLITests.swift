@@ -22,15 +22,7 @@ struct EntitiesRebuildCLITests {
         let head = try store.log.head()
         await store.close()
 
-        // The note's stored state marked deleted, as a bit flipped by the disk would.
-        let entities = try Environment(path: cli.store + "/entities", options: .init(maxDatabases: 32))
-        try entities.write { txn in
-            let live = try txn.openDatabase(named: "live.1", create: false)   // the live notes (Note is the second entity)
-            let key = withUnsafeBytes(of: note.id.uuid) { Array($0) }
-            var value = Array(try #require(try txn.get(live, key: key)))
-            value[0] |= 1
-            try txn.put(live, key: key, value: value)
-        }
+        let entities = try EntitiesVerifyCLITests.markDeleted(note.id, in: cli.store)
         #expect(try await cli.run(["verify", "--deep"]).status != 0)
 
         let rebuilt = try await cli.run(["rebuild", "--projection", "entities"])

@@ -8,6 +8,20 @@ import Testing
 /// `--deep`, against the log's fold, entity by entity, index by index, row by row.
 @Suite("chronicle verify on a declared model's entities", .timeLimit(.minutes(5)))
 struct EntitiesVerifyCLITests {
+    /// Marks the stored state of live note `id` deleted, as a bit flipped by the disk would;
+    /// returns the entities' environment.
+    static func markDeleted(_ id: UUID, in store: String) throws -> Environment {
+        let entities = try Environment(path: store + "/entities", options: .init(maxDatabases: 32))
+        try entities.write { txn in
+            let states = try txn.openDatabase(named: "live.1", create: false)   // the live notes (Note is the second entity)
+            let key = withUnsafeBytes(of: id.uuid) { Array($0) }
+            var value = Array(try #require(try txn.get(states, key: key)))
+            value[0] |= 1
+            try txn.put(states, key: key, value: value)
+        }
+        return entities
+    }
+
     @Test("intact entities verify; a damaged entity and a lost index entry are each named")
     func verifiesTheEntities() async throws {
         let cli = try await GenericWriteCLITests.notebookStore()
@@ -21,15 +35,7 @@ struct EntitiesVerifyCLITests {
         let intact = try await cli.run(["verify", "--deep"])
         #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
 
-        // The note's stored state marked deleted, as a bit flipped by the disk would.
-        let entities = try Environment(path: cli.store + "/entities", options: .init(maxDatabases: 16))
-        try entities.write { txn in
-            let states = try txn.openDatabase(named: "live.1", create: false)   // the live notes (Note is the second entity)
-            let key = withUnsafeBytes(of: note.id.uuid) { Array($0) }
-            var value = Array(try #require(try txn.get(states, key: key)))
-            value[0] |= 1
-            try txn.put(states, key: key, value: value)
-        }
+        let entities = try Self.markDeleted(note.id, in: cli.store)
         let damaged = try await cli.run(["verify", "--deep"])
         #expect(damaged.status != 0)
         #expect((damaged.stdout + damaged.stderr).contains("entities: 1 differs from the log's fold, first Note \(note.id.uuidString.lowercased())"),

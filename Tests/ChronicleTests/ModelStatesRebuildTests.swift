@@ -33,6 +33,12 @@ struct ModelStatesRebuildTests {
         Dictionary(try states.shown("Note").map { ($0.id, $0.text("body") ?? "") }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The states at `path` show every note written, and hold under a deep check against the log.
+    static func expectIntact(_ states: ModelStates, _ written: [UUID: String], at path: String, log: EventLog) throws {
+        #expect(try bodies(states) == written)
+        #expect(try ModelStatesVerifier.problems(path: path, model: NotebookModel.model, log: log, deep: true) == [])
+    }
+
     /// Runs `body` on a thread of its own (it may block: the rebuild waits for the test).
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
         await withCheckedContinuation { continuation in
@@ -79,11 +85,10 @@ struct ModelStatesRebuildTests {
         #expect(try Self.bodies(states) == written)
         #expect(try states.rows(of: "NotesPerDay", from: nil, through: nil).map { $0.measures["notes"] } == [.integer(3000), .integer(1)])
         // The states now live in the other tables: the deep check reads those.
-        #expect(try ModelStatesVerifier.problems(path: folder.path + "/states", model: NotebookModel.model, log: store.log, deep: true) == [])
+        try Self.expectIntact(states, written, at: folder.path + "/states", log: store.log)
         // A second rebuild swaps back.
         try states.rebuild()
-        #expect(try Self.bodies(states) == written)
-        #expect(try ModelStatesVerifier.problems(path: folder.path + "/states", model: NotebookModel.model, log: store.log, deep: true) == [])
+        try Self.expectIntact(states, written, at: folder.path + "/states", log: store.log)
         await store.close()
     }
 
@@ -102,8 +107,7 @@ struct ModelStatesRebuildTests {
         #expect(throws: ProjectionError.supersededEntities) { try first.get() }
         states.onChange(nil)
         #expect(try states.position() == store.log.head())
-        #expect(try Self.bodies(states) == written)
-        #expect(try ModelStatesVerifier.problems(path: folder.path + "/states", model: NotebookModel.model, log: store.log, deep: true) == [])
+        try Self.expectIntact(states, written, at: folder.path + "/states", log: store.log)
         await store.close()
     }
 
