@@ -199,7 +199,13 @@ public final class ModelStates: Sendable {
                     return (last, last > checkpoint && last < head, changed)
                 }
             }
-            if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
+            switch target {
+            case .active:
+                if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
+            case .rebuilding(_, _, let progress):
+                // Readers see none of it: the change handler hears of the swap alone (its followers, by the active slot).
+                progress(reached)
+            }
             if !more { return reached }
         }
     }
@@ -226,9 +232,11 @@ public final class ModelStates: Sendable {
     ///
     /// A rebuild that dies halfway (even by SIGKILL) leaves the active states as they were;
     /// the next rebuild empties what it left. A rebuild started while another runs replaces it.
+    /// - parameter progress: told, after each of the rebuild's write transactions, the position
+    ///   its states reached.
     /// - throws: ``ProjectionError/supersededEntities`` when a newer rebuild replaced this one.
     @discardableResult
-    public func rebuild() throws -> UInt64 {
+    public func rebuild(progress: @escaping @Sendable (_ position: UInt64) -> Void = { _ in }) throws -> UInt64 {
         let token = withUnsafeBytes(of: UUID().uuid) { Array($0) }
         let slot = try ProjectionError.mappingStorage {
             try environment.write { txn in
@@ -238,7 +246,7 @@ public final class ModelStates: Sendable {
                 return other
             }
         }
-        let target = FoldTarget.rebuilding(slot: slot, token: token)
+        let target = FoldTarget.rebuilding(slot: slot, token: token, progress: progress)
         // Far behind first, in many transactions; then, in one, level with the log and swapped in.
         let head = try log.head()
         if head > UInt64(Self.batchSize) { _ = try catchUp(from: 0, to: head, into: target) }
@@ -256,7 +264,10 @@ public final class ModelStates: Sendable {
                     return reached
                 }
             }
-            if let swapped { return swapped }
+            if let swapped {
+                progress(swapped)
+                return swapped
+            }
         }
     }
 
@@ -264,8 +275,9 @@ public final class ModelStates: Sendable {
     enum FoldTarget {
         /// The active slot's: those readers read.
         case active
-        /// Slot `slot`, which the rebuild holding `token` fills.
-        case rebuilding(slot: Int, token: [UInt8])
+        /// Slot `slot`, which the rebuild holding `token` fills, telling `progress` the position
+        /// each of its transactions reached.
+        case rebuilding(slot: Int, token: [UInt8], progress: @Sendable (UInt64) -> Void)
 
         /// The tables, as of `txn`.
         /// - throws: ``ProjectionError/supersededEntities`` when another rebuild took the slot over.
@@ -273,12 +285,17 @@ public final class ModelStates: Sendable {
             switch self {
             case .active:
                 return try states.tables(txn)
-            case .rebuilding(let slot, let token):
+            case .rebuilding(let slot, let token, _):
                 guard let held = try txn.get(states.shared, key: Array("rebuild".utf8)), Array(held) == token,
                       try states.activeSlot(txn) != slot else { throw ProjectionError.supersededEntities }
                 return states.slots[slot]
             }
         }
+    }
+
+    /// The slot readers use: it changes when a rebuild, in any process, swaps its states in.
+    func activeSlot() throws -> Int {
+        try ProjectionError.mappingStorage { try environment.read { txn in try activeSlot(txn) } }
     }
 
     /// The slot readers use, as of `txn`.

@@ -6,18 +6,21 @@ import Synchronization
 /// background and tells a runner's observers what changed: each entity a catch-up in this
 /// process changed (``ReadModelChange/entity(_:_:position:)``, whichever task caught up), and
 /// ``ReadModelChange/entitiesInvalidated(position:)`` when another process caught the states
-/// up past what this one told.
+/// up past what this one told, or a rebuild (in any process) swapped new states in.
 final class ModelStatesFollower: Sendable {
     let states: ModelStates
     private let observers: ChangeObservers
     /// The position up to which observers were told of every change.
     private let told: Mutex<UInt64>
+    /// The set of tables readers used when last looked at (a rebuild's swap changes it).
+    private let slot: Mutex<Int?>
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(states: ModelStates, observers: ChangeObservers) {
         self.states = states
         self.observers = observers
         told = Mutex((try? states.position()) ?? 0)
+        slot = Mutex(try? states.activeSlot())
         states.onChange { [weak self] changed, position in self?.tell(changed, position: position) }
     }
 
@@ -54,8 +57,13 @@ final class ModelStatesFollower: Sendable {
                     defer { told = max(told, position) }
                     return position > told
                 }
-                // Folded by another process: this one cannot say which entities changed.
-                if behind, observers.isActive { observers.yield([.entitiesInvalidated(position: position)]) }
+                let active = try states.activeSlot()
+                let swapped = slot.withLock { slot -> Bool in
+                    defer { slot = active }
+                    return slot != nil && slot != active
+                }
+                // Folded by another process, or rebuilt: this one cannot say which entities changed.
+                if behind || swapped, observers.isActive { observers.yield([.entitiesInvalidated(position: position)]) }
                 if head > position {
                     try states.catchUp()
                 } else {

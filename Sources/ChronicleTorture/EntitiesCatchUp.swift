@@ -19,7 +19,9 @@ enum EntitiesCatchUp {
         states.onChange { _, position in Output.line("committed \(position)") }
         Output.line("ready")
         if arguments.flag("wait-for-go") { _ = readLine() }
-        let reached = try arguments.flag("rebuild") ? states.rebuild() : states.catchUp()
+        let reached = try arguments.flag("rebuild")
+            ? states.rebuild { position in Output.line("committed \(position)") }
+            : states.catchUp()
         Output.line("done \(reached)")
     }
 }

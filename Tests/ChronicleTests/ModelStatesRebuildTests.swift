@@ -58,13 +58,13 @@ struct ModelStatesRebuildTests {
         let (midway, reachedMidway) = AsyncStream.makeStream(of: UInt64.self)
         let resume = DispatchSemaphore(value: 0)
         let calls = Mutex(0)
-        states.onChange { _, position in
+        let pause: @Sendable (UInt64) -> Void = { position in
             guard calls.withLock({ $0 += 1; return $0 == 1 }) else { return }
             reachedMidway.yield(position)
             reachedMidway.finish()
             resume.wait()
         }
-        async let rebuilt = Self.onThread { try states.rebuild() }
+        async let rebuilt = Self.onThread { try states.rebuild(progress: pause) }
         var positions = midway.makeAsyncIterator()
         let first = try #require(await positions.next())
         #expect(first < head, "the rebuild's first transaction reached \(first) of \(head)")
@@ -99,13 +99,13 @@ struct ModelStatesRebuildTests {
         let (store, states, written) = try await Self.notes(3000, in: folder)
         let calls = Mutex(0)
         // Between the first rebuild's transactions, a second one runs whole.
-        states.onChange { _, _ in
-            guard calls.withLock({ $0 += 1; return $0 == 1 }) else { return }
-            _ = try? states.rebuild()
+        let first = await Self.onThread {
+            try states.rebuild { _ in
+                guard calls.withLock({ $0 += 1; return $0 == 1 }) else { return }
+                _ = try? states.rebuild()
+            }
         }
-        let first = await Self.onThread { try states.rebuild() }
         #expect(throws: ProjectionError.supersededEntities) { try first.get() }
-        states.onChange(nil)
         #expect(try states.position() == store.log.head())
         try Self.expectIntact(states, written, at: folder.path + "/states", log: store.log)
         await store.close()
@@ -165,6 +165,24 @@ struct ModelStatesRebuildTests {
         #expect(after.filter { $0.id != late.id } == notes)
         #expect(after.contains { $0.id == late.id })
         #expect(try await store.rows("NotesPerDay").prefix(5) == rows[...])
+        await store.close()
+    }
+
+    @Test("observers of a store's changes hear that its entities were invalidated when a rebuild swaps them in")
+    func observersHearOfTheSwap() async throws {
+        let folder = try TemporaryFolder("store-rebuild-observed")
+        defer { folder.remove() }
+        let store = try ChronicleStore(directory: folder.path + "/store", logOptions: .init(noSync: true), model: NotebookModel.model)
+        _ = try await store.create("Note", ["day": "2026-06-01"])
+        let changes = store.changes()
+        try await store.rebuildEntities()
+        let heard = try await withTimeout(.seconds(30), "an entitiesInvalidated change") {
+            for await change in changes {
+                if case .entitiesInvalidated = change { return true }
+            }
+            return false
+        }
+        #expect(heard)
         await store.close()
     }
 }

@@ -107,9 +107,8 @@ struct RebuildCommand: AsyncParsableCommand {
         let states = try ModelStates(path: store.path + "/entities", model: model, log: log, noSync: log.options.noSync)
         let head = try log.head()
         let line = ProgressLine("rebuild entities")
-        states.onChange { _, position in line.show(done: min(position, head), total: head) }
         let started = ContinuousClock.now
-        let position = try states.rebuild()
+        let position = try states.rebuild { position in line.show(done: min(position, head), total: head) }
         line.finish()
         let elapsed = (ContinuousClock.now - started).components
         return EntitiesRebuilt(model: model.name, version: model.version, position: position,
