@@ -14,9 +14,10 @@ struct EntityListCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Argument(help: "An entity's or an aggregate's name, as 'chronicle model' shows it (e.g. Todo, DailyStat).") var name: String
     @Flag(help: "Print a JSON array of the entities (or rows), shaped by the model.") var json = false
+    @Option(help: "As of this position of the log: what the app showed then (default: the log's head).") var until: UInt64?
 
     func run() async throws {
-        let reading = try ModelReading(store)
+        let reading = try ModelReading(store, until: until)
         let model = reading.model
         guard let entity = try reading.entity(name, orAggregate: true) else {
             // An aggregate (entity(_:orAggregate:) checked the name).

@@ -14,6 +14,7 @@ struct EntityShowCommand: AsyncParsableCommand {
     @Argument(help: "The entity's name, as 'chronicle model' shows it (e.g. Todo).") var entity: String
     @Argument(help: "Its id.") var id: String
     @Flag(help: "Print the entity as one JSON object, shaped by the model.") var json = false
+    @Option(help: "As of this position of the log: what the app showed then (default: the log's head).") var until: UInt64?
 
     func validate() throws {
         _ = try parseID(id, what: "entity")
@@ -21,7 +22,7 @@ struct EntityShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = try parseID(id, what: "entity")
-        let reading = try ModelReading(store)
+        let reading = try ModelReading(store, until: until)
         guard let entity = try reading.entity(entity) else { return }
         guard let state = reading.replayed.snapshot.shown(entity.name, id: id) else {
             let kept = reading.replayed.snapshot.state(of: entity.name, id: id)

@@ -9,10 +9,14 @@ struct ModelReading {
     let model: ChronicleModel
     let replayed: ModelReplay.Result
 
-    init(_ options: StoreOptions) throws {
+    /// The store's entities as of position `until` (nil: the log's head).
+    /// - throws: ``RefusedInput`` for a position past the log's head.
+    init(_ options: StoreOptions, until: UInt64? = nil) throws {
         let log = try StoreAccess.openLog(options)
         model = try RecordedModel(log: log).model
-        replayed = try ModelReplay.snapshot(log: log, model: model)
+        let head = try log.head()
+        if let until, until > head { throw RefusedInput("position \(until) is past the end of the log (head \(head))") }
+        replayed = try ModelReplay.snapshot(log: log, model: model, until: until)
         if replayed.unread > 0 {
             CLIOutput.note("note: \(replayed.unread) event\(replayed.unread == 1 ? "" : "s") of the log "
                            + "model '\(model.name)' version \(model.version) cannot read \(replayed.unread == 1 ? "is" : "are") "
