@@ -300,6 +300,11 @@ public final class ModelStates: Sendable {
 
     /// The slot readers use, as of `txn`.
     func activeSlot(_ txn: Transaction) throws -> Int {
+        try Self.activeSlot(txn, shared: shared)
+    }
+
+    /// The slot readers use, as `shared` (the `slots` table) says in `txn`: 0 unless it says 1.
+    static func activeSlot(_ txn: Transaction, shared: Database) throws -> Int {
         guard let bytes = try txn.get(shared, key: Array("active".utf8)), bytes.count == 1 else { return 0 }
         return bytes[0] == 1 ? 1 : 0
     }

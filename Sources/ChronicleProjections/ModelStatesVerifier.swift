@@ -31,7 +31,7 @@ public enum ModelStatesVerifier {
                 guard let shared = try? txn.openDatabase(named: "slots", create: false),
                       try txn.get(shared, key: Array("model".utf8)).map(Array.init) == ModelStates.fingerprint(of: model) else { return [] }
                 // The tables readers use (blue/green: a rebuild may be filling the others).
-                let slot = try txn.get(shared, key: Array("active".utf8)).map { $0.count == 1 && $0[0] == 1 ? 1 : 0 } ?? 0
+                let slot = try ModelStates.activeSlot(txn, shared: shared)
                 let meta = try txn.openDatabase(named: ModelStateTables.name("meta", slot: slot), create: false)
                 let position = try ModelStates.checkpoint(txn, meta)
                 guard position <= head else {

@@ -30,8 +30,7 @@ extension ChronicleModel {
             var values = given.isLaid(as: layout) ? given : FieldValues(layout: layout)
             for place in fields.indices {
                 // `null` given to a creation is as if the field were not given.
-                let value = (values.value(at: place, named: layout[place]) ?? given.value(at: place, named: layout[place]))
-                    .flatMap { $0 == .null ? nil : $0 }
+                let value = given.value(at: place, named: layout[place]).flatMap { $0 == .null ? nil : $0 }
                 values.set(value ?? (fields[place].isSet ? .ids([]) : fields[place].defaultValue), at: place, named: layout[place])
             }
             var state = EntityState(entity: entity, id: id, values: values)
@@ -41,7 +40,8 @@ extension ChronicleModel {
 
         /// Writes `given` over `state`'s values (`null` clears one).
         func update(_ state: inout EntityState, with given: FieldValues) {
-            if given.isLaid(as: layout), state.values.isLaid(as: layout) {
+            // Slots set by place fall back to the name where the state is laid otherwise.
+            if given.isLaid(as: layout) {
                 for place in layout.indices {
                     guard let value = given.value(at: place, named: layout[place]) else { continue }
                     state.values.set(value == .null ? nil : value, at: place, named: layout[place])

@@ -23,31 +23,31 @@ struct GenericWriteCLITests {
     func writesAnotherAppsStore() async throws {
         let cli = try await Self.notebookStore()
         defer { cli.cleanup() }
-        let home = try await succeed(cli, ["create", "Folder", "name=Home"])
-        let red = try await succeed(cli, ["create", "Label", "name=red"])
-        let note = try await succeed(cli, ["create", "Note", "day=2026-03-01", "cost=2.50", "folderId=\(home)", "labels=\(red)"])
-        _ = try await succeed(cli, ["update", "Note", note, "pinned=true", "body=milk"])
-        #expect(try await succeed(cli, ["list", "NotesPerDay", "--json"]) == #"[{"day":"2026-03-01","notes":1,"pinned":1,"spent":"2.5"}]"#)
+        let home = try await cli.succeed(["create", "Folder", "name=Home"])
+        let red = try await cli.succeed(["create", "Label", "name=red"])
+        let note = try await cli.succeed(["create", "Note", "day=2026-03-01", "cost=2.50", "folderId=\(home)", "labels=\(red)"])
+        _ = try await cli.succeed(["update", "Note", note, "pinned=true", "body=milk"])
+        #expect(try await cli.succeed(["list", "NotesPerDay", "--json"]) == #"[{"day":"2026-03-01","notes":1,"pinned":1,"spent":"2.5"}]"#)
         let refused = try await cli.run(["create", "Folder", "name= home "])
         #expect(refused.status == 1 && refused.stderr == "error: a folder with name \" home \" already exists\n", "\(refused.stderr)")
         let badDay = try await cli.run(["create", "Note", "day=2026-02-30"])
         #expect(badDay.status == 1 && badDay.stderr == "error: day must be a real calendar day as YYYY-MM-DD (got \"2026-02-30\")\n")
         let badNumber = try await cli.run(["update", "Note", note, "cost=abc"])
         #expect(badNumber.status == 1 && badNumber.stderr == "error: cost must be a decimal number like 12.50 (got \"abc\")\n")
-        _ = try await succeed(cli, ["update", "Note", note, "labels-=\(red)"])
-        _ = try await succeed(cli, ["delete", "Folder", home])
-        #expect(try await succeed(cli, ["list", "Note", "--json"]) == "[]")
-        _ = try await succeed(cli, ["restore", "Folder", home])
-        #expect(try await succeed(cli, ["list", "Note", "--json"])
+        _ = try await cli.succeed(["update", "Note", note, "labels-=\(red)"])
+        _ = try await cli.succeed(["delete", "Folder", home])
+        #expect(try await cli.succeed(["list", "Note", "--json"]) == "[]")
+        _ = try await cli.succeed(["restore", "Folder", home])
+        #expect(try await cli.succeed(["list", "Note", "--json"])
                 == #"[{"id":"\#(note)","body":"milk","day":"2026-03-01","cost":"2.50","pinned":true,"folderId":"\#(home)","labels":[]}]"#)
         // Nothing after `=` clears an optional field; a required one is refused.
-        _ = try await succeed(cli, ["update", "Note", note, "cost="])
-        #expect(try await succeed(cli, ["show", "Note", note, "--json"]).contains("\"cost\":null"))
+        _ = try await cli.succeed(["update", "Note", note, "cost="])
+        #expect(try await cli.succeed(["show", "Note", note, "--json"]).contains("\"cost\":null"))
         let required = try await cli.run(["update", "Note", note, "day="])
         #expect(required.status == 1 && required.stderr == "error: day is required: it cannot be cleared\n", "\(required.stderr)")
         // Nothing refused was appended: 3 creations, the update (2 events), the untagging, the deletion, the restoration,
         // the clearing.
-        #expect(try await succeed(cli, ["log", "--json"]).components(separatedBy: "\"position\"").count - 1 == 10)
+        #expect(try await cli.succeed(["log", "--json"]).components(separatedBy: "\"position\"").count - 1 == 10)
     }
 
     @Test("processes racing to create folders of one name up to case: exactly one succeeds")
@@ -61,7 +61,7 @@ struct GenericWriteCLITests {
         }
         #expect(statuses.filter { $0 == 0 }.count == 1, "\(statuses)")
         #expect(statuses.allSatisfy { $0 == 0 || $0 == 1 }, "\(statuses)")
-        let folders = try await succeed(cli, ["list", "Folder", "--json"])
+        let folders = try await cli.succeed(["list", "Folder", "--json"])
         #expect(folders.components(separatedBy: "\"id\"").count - 1 == 1, "\(folders)")
     }
 
@@ -69,37 +69,30 @@ struct GenericWriteCLITests {
     func interworksWithTheTodoCommands() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let work = try await succeed(cli, ["tag", "add", "--name", "Work", "--color", "#AABBCC"])
+        let work = try await cli.succeed(["tag", "add", "--name", "Work", "--color", "#AABBCC"])
         let taken = try await cli.run(["create", "Tag", "name=WORK", "color=#000000"])
         #expect(taken.status == 1 && taken.stderr.contains("already exists"), "\(taken.stderr)")
-        let home = try await succeed(cli, ["create", "Tag", "name=  Home ", "color=#00AA00"])
+        let home = try await cli.succeed(["create", "Tag", "name=  Home ", "color=#00AA00"])
         let clash = try await cli.run(["tag", "add", "--name", "home", "--color", "#000000"])
         #expect(clash.status == 1, "\(clash.stderr)")
-        let user = try await succeed(cli, ["create", "User", "name=Ada", "age=36"])
-        let todo = try await succeed(cli, ["create", "Todo", "title=Pay rent", "deadline=2026-03-01", "userId=\(user)", "memo="])
-        _ = try await succeed(cli, ["update", "Todo", todo, "isCompleted=true", "tags+=\(work)", "tags+=\(home)"])
+        let user = try await cli.succeed(["create", "User", "name=Ada", "age=36"])
+        let todo = try await cli.succeed(["create", "Todo", "title=Pay rent", "deadline=2026-03-01", "userId=\(user)", "memo="])
+        _ = try await cli.succeed(["update", "Todo", todo, "isCompleted=true", "tags+=\(work)", "tags+=\(home)"])
         let tags = [home, work].sorted().map { "\"\($0)\"" }.joined(separator: ",")
-        #expect(try await succeed(cli, ["todo", "list", "--json"])
+        #expect(try await cli.succeed(["todo", "list", "--json"])
                 == #"[{"id":"\#(todo)","title":"Pay rent","deadline":"2026-03-01","userId":"\#(user)","memo":null,"isCompleted":true,"tags":[\#(tags)]}]"#)
-        #expect(try await succeed(cli, ["tag", "show", home, "--json"]) == ##"{"id":"\##(home)","name":"Home","color":"#00aa00"}"##)
-        #expect(try await succeed(cli, ["stats", "--json"]) == #"[{"date":"2026-03-01","total":1,"completed":1}]"#)
+        #expect(try await cli.succeed(["tag", "show", home, "--json"]) == ##"{"id":"\##(home)","name":"Home","color":"#00aa00"}"##)
+        #expect(try await cli.succeed(["stats", "--json"]) == #"[{"date":"2026-03-01","total":1,"completed":1}]"#)
         // A tag created here is at the shape the todo app writes (names composed: version 2).
-        #expect(try await succeed(cli, ["log", "--type", "TagCreated", "--json"]).components(separatedBy: "\"schemaVersion\":2").count - 1 == 2)
+        #expect(try await cli.succeed(["log", "--type", "TagCreated", "--json"]).components(separatedBy: "\"schemaVersion\":2").count - 1 == 2)
         // The user's deletion deletes its todo; `todo add` for the user is then refused, as is a generic one.
-        _ = try await succeed(cli, ["delete", "User", user])
-        #expect(try await succeed(cli, ["todo", "list", "--json"]) == "[]")
+        _ = try await cli.succeed(["delete", "User", user])
+        #expect(try await cli.succeed(["todo", "list", "--json"]) == "[]")
         let late = try await cli.run(["todo", "add", "--title", "late", "--deadline", "2026-03-02", "--user", user])
         #expect(late.status == 1 && late.stderr.contains("is deleted"), "\(late.stderr)")
         // The tag deleted by the todo app's command frees its name for a generic creation.
-        _ = try await succeed(cli, ["tag", "delete", work])
-        _ = try await succeed(cli, ["create", "Tag", "name=work", "color=#123456"])
+        _ = try await cli.succeed(["tag", "delete", work])
+        _ = try await cli.succeed(["create", "Tag", "name=work", "color=#123456"])
         #expect(try await cli.run(["verify", "--deep"]).status == 0)
-    }
-
-    /// Runs `arguments`, expects exit status 0, and returns stdout trimmed.
-    private func succeed(_ cli: CLIRunner, _ arguments: [String]) async throws -> String {
-        let result = try await cli.run(arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result.trimmed
     }
 }

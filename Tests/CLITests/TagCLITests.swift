@@ -7,67 +7,67 @@ struct TagCLITests {
     func lifecycle() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let work = try await succeed(cli, ["tag", "add", "--name", "Work", "--color", "#FF8800"])
+        let work = try await cli.succeed(["tag", "add", "--name", "Work", "--color", "#FF8800"])
         #expect(UUID(uuidString: work) != nil, "add prints the id alone: \(work)")
-        let homeJSON = try await succeed(cli, ["tag", "add", "--name", "  Home ", "--color", "#00AA00", "--json"])
+        let homeJSON = try await cli.succeed(["tag", "add", "--name", "  Home ", "--color", "#00AA00", "--json"])
         let home = try #require(try object(homeJSON)["id"] as? String)
         #expect(homeJSON == tagJSON(home, "Home", "#00aa00"))
-        let apple = try await succeed(cli, ["tag", "add", "--name", "apple", "--color", "#123456"])
+        let apple = try await cli.succeed(["tag", "add", "--name", "apple", "--color", "#123456"])
 
         // By case-folded name: apple, Home, Work.
-        #expect(try await succeed(cli, ["tag", "list", "--json"]) ==
+        #expect(try await cli.succeed(["tag", "list", "--json"]) ==
                 "[" + [tagJSON(apple, "apple", "#123456"), tagJSON(home, "Home", "#00aa00"), tagJSON(work, "Work", "#ff8800")]
                 .joined(separator: ",") + "]")
-        let table = try await succeed(cli, ["tag", "list"]).split(separator: "\n").map(String.init)
+        let table = try await cli.succeed(["tag", "list"]).split(separator: "\n").map(String.init)
         #expect(table.count == 4, "\(table)")
         #expect(table.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) } == [apple, home, work])
         #expect(table.last?.contains("#ff8800") == true && table.last?.hasSuffix("Work") == true)
-        #expect(try await succeed(cli, ["tag", "show", work, "--json"]) == tagJSON(work, "Work", "#ff8800"))
-        let shown = try await succeed(cli, ["tag", "show", work])
+        #expect(try await cli.succeed(["tag", "show", work, "--json"]) == tagJSON(work, "Work", "#ff8800"))
+        let shown = try await cli.succeed(["tag", "show", work])
         #expect(shown.contains(work) && shown.contains("Work") && shown.contains("#ff8800"), "\(shown)")
 
         // Another case of its own name is fine; the color is stored lowercase.
-        _ = try await succeed(cli, ["tag", "update", work, "--name", "WORK"])
-        #expect(try await succeed(cli, ["tag", "update", work, "--color", "#ABCDEF", "--json"]) == tagJSON(work, "WORK", "#abcdef"))
-        #expect(try await succeed(cli, ["tag", "show", work, "--json"]) == tagJSON(work, "WORK", "#abcdef"))
+        _ = try await cli.succeed(["tag", "update", work, "--name", "WORK"])
+        #expect(try await cli.succeed(["tag", "update", work, "--color", "#ABCDEF", "--json"]) == tagJSON(work, "WORK", "#abcdef"))
+        #expect(try await cli.succeed(["tag", "show", work, "--json"]) == tagJSON(work, "WORK", "#abcdef"))
 
-        let user = try await succeed(cli, ["user", "add", "--name", "Ada", "--age", "36"])
-        let first = try await succeed(cli, ["todo", "add", "--title", "First", "--deadline", "2026-12-01", "--user", user, "--memo", "m"])
-        let second = try await succeed(cli, ["todo", "add", "--title", "Second", "--deadline", "2026-12-02"])
-        #expect(try await succeed(cli, ["todo", "show", first, "--json"]) ==
+        let user = try await cli.succeed(["user", "add", "--name", "Ada", "--age", "36"])
+        let first = try await cli.succeed(["todo", "add", "--title", "First", "--deadline", "2026-12-01", "--user", user, "--memo", "m"])
+        let second = try await cli.succeed(["todo", "add", "--title", "Second", "--deadline", "2026-12-02"])
+        #expect(try await cli.succeed(["todo", "show", first, "--json"]) ==
                 todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: []))
 
-        #expect(try await succeed(cli, ["todo", "tag", first, work]).isEmpty)
+        #expect(try await cli.succeed(["todo", "tag", first, work]).isEmpty)
         let both = [work, home].sorted()
         let firstTagged = todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: both)
-        #expect(try await succeed(cli, ["todo", "tag", first, home, "--json"]) == firstTagged)
-        #expect(try await succeed(cli, ["todo", "show", first, "--json"]) == firstTagged)
-        #expect(try await succeed(cli, ["todo", "show", first]).contains("tags:      \(both.joined(separator: " "))"))
-        _ = try await succeed(cli, ["todo", "tag", second, work])
+        #expect(try await cli.succeed(["todo", "tag", first, home, "--json"]) == firstTagged)
+        #expect(try await cli.succeed(["todo", "show", first, "--json"]) == firstTagged)
+        #expect(try await cli.succeed(["todo", "show", first]).contains("tags:      \(both.joined(separator: " "))"))
+        _ = try await cli.succeed(["todo", "tag", second, work])
         let secondTagged = todoJSON(second, "Second", "2026-12-02", tags: [work])
 
-        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--json"]) == "[\(firstTagged),\(secondTagged)]")
-        #expect(try await succeed(cli, ["todo", "list", "--tag", home, "--json"]) == "[\(firstTagged)]")
-        #expect(try await succeed(cli, ["todo", "list", "--tag", apple, "--json"]) == "[]")
-        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--date", "2026-12-02", "--json"]) == "[\(secondTagged)]")
-        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--user", user, "--json"]) == "[\(firstTagged)]")
-        #expect(try await succeed(cli, ["todo", "list", "--tag", work, "--user", user, "--date", "2026-12-02", "--json"]) == "[]")
-        let plain = try await succeed(cli, ["todo", "list", "--tag", home])
+        #expect(try await cli.succeed(["todo", "list", "--tag", work, "--json"]) == "[\(firstTagged),\(secondTagged)]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", home, "--json"]) == "[\(firstTagged)]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", apple, "--json"]) == "[]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", work, "--date", "2026-12-02", "--json"]) == "[\(secondTagged)]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", work, "--user", user, "--json"]) == "[\(firstTagged)]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", work, "--user", user, "--date", "2026-12-02", "--json"]) == "[]")
+        let plain = try await cli.succeed(["todo", "list", "--tag", home])
         #expect(plain.contains(first) && !plain.contains(second), "\(plain)")
 
-        #expect(try await succeed(cli, ["todo", "untag", first, home, "--json"]) ==
+        #expect(try await cli.succeed(["todo", "untag", first, home, "--json"]) ==
                 todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: [work]))
-        #expect(try await succeed(cli, ["todo", "list", "--tag", home, "--json"]) == "[]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", home, "--json"]) == "[]")
 
         // Deleting a tag takes it off every todo, and frees its name.
-        #expect(try await succeed(cli, ["tag", "delete", work]).isEmpty)
-        #expect(try await succeed(cli, ["todo", "list", "--json"]) ==
+        #expect(try await cli.succeed(["tag", "delete", work]).isEmpty)
+        #expect(try await cli.succeed(["todo", "list", "--json"]) ==
                 "[\(todoJSON(first, "First", "2026-12-01", user: user, memo: "m", tags: [])),\(todoJSON(second, "Second", "2026-12-02", tags: []))]")
-        #expect(try await succeed(cli, ["tag", "list", "--json"]) ==
+        #expect(try await cli.succeed(["tag", "list", "--json"]) ==
                 "[\(tagJSON(apple, "apple", "#123456")),\(tagJSON(home, "Home", "#00aa00"))]")
-        let reborn = try await succeed(cli, ["tag", "add", "--name", "work", "--color", "#000000"])
+        let reborn = try await cli.succeed(["tag", "add", "--name", "work", "--color", "#000000"])
         #expect(reborn != work)
-        #expect(try await succeed(cli, ["todo", "list", "--tag", reborn, "--json"]) == "[]")
+        #expect(try await cli.succeed(["todo", "list", "--tag", reborn, "--json"]) == "[]")
 
         let events = try await logEvents(cli)
         #expect(events.compactMap { $0["type"] as? String } == [
@@ -86,15 +86,15 @@ struct TagCLITests {
     func rejections() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let work = try await succeed(cli, ["tag", "add", "--name", "Work", "--color", "#000000"])
-        let street = try await succeed(cli, ["tag", "add", "--name", "Straße", "--color", "#000000"])
-        _ = try await succeed(cli, ["tag", "add", "--name", "two\nlines", "--color", "#000000"])
-        let gone = try await succeed(cli, ["tag", "add", "--name", "Gone", "--color", "#000000"])
-        _ = try await succeed(cli, ["tag", "delete", gone])
-        let todo = try await succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
-        _ = try await succeed(cli, ["todo", "tag", todo, work])
-        let deletedTodo = try await succeed(cli, ["todo", "add", "--title", "D", "--deadline", "2026-12-01"])
-        _ = try await succeed(cli, ["todo", "delete", deletedTodo])
+        let work = try await cli.succeed(["tag", "add", "--name", "Work", "--color", "#000000"])
+        let street = try await cli.succeed(["tag", "add", "--name", "Straße", "--color", "#000000"])
+        _ = try await cli.succeed(["tag", "add", "--name", "two\nlines", "--color", "#000000"])
+        let gone = try await cli.succeed(["tag", "add", "--name", "Gone", "--color", "#000000"])
+        _ = try await cli.succeed(["tag", "delete", gone])
+        let todo = try await cli.succeed(["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
+        _ = try await cli.succeed(["todo", "tag", todo, work])
+        let deletedTodo = try await cli.succeed(["todo", "add", "--title", "D", "--deadline", "2026-12-01"])
+        _ = try await cli.succeed(["todo", "delete", deletedTodo])
         let unknown = "0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b"
         let long = String(repeating: "x", count: 51)
 
@@ -144,10 +144,10 @@ struct TagCLITests {
     func untagDeletedTag() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        let gone = try await succeed(cli, ["tag", "add", "--name", "Gone", "--color", "#000000"])
-        let todo = try await succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
-        _ = try await succeed(cli, ["todo", "tag", todo, gone])
-        _ = try await succeed(cli, ["tag", "delete", gone])
+        let gone = try await cli.succeed(["tag", "add", "--name", "Gone", "--color", "#000000"])
+        let todo = try await cli.succeed(["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
+        _ = try await cli.succeed(["todo", "tag", todo, gone])
+        _ = try await cli.succeed(["tag", "delete", gone])
         try await expectRefused(cli, ["todo", "untag", todo, gone], gone)
     }
 
@@ -157,19 +157,19 @@ struct TagCLITests {
         defer { cli.cleanup() }
         var tags: [String] = []
         for (i, name) in ["Zeta", "alpha", "Straße", "Mu", "beta"].enumerated() {
-            tags.append(try await succeed(cli, ["tag", "add", "--name", name, "--color", "#00000\(i)"]))
+            tags.append(try await cli.succeed(["tag", "add", "--name", name, "--color", "#00000\(i)"]))
         }
-        let todo = try await succeed(cli, ["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
-        for tag in tags { _ = try await succeed(cli, ["todo", "tag", todo, tag]) }
-        _ = try await succeed(cli, ["tag", "update", tags[0], "--name", "Omega"])
-        _ = try await succeed(cli, ["tag", "delete", tags[3]])
+        let todo = try await cli.succeed(["todo", "add", "--title", "T", "--deadline", "2026-12-01"])
+        for tag in tags { _ = try await cli.succeed(["todo", "tag", todo, tag]) }
+        _ = try await cli.succeed(["tag", "update", tags[0], "--name", "Omega"])
+        _ = try await cli.succeed(["tag", "delete", tags[3]])
 
-        let listed = try await succeed(cli, ["tag", "list", "--json"])
+        let listed = try await cli.succeed(["tag", "list", "--json"])
         let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]]).compactMap { $0["name"] as? String }
         #expect(names == ["alpha", "beta", "Omega", "Straße"])
-        let todoBefore = try await succeed(cli, ["todo", "show", todo, "--json"])
+        let todoBefore = try await cli.succeed(["todo", "show", todo, "--json"])
         #expect(try object(todoBefore)["tags"] as? [String] == [tags[0], tags[1], tags[2], tags[4]].sorted())
-        let byTag = try await succeed(cli, ["todo", "list", "--tag", tags[2], "--json"])
+        let byTag = try await cli.succeed(["todo", "list", "--tag", tags[2], "--json"])
         let head = try await logEvents(cli).count
 
         let rebuilt = try await cli.run(["rebuild", "--projection", "tags", "--json"])
@@ -179,13 +179,13 @@ struct TagCLITests {
         #expect((summary["entries"] as? [String: Int])?["tags"] == 4)
         #expect(try await cli.run(["rebuild", "--projection", "tags"]).status == 0)
 
-        #expect(try await succeed(cli, ["tag", "list", "--json"]) == listed)
-        #expect(try await succeed(cli, ["todo", "show", todo, "--json"]) == todoBefore)
-        #expect(try await succeed(cli, ["todo", "list", "--tag", tags[2], "--json"]) == byTag)
+        #expect(try await cli.succeed(["tag", "list", "--json"]) == listed)
+        #expect(try await cli.succeed(["todo", "show", todo, "--json"]) == todoBefore)
+        #expect(try await cli.succeed(["todo", "list", "--tag", tags[2], "--json"]) == byTag)
         #expect(try await logEvents(cli).count == head, "a rebuild appends nothing")
         // The name claims live in the log, not in the rebuilt model.
         try await expectRefused(cli, ["tag", "add", "--name", "OMEGA", "--color", "#000000"], "already exists")
-        _ = try await succeed(cli, ["tag", "add", "--name", "ZETA", "--color", "#000000"])
+        _ = try await cli.succeed(["tag", "add", "--name", "ZETA", "--color", "#000000"])
         let verify = try await cli.run(["verify", "--deep"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
@@ -194,7 +194,7 @@ struct TagCLITests {
     func concurrentProcesses() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
-        _ = try await succeed(cli, ["tag", "add", "--name", "seed", "--color", "#000000"])
+        _ = try await cli.succeed(["tag", "add", "--name", "seed", "--color", "#000000"])
         let names = ["Work", "work", "WORK", "wORK", "WoRk", "wOrK", "WOrk", "woRK"]
         let outputs = try await withThrowingTaskGroup(of: (Int, CLIRunner.Output).self) { group in
             for (i, name) in names.enumerated() {
@@ -207,7 +207,7 @@ struct TagCLITests {
         for (name, output) in zip(names, outputs) where output.status != 0 {
             #expect(output.stderr == "error: a tag named '\(name)' already exists\n")
         }
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(try await succeed(cli, ["tag", "list", "--json"]).utf8))
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(try await cli.succeed(["tag", "list", "--json"]).utf8))
             as? [[String: Any]])
         #expect(listed.count == 2)
         #expect(listed.compactMap { $0["id"] as? String }.contains(winners.first?.trimmed ?? "-"))
@@ -215,13 +215,6 @@ struct TagCLITests {
     }
 
     // MARK: - Helpers
-
-    /// Runs `arguments`, expects exit status 0, and returns stdout trimmed.
-    private func succeed(_ cli: CLIRunner, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let result = try await cli.run(arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result.trimmed
-    }
 
     /// Expects one `error: …` line containing `expected`, a non-zero exit, no stdout and an unchanged log.
     private func expectRefused(_ cli: CLIRunner, _ arguments: [String], _ expected: String,

@@ -23,8 +23,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let log = try StoreAccess.openLog(store)
         let model = try RecordedModel(log: log).model
         guard model.name == TodoAppModel.model.name else {
-            log.close()
-            try replayDeclared()
+            try replayDeclared(try ModelReading(log: log, model: model, until: until))
             return
         }
         let result = try Replay.result(log: log, until: try until ?? log.head())
@@ -44,8 +43,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     /// Another app's store: its entities and aggregates as of the position, by the model it records.
-    private func replayDeclared() throws {
-        let reading = try ModelReading(store, until: until)
+    private func replayDeclared(_ reading: ModelReading) throws {
         let model = reading.model, snapshot = reading.replayed.snapshot
         if json {
             let entities = model.entities.map { entity in

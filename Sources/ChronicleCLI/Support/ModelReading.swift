@@ -10,12 +10,15 @@ struct ModelReading {
     let replayed: ModelReplay.Result
 
     /// The store's entities as of position `until` (nil: the log's head).
-    /// - throws: ``RefusedInput`` for a position past the log's head.
+    /// - throws: ``ProjectionError/beyondHead(position:head:)`` for a position past the log's head.
     init(_ options: StoreOptions, until: UInt64? = nil) throws {
         let log = try StoreAccess.openLog(options)
-        model = try RecordedModel(log: log).model
-        let head = try log.head()
-        if let until, until > head { throw RefusedInput("position \(until) is past the end of the log (head \(head))") }
+        try self.init(log: log, model: try RecordedModel(log: log).model, until: until)
+    }
+
+    /// The entities of `log` under `model` (the one the store records) as of position `until`.
+    init(log: EventLog, model: ChronicleModel, until: UInt64?) throws {
+        self.model = model
         replayed = try ModelReplay.snapshot(log: log, model: model, until: until)
         if replayed.unread > 0 {
             CLIOutput.note("note: \(replayed.unread) event\(replayed.unread == 1 ? "" : "s") of the log "

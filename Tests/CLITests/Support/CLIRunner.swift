@@ -1,5 +1,6 @@
 import ChronicleTestSupport
 import Foundation
+import Testing
 
 /// Runs the built `chronicle` executable (it sits next to the test binary in the products folder).
 struct CLIRunner: Sendable {
@@ -22,6 +23,13 @@ struct CLIRunner: Sendable {
     func run(_ arguments: [String], useStore: Bool = true) async throws -> Output {
         let output = try await runCommand(Self.executable, arguments + (useStore ? ["--store", store] : []))
         return Output(status: output.exit.status, stdout: output.standardOutputText, stderr: output.standardError)
+    }
+
+    /// Runs `arguments`, expects exit status 0, and returns stdout trimmed.
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result.trimmed
     }
 
     func cleanup() { try? FileManager.default.removeItem(atPath: store) }
