@@ -1,48 +1,63 @@
 import ChronicleSchema
 import EventLog
+import Foundation
+import UUIDText
 
-/// Consecutive events of the log as a declared model reads them: each record beside its event,
-/// or what kept the model from reading it. Made where the log is read (on a read-ahead's
-/// thread when a catch-up is far behind), folded by ``ModelStatesBatch``.
+/// Consecutive events of the log as a declared model reads them, or what kept the model from
+/// reading each. Made where the log is read (on a read-ahead's thread when a catch-up is far
+/// behind), folded by ``ModelStatesBatch``.
+///
+/// The records are read in place: an event keeps its position, whether this replica wrote it
+/// and what the model read, not a copy of its record. The few a merge needs whole (a pulled
+/// event about an entity this replica wrote to) the batch reads again.
 struct ModelChunk: Sendable {
-    var records: [RecordedEvent] = []
-    var events: [Result<ChronicleModel.Event, ChronicleModel.EventProblem>] = []
-    /// Each read event's entity, by its place in the model (nil for an event not read).
-    var places: [Int?] = []
-    /// The bytes of the events' data.
-    var bytes = 0
+    /// One event of the chunk.
+    struct Entry: Sendable {
+        let position: UInt64
+        /// Written by this replica.
+        let isOwn: Bool
+        /// The event as the model reads it, or why it cannot.
+        let read: Result<ChronicleModel.Event, ChronicleModel.EventProblem>
+        /// The event's entity, by its place in the model (nil for an event not read).
+        let place: Int?
+        /// The stream of an event not read (a read one's is its entity's and id's).
+        let unreadStream: String?
+    }
 
-    /// Reads `records` by `reader`.
-    init(_ records: [RecordedEvent], reader: ChronicleModel.EventReader) {
-        self.records = records
-        events.reserveCapacity(records.count)
-        places.reserveCapacity(records.count)
-        for record in records {
-            bytes += record.data.count
-            let event = Result { () throws(ChronicleModel.EventProblem) -> ChronicleModel.Event in
-                try reader.read(type: record.type, stream: record.stream, data: record.data,
-                                schemaVersion: Int(record.schemaVersion))
+    private(set) var entries: [Entry] = []
+    /// The bytes of the events' data.
+    private(set) var bytes = 0
+
+    /// Reads the records `stored` holds by `reader`, as replica `deviceID` (this one) sees them;
+    /// nil when it holds none.
+    init?(_ stored: StoredRecords, reader: ChronicleModel.EventReader, deviceID: String) throws {
+        guard stored.count > 0 else { return nil }
+        entries.reserveCapacity(stored.count)
+        try stored.forEach { view in
+            bytes += view.data.count
+            let read = Result { () throws(ChronicleModel.EventProblem) -> (ChronicleModel.Event, Int) in
+                try reader.readPlaced(type: view.type, stream: view.stream, data: view.data, schemaVersion: Int(view.schemaVersion))
             }
-            events.append(event)
-            places.append(event.isSuccess ? reader.entityPlace(ofType: record.type) : nil)
+            switch read {
+            case .success(let (event, place)):
+                entries.append(Entry(position: view.position, isOwn: view.hasOrigin(deviceID), read: .success(event),
+                                     place: place, unreadStream: nil))
+            case .failure(let problem):
+                entries.append(Entry(position: view.position, isOwn: view.hasOrigin(deviceID), read: .failure(problem),
+                                     place: nil, unreadStream: String(decoding: view.stream, as: UTF8.self)))
+            }
         }
     }
 
-    /// Reads the records `stored` holds by `reader`; nil when it holds none.
-    init?(_ stored: StoredRecords, reader: ChronicleModel.EventReader) throws {
-        guard stored.count > 0 else { return nil }
-        var records: [RecordedEvent] = []
-        records.reserveCapacity(stored.count)
-        try stored.forEach { records.append($0.recorded()) }
-        self.init(records, reader: reader)
-    }
+    /// The position of the first event (the chunk is never empty).
+    var first: UInt64 { entries[0].position }
+    /// The position of the last event.
+    var last: UInt64 { entries[entries.count - 1].position }
 
-    /// The position of the last event (the chunk is never empty when read from the log).
-    var last: UInt64? { records.last?.position }
-}
-
-private extension Result {
-    var isSuccess: Bool {
-        if case .success = self { true } else { false }
+    /// The stream of `entry`, an event of this chunk read by `model` (spelt as the log spells it).
+    static func stream(of entry: Entry, in model: ChronicleModel) -> String {
+        if let stream = entry.unreadStream { return stream }
+        guard case .success(let event) = entry.read, let place = entry.place else { return "" }   // one of the two is always there
+        return model.entities[place].stream + "-" + event.id.lowercasedString
     }
 }

@@ -147,18 +147,19 @@ public final class ModelStates: Sendable {
     /// Folds the events after `checkpoint` into `batch`, ``batchSize`` at most (a catch-up near
     /// the head); returns the position of the last.
     private func foldNear(_ batch: inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64 {
-        let records = try log.read(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
-        try batch.fold(records)
-        return records.last?.position ?? checkpoint
+        let stored = try log.readStored(after: checkpoint, limit: Self.batchSize, maxBytes: EventLog.defaultBatchBytes)
+        guard let chunk = try ModelChunk(stored, reader: batch.reader, deviceID: log.deviceID) else { return checkpoint }
+        try batch.fold(chunk)
+        return chunk.last
     }
 
     /// Catches up from far behind (a rebuild, a large pull): the log is read and its events read
     /// by the model up to ``ChunkReadAheadDefaults/depth`` chunks ahead, on a second thread, while
     /// this one folds them, ``largeBatchSize`` events per write transaction.
     private func catchUp(from start: UInt64, to head: UInt64, into target: FoldTarget = .active) throws -> UInt64 {
-        let reader = ChronicleModel.EventReader(model)
+        let (reader, deviceID) = (ChronicleModel.EventReader(model), log.deviceID)
         let source = ChunkReadAhead(log: log, chunkSize: Self.readAheadChunk, after: start) { stored in
-            try ModelChunk(stored, reader: reader)
+            try ModelChunk(stored, reader: reader, deviceID: deviceID)
         }
         defer { source.stop() }
         // Where the read-ahead has read to. A transaction folds on from the checkpoint: when it
@@ -175,9 +176,9 @@ public final class ModelStates: Sendable {
             var (events, bytes) = (0, 0)
             while events < Self.largeBatchSize && bytes < EventLog.defaultBatchBytes, let chunk = try source.next() {
                 try batch.fold(chunk)
-                events += chunk.records.count
+                events += chunk.entries.count
                 bytes += chunk.bytes
-                readTo = chunk.last ?? readTo
+                readTo = chunk.last
             }
             return readTo
         }

@@ -16,7 +16,8 @@ struct ModelStatesBatch {
     let txn: Transaction
     /// The tables it folds into: the states readers use, or those a rebuild fills.
     let tables: ModelStateTables
-    private let reader: ChronicleModel.EventReader
+    /// How the model reads the events folded.
+    let reader: ChronicleModel.EventReader
     /// The touched entities as folded so far.
     private(set) var overlay: ChronicleModel.Snapshot
     /// What the batch knows of an entity it touched.
@@ -53,61 +54,67 @@ struct ModelStatesBatch {
         ceilings = Array(repeating: nil, count: owner.model.entities.count)
     }
 
-    /// Folds `records` (consecutive events of the log) in.
-    mutating func fold(_ records: [RecordedEvent]) throws {
-        try fold(ModelChunk(records, reader: reader))
-    }
-
     /// Folds `chunk` (consecutive events of the log, read by the model) in; a batch folds its
     /// chunks in log order.
     mutating func fold(_ chunk: ModelChunk) throws {
-        let records = chunk.records
-        guard let first = records.first?.position, let last = records.last?.position else { return }
-        upstream = try owner.log.upstreamPositions(in: first...last)
+        let entries = chunk.entries
+        let model = owner.model
+        upstream = try owner.log.upstreamPositions(in: chunk.first...chunk.last)
         // A pulled event overrules only this replica's earlier writes to its stream: whether
         // there are any is known first, for every stream at once (a device that pulls what
         // others wrote, the usual case, has none).
-        let deviceID = owner.log.deviceID
         var firstOwn: [String: UInt64] = [:]
         if !upstream.isEmpty {
             let pulled = upstream
-            firstOwn = try owner.log.firstOwnPositions(inStreams: records.lazy
-                .filter { $0.origin != deviceID && pulled[$0.position] != nil }.map(\.stream), before: first)
-            for record in records where record.origin == deviceID && firstOwn[record.stream] == nil { firstOwn[record.stream] = record.position }
+            firstOwn = try owner.log.firstOwnPositions(inStreams: entries.lazy
+                .filter { !$0.isOwn && pulled[$0.position] != nil }.map { ModelChunk.stream(of: $0, in: model) }, before: chunk.first)
+            for entry in entries where entry.isOwn {
+                let stream = ModelChunk.stream(of: entry, in: model)
+                if firstOwn[stream] == nil { firstOwn[stream] = entry.position }
+            }
         }
         // Room for each event touching an entity of its own, grown as an array grows.
-        if touched.capacity < touched.count + records.count {
-            touched.reserveCapacity(max(2 * touched.capacity, touched.count + records.count))
+        if touched.capacity < touched.count + entries.count {
+            touched.reserveCapacity(max(2 * touched.capacity, touched.count + entries.count))
         }
-        for (index, (record, read)) in zip(records, chunk.events).enumerated() {
+        for entry in entries {
             // An event the model cannot read (another app's, a newer version's) is kept in the
             // log and folds nothing; it is counted, and the first named (``ModelStates/unread()``).
             let event: ChronicleModel.Event
-            switch read {
+            switch entry.read {
             case .success(let read):
                 event = read
             case .failure(let error):
                 unread += 1
-                if firstUnread == nil { firstUnread = "event \(record.position): \(error.description)" }
+                if firstUnread == nil { firstUnread = "event \(entry.position): \(error.description)" }
                 continue
             }
-            guard let number = chunk.places[index] else { continue }
+            guard let number = entry.place else { continue }
             let key = Key(entity: number, id: event.id)
             let (previous, slot) = try load(key)
-            let rank = ChronicleModel.EventRank(upstream: upstream[record.position], position: record.position)
-            if let server = rank.upstream, record.origin != deviceID, let own = firstOwn[record.stream], own < record.position {
-                let before = try events(of: record.stream).filter { $0.position < record.position }
+            let position = entry.position
+            let rank = ChronicleModel.EventRank(upstream: upstream[position], position: position)
+            if rank.upstream == nil {
+                overlay.apply(event, place: number, rank: rank)
+                touched.values[slot].lastApplied = position
+                continue
+            }
+            // A pulled event: it may overrule this replica's writes, and rank before events folded already.
+            let stream = ModelChunk.stream(of: entry, in: model)
+            if let server = rank.upstream, !entry.isOwn, let own = firstOwn[stream], own < position,
+               let recorded = try owner.log.event(at: position) {
+                let before = try events(of: stream).filter { $0.position < position }
                 let servers = try owner.log.upstreamPositions(of: before.map(\.position))
-                for conflict in ModelConflicts.of(event, record, server: server, before: before, upstream: servers,
-                                                  deviceID: deviceID, reader: reader) {
-                    conflicts.append((record.position, conflict))
+                for conflict in ModelConflicts.of(event, recorded, server: server, before: before, upstream: servers,
+                                                  deviceID: owner.log.deviceID, reader: reader) {
+                    conflicts.append((position, conflict))
                 }
             }
-            if rank.upstream != nil, previous > 0, rank < (try self.rank(of: previous)) {
-                try refold(key, stream: record.stream, through: record.position)
+            if previous > 0, rank < (try self.rank(of: previous)) {
+                try refold(key, stream: stream, through: position)
             } else {
                 overlay.apply(event, place: number, rank: rank)
-                touched.values[slot].lastApplied = record.position
+                touched.values[slot].lastApplied = position
             }
         }
     }

@@ -30,12 +30,12 @@ extension ChronicleModel.EventReader {
 
     /// The members of `data`, one JSON object read strictly (RFC 8259, no repeated names, at
     /// most ``JSONScanner/maxDepth`` levels).
-    static func members(type: String, data: Data) throws(ChronicleModel.EventProblem) -> [String: DataValue] {
-        let result = data.withUnsafeBytes { bytes -> Result<[String: DataValue], ChronicleModel.EventProblem> in
-            var scanner = JSONScanner(bytes)
+    static func members(type: String, data: UnsafeRawBufferPointer) throws(ChronicleModel.EventProblem) -> [String: DataValue] {
+        let result = { () -> Result<[String: DataValue], ChronicleModel.EventProblem> in
+            var scanner = JSONScanner(data)
             do throws(JSONSyntaxError) {
                 guard scanner.nextValueKind() == .object else {
-                    let value = try value(&scanner)
+                    let value = try dataValue(&scanner)
                     try scanner.end()
                     return .failure(ChronicleModel.EventProblem("\(type) data must be a JSON object (got \(value.kind))"))
                 }
@@ -44,7 +44,7 @@ extension ChronicleModel.EventReader {
                     var names = JSONMemberNames()
                     repeat {
                         let name = try scanner.memberName(unique: &names)
-                        members[name] = try value(&scanner)
+                        members[name] = try dataValue(&scanner)
                     } while try scanner.nextMember()
                 }
                 try scanner.end()
@@ -52,11 +52,12 @@ extension ChronicleModel.EventReader {
             } catch {
                 return .failure(ChronicleModel.EventProblem("\(type) data is not valid JSON: \(error)"))
             }
-        }
+        }()
         return try result.get()
     }
 
-    private static func value(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> DataValue {
+    /// The value at the scanner, read to its end.
+    static func dataValue(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> DataValue {
         switch scanner.nextValueKind() {
         case .string: return .string(try scanner.string())
         case .number: return .number(try scanner.numberText())

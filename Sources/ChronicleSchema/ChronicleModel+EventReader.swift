@@ -22,7 +22,9 @@ extension ChronicleModel {
         private let kinds: [String: (entity: Int, kind: Kind)]
         private let streams: [String: Int]
         /// Per entity (by place), its fields' names: the layout of the values its events give.
-        private let layouts: [[String]]
+        let layouts: [[String]]
+        /// Per entity (by place), ``fieldPlaces(of:)``.
+        let fieldPlaces: [[String: Int]?]
 
         private enum Kind: Sendable {
             case created, updated, deleted, restored
@@ -56,10 +58,8 @@ extension ChronicleModel {
             self.kinds = kinds
             self.streams = streams
             layouts = model.entities.map { $0.fields.map(\.name) }
+            fieldPlaces = model.entities.map(Self.fieldPlaces(of:))
         }
-
-        /// The place (in ``ChronicleModel/entities``) of the entity whose events are of `type`.
-        package func entityPlace(ofType type: String) -> Int? { kinds[type]?.entity }
 
         /// Whether the model declares events of `type`.
         public func knows(type: String) -> Bool { kinds[type] != nil }
@@ -80,42 +80,73 @@ extension ChronicleModel {
         /// - throws: ``EventProblem`` naming what is wrong: an unknown type, a stream that is not
         ///   the entity's, data that is not one JSON object, a value of the wrong type, a missing one.
         public func read(type: String, stream: String, data: Data, schemaVersion: Int = 1) throws(EventProblem) -> Event {
-            guard let (index, kind) = kinds[type] else { throw EventProblem("unknown event type '\(type)'") }
+            var (type, stream) = (type, stream)
+            let read = type.withUTF8 { type in
+                stream.withUTF8 { stream in
+                    data.withUnsafeBytes { data in
+                        Result { () throws(EventProblem) -> Event in
+                            try readPlaced(type: UnsafeRawBufferPointer(type), stream: UnsafeRawBufferPointer(stream),
+                                           data: data, schemaVersion: schemaVersion).event
+                        }
+                    }
+                }
+            }
+            return try read.get()
+        }
+
+        /// Reads one stored event from its record's bytes, in place (a rebuild reads the log so),
+        /// as ``read(type:stream:data:schemaVersion:)`` does, with UTF-8 `type` and `stream`; returns
+        /// it with its entity's place in ``ChronicleModel/entities``.
+        package func readPlaced(type typeBytes: UnsafeRawBufferPointer, stream streamBytes: UnsafeRawBufferPointer,
+                                data: UnsafeRawBufferPointer, schemaVersion: Int) throws(EventProblem) -> (event: Event, place: Int) {
+            // The type's name as the model spells it: shared, not copied, for each event.
+            guard let known = kinds.index(forKey: String(decoding: typeBytes, as: UTF8.self)) else {
+                throw EventProblem("unknown event type '\(String(decoding: typeBytes, as: UTF8.self))'")
+            }
+            let (type, (index, kind)) = kinds[known]
             let entity = model.entities[index]
-            guard let (named, id) = self.entity(ofStream: stream), named.name == entity.name else {
-                throw EventProblem("\(type) stream '\(stream)' is not '\(entity.stream)-<lowercase uuid>'")
+            guard let (named, id) = self.entity(ofStream: streamBytes), named == index else {
+                throw EventProblem("\(type) stream '\(String(decoding: streamBytes, as: UTF8.self))' is not '\(entity.stream)-<lowercase uuid>'")
             }
             guard schemaVersion >= 1 else { throw EventProblem("\(type) schema version \(schemaVersion) is not valid") }
             guard schemaVersion <= entity.eventSchemaVersion else {
                 throw EventProblem("\(type) data of schema version \(schemaVersion) is newer than model '\(model.name)' "
                                    + "version \(model.version) reads (\(entity.eventSchemaVersion))")
             }
-            var members = try Self.members(type: type, data: data)
             let change: Event.Change
             switch kind {
             case .created:
-                var values = try Self.values(of: entity, laid: layouts[index], in: &members, type: type)
+                var values = try fieldValues(ofEntityAt: index, type: type, data: data, nullClears: false)
                 Self.compose(&values, of: entity, from: schemaVersion)
                 for (place, field) in entity.fields.enumerated() where Self.isRequired(field) && values.value(at: place, named: field.name) == nil {
                     throw EventProblem("\(type) data is missing '\(field.name)'")
                 }
                 change = .created(values)
             case .updated:
-                var values = try Self.values(of: entity, laid: layouts[index], in: &members, type: type, nullClears: true)
+                var values = try fieldValues(ofEntityAt: index, type: type, data: data, nullClears: true)
                 Self.compose(&values, of: entity, from: schemaVersion)
                 change = .updated(values)
-            case .deleted:
-                change = .deleted
-            case .restored:
-                change = .restored
-            case .set(let field, let on):
-                change = .set(field: field, to: on)
+            case .deleted, .restored, .set:
+                _ = try Self.members(type: type, data: data)
+                switch kind {
+                case .set(let field, let on): change = .set(field: field, to: on)
+                case .deleted: change = .deleted
+                default: change = .restored
+                }
             case .added(let field, let member):
-                change = .added(field: field, member: try Self.member(member, in: members, type: type))
+                change = .added(field: field, member: try Self.member(member, in: try Self.members(type: type, data: data), type: type))
             case .removed(let field, let member):
-                change = .removed(field: field, member: try Self.member(member, in: members, type: type))
+                change = .removed(field: field, member: try Self.member(member, in: try Self.members(type: type, data: data), type: type))
             }
-            return Event(type: type, entity: entity.name, id: id, change: change)
+            return (Event(type: type, entity: entity.name, id: id, change: change), index)
+        }
+
+        /// The place of the entity and the id a stream's UTF-8 name gives, or nil.
+        private func entity(ofStream stream: UnsafeRawBufferPointer) -> (place: Int, id: UUID)? {
+            guard let dash = stream.firstIndex(of: UInt8(ascii: "-")),
+                  let index = streams[String(decoding: UnsafeRawBufferPointer(rebasing: stream[..<dash]), as: UTF8.self)],
+                  let id = UUID(canonical: UnsafeRawBufferPointer(rebasing: stream[(dash + 1)...])) else { return nil }
+            return (index, id)
         }
 
         /// A field an entity's creation must give: not optional, no default, not set by events
@@ -139,87 +170,6 @@ extension ChronicleModel {
                 throw EventProblem("\(type) data '\(name)' must be a lowercase UUID (got \(JSONQuoting.quoted(text)))")
             }
             return id
-        }
-
-        /// The values the data gives for the entity's fields written by creations and updates,
-        /// in slots named `layout` (the entity's fields' names).
-        private static func values(of entity: Entity, laid layout: [String], in members: inout [String: DataValue],
-                                   type: String, nullClears: Bool = false) throws(EventProblem) -> FieldValues {
-            var values = FieldValues(layout: layout)
-            for (place, field) in entity.fields.enumerated() where field.setBy == nil {
-                // Under its name, or one it had before a rename (the newest first).
-                guard let member = members[field.name] ?? field.formerNames.reversed().first(where: { members[$0] != nil }).flatMap({ members[$0] })
-                else { continue }
-                if case .null = member {
-                    // In an update, null clears a field that may be cleared; else it is absent. A
-                    // text field that keeps no empty text is cleared by empty text: null in its
-                    // place is absent, as the todo app has always read a memo of null.
-                    if nullClears, FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values.set(.null, at: place, named: field.name) }
-                    continue
-                }
-                values.set(try converted(member, of: field, type: type), at: place, named: field.name)
-            }
-            return values
-        }
-
-        /// The member as the field's value; one of a type the field had before, converted.
-        private static func converted(_ member: DataValue, of field: Field, type: String) throws(EventProblem) -> FieldValue {
-            // A timestamp reads any string: a day written when the field held days is told by its shape.
-            if field.type == .timestamp, field.formerTypes.contains(.day), case .string(let text) = member, FieldRule.isCalendarDay(text) {
-                return FieldValue.text(text).converted(from: .day, to: .timestamp) ?? .text(text)
-            }
-            do {
-                return try value(member, of: field, type: type)
-            } catch {
-                // Written when the field had another type: the oldest that reads it (an integer
-                // literal reads as the integer it was, before a number).
-                for old in field.formerTypes {
-                    var former = field
-                    former.type = old
-                    if let read = try? value(member, of: former, type: type), let value = read.converted(from: old, to: field.type) {
-                        return value
-                    }
-                }
-                throw error
-            }
-        }
-
-        private static func value(_ member: DataValue, of field: Field, type: String) throws(EventProblem) -> FieldValue {
-            func wrong(_ expected: String) -> EventProblem {
-                EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(member.kind))")
-            }
-            func invalid(_ text: String, _ expected: String) -> EventProblem {
-                EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(JSONQuoting.quoted(text)))")
-            }
-            switch (field.type, member) {
-            case (.text, .string(let text)), (.timestamp, .string(let text)):
-                return .text(text)
-            case (.day, .string(let text)):
-                guard FieldRule.isCalendarDay(text) else { throw invalid(text, "a real calendar day as YYYY-MM-DD") }
-                return .text(text)
-            case (.decimal, .string(let text)):
-                guard FieldRule.isDecimal(text) else { throw invalid(text, "a decimal number as digits") }
-                return .text(text)
-            case (.reference, .string(let text)):
-                guard let id = UUID(hyphenated: text) else { throw invalid(text, "a UUID") }
-                return .text(id.lowercasedString)
-            case (.integer, .number(let literal)):
-                guard !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { throw invalid(literal, "an integer") }
-                guard let value = Int(literal) else { throw invalid(literal, "a 64-bit integer") }
-                return .integer(value)
-            case (.number, .number(let literal)):
-                guard let value = Double(literal), value.isFinite else { throw invalid(literal, "a finite number") }
-                return .number(value)
-            case (.boolean, .bool(let value)):
-                return .boolean(value)
-            case (.references, .ids(let ids)):
-                return .ids(ids)
-            case (.text, _), (.timestamp, _), (.day, _), (.decimal, _), (.reference, _): throw wrong("a string")
-            case (.integer, _): throw wrong("an integer")
-            case (.number, _): throw wrong("a number")
-            case (.boolean, _): throw wrong("a boolean")
-            case (.references, _): throw wrong("an array of lowercase UUIDs")
-            }
         }
     }
 }

@@ -90,6 +90,12 @@ import Testing
         ("TodoCreated", #"{"title":"A","deadline":"2026-02-30"}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoCreated data 'deadline' must be a real calendar day as YYYY-MM-DD (got \"2026-02-30\")"),
         ("TodoCreated", #"{"title":7,"deadline":"2026-02-03"}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoCreated data 'title' must be a string (got a number)"),
         ("TodoCreated", #"{"title":"A","deadline":"2026-02-03","userId":"nobody"}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoCreated data 'userId' must be a UUID (got \"nobody\")"),
+        // Read straight into slots: the first field in the entity's order is named, whatever the
+        // members' order; invalid JSON anywhere, even in a member passed over, comes first.
+        ("TodoCreated", #"{"deadline":"2026-02-30","title":7}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoCreated data 'title' must be a string (got a number)"),
+        ("TodoCreated", #"{"title":7,"deadline":"2026-02-03","x":[1,{"a":}]}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoCreated data is not valid JSON"),
+        ("TodoUpdated", #"{"title":7,"title":8}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoUpdated data is not valid JSON"),
+        ("TodoUpdated", #""title""#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoUpdated data must be a JSON object (got a string)"),
         ("UserUpdated", #"{"age":36.0}"#, "user-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "UserUpdated data 'age' must be an integer (got \"36.0\")"),
         ("UserUpdated", #"{"age":99999999999999999999}"#, "user-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "UserUpdated data 'age' must be a 64-bit integer (got \"99999999999999999999\")"),
         ("TodoTagged", #"{"tagId":"0190AAAA-BBBB-7CCC-8DDD-FFFFFFFFFFFF"}"#, "todo-0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", "TodoTagged data 'tagId' must be a lowercase UUID (got \"0190AAAA-BBBB-7CCC-8DDD-FFFFFFFFFFFF\")"),

@@ -1,0 +1,168 @@
+import Foundation
+import JSONText
+
+extension ChronicleModel.EventReader {
+    /// Per field written by creations and updates (not by events of its own), its place among
+    /// the entity's fields, by its name; nil for an entity with a renamed field (whose data is
+    /// read by every name the field had, through ``members(type:data:)``).
+    static func fieldPlaces(of entity: ChronicleModel.Entity) -> [String: Int]? {
+        guard entity.fields.allSatisfy(\.formerNames.isEmpty) else { return nil }
+        var places: [String: Int] = [:]
+        for (place, field) in entity.fields.enumerated() where field.setBy == nil { places[field.name] = place }
+        return places
+    }
+
+    /// The values a creation's or an update's `data` gives for the fields of the entity at
+    /// `index`, read straight into slots laid as its fields: no member is kept by name.
+    ///
+    /// The problems are those of reading the members first: invalid JSON before anything else,
+    /// then data that is not an object, then the first field (in the entity's order) whose
+    /// value has the wrong type.
+    func fieldValues(ofEntityAt index: Int, type: String, data: UnsafeRawBufferPointer,
+                     nullClears: Bool) throws(ChronicleModel.EventProblem) -> ChronicleModel.FieldValues {
+        let entity = model.entities[index]
+        guard let places = fieldPlaces[index] else {
+            var members = try Self.members(type: type, data: data)
+            return try Self.values(of: entity, laid: layouts[index], in: &members, type: type, nullClears: nullClears)
+        }
+        let parsed: ParsedFields
+        do throws(JSONSyntaxError) {
+            parsed = try Self.parseFields(data, of: entity, places: places, layout: layouts[index], type: type, nullClears: nullClears)
+        } catch {
+            throw ChronicleModel.EventProblem("\(type) data is not valid JSON: \(error)")
+        }
+        switch parsed {
+        case .notObject(let kind):
+            throw ChronicleModel.EventProblem("\(type) data must be a JSON object (got \(kind))")
+        case .values(let values, let wrong):
+            if let wrong { throw wrong.problem }
+            return values
+        }
+    }
+
+    private enum ParsedFields {
+        case values(ChronicleModel.FieldValues, wrong: (place: Int, problem: ChronicleModel.EventProblem)?)
+        /// The data is one JSON value, but not an object: its kind.
+        case notObject(String)
+    }
+
+    private static func parseFields(_ data: UnsafeRawBufferPointer, of entity: ChronicleModel.Entity, places: [String: Int],
+                                    layout: [String], type: String, nullClears: Bool) throws(JSONSyntaxError) -> ParsedFields {
+        var scanner = JSONScanner(data)
+        guard scanner.nextValueKind() == .object else {
+            let value = try dataValue(&scanner)
+            try scanner.end()
+            return .notObject(value.kind)
+        }
+        var values = ChronicleModel.FieldValues(layout: layout)
+        var wrong: (place: Int, problem: ChronicleModel.EventProblem)?
+        if try scanner.enterObject() {
+            var names = JSONMemberNames()
+            repeat {
+                let name = try scanner.memberName(unique: &names)
+                // A member the model does not declare (written by a newer version): checked, passed over.
+                guard let place = places[name] else {
+                    try scanner.skipValue(depth: 1)
+                    continue
+                }
+                let member = try dataValue(&scanner)
+                let field = entity.fields[place]
+                if case .null = member {
+                    if nullClears, ChronicleModel.FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) {
+                        values.set(.null, at: place, named: field.name)
+                    }
+                    continue
+                }
+                do throws(ChronicleModel.EventProblem) {
+                    values.set(try converted(member, of: field, type: type), at: place, named: field.name)
+                } catch {
+                    if place < wrong?.place ?? .max { wrong = (place, error) }
+                }
+            } while try scanner.nextMember()
+        }
+        try scanner.end()
+        return .values(values, wrong: wrong)
+    }
+
+    /// The values `members` give for the entity's fields written by creations and updates,
+    /// in slots named `layout` (the entity's fields' names): under a field's name, or one it
+    /// had before a rename.
+    static func values(of entity: ChronicleModel.Entity, laid layout: [String], in members: inout [String: DataValue],
+                               type: String, nullClears: Bool = false) throws(ChronicleModel.EventProblem) -> ChronicleModel.FieldValues {
+        var values = ChronicleModel.FieldValues(layout: layout)
+        for (place, field) in entity.fields.enumerated() where field.setBy == nil {
+            // Under its name, or one it had before a rename (the newest first).
+            guard let member = members[field.name] ?? field.formerNames.reversed().first(where: { members[$0] != nil }).flatMap({ members[$0] })
+            else { continue }
+            if case .null = member {
+                // In an update, null clears a field that may be cleared; else it is absent. A
+                // text field that keeps no empty text is cleared by empty text: null in its
+                // place is absent, as the todo app has always read a memo of null.
+                if nullClears, ChronicleModel.FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values.set(.null, at: place, named: field.name) }
+                continue
+            }
+            values.set(try converted(member, of: field, type: type), at: place, named: field.name)
+        }
+        return values
+    }
+
+    /// The member as the field's value; one of a type the field had before, converted.
+    private static func converted(_ member: DataValue, of field: ChronicleModel.Field, type: String) throws(ChronicleModel.EventProblem) -> ChronicleModel.FieldValue {
+        // A timestamp reads any string: a day written when the field held days is told by its shape.
+        if field.type == .timestamp, field.formerTypes.contains(.day), case .string(let text) = member, ChronicleModel.FieldRule.isCalendarDay(text) {
+            return ChronicleModel.FieldValue.text(text).converted(from: .day, to: .timestamp) ?? .text(text)
+        }
+        do {
+            return try value(member, of: field, type: type)
+        } catch {
+            // Written when the field had another type: the oldest that reads it (an integer
+            // literal reads as the integer it was, before a number).
+            for old in field.formerTypes {
+                var former = field
+                former.type = old
+                if let read = try? value(member, of: former, type: type), let value = read.converted(from: old, to: field.type) {
+                    return value
+                }
+            }
+            throw error
+        }
+    }
+
+    private static func value(_ member: DataValue, of field: ChronicleModel.Field, type: String) throws(ChronicleModel.EventProblem) -> ChronicleModel.FieldValue {
+        func wrong(_ expected: String) -> ChronicleModel.EventProblem {
+            ChronicleModel.EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(member.kind))")
+        }
+        func invalid(_ text: String, _ expected: String) -> ChronicleModel.EventProblem {
+            ChronicleModel.EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(JSONQuoting.quoted(text)))")
+        }
+        switch (field.type, member) {
+        case (.text, .string(let text)), (.timestamp, .string(let text)):
+            return .text(text)
+        case (.day, .string(let text)):
+            guard ChronicleModel.FieldRule.isCalendarDay(text) else { throw invalid(text, "a real calendar day as YYYY-MM-DD") }
+            return .text(text)
+        case (.decimal, .string(let text)):
+            guard ChronicleModel.FieldRule.isDecimal(text) else { throw invalid(text, "a decimal number as digits") }
+            return .text(text)
+        case (.reference, .string(let text)):
+            guard let id = UUID(hyphenated: text) else { throw invalid(text, "a UUID") }
+            return .text(id.lowercasedString)
+        case (.integer, .number(let literal)):
+            guard !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { throw invalid(literal, "an integer") }
+            guard let value = Int(literal) else { throw invalid(literal, "a 64-bit integer") }
+            return .integer(value)
+        case (.number, .number(let literal)):
+            guard let value = Double(literal), value.isFinite else { throw invalid(literal, "a finite number") }
+            return .number(value)
+        case (.boolean, .bool(let value)):
+            return .boolean(value)
+        case (.references, .ids(let ids)):
+            return .ids(ids)
+        case (.text, _), (.timestamp, _), (.day, _), (.decimal, _), (.reference, _): throw wrong("a string")
+        case (.integer, _): throw wrong("an integer")
+        case (.number, _): throw wrong("a number")
+        case (.boolean, _): throw wrong("a boolean")
+        case (.references, _): throw wrong("an array of lowercase UUIDs")
+        }
+    }
+}
