@@ -58,6 +58,6 @@ struct ModelChunk: Sendable {
     static func stream(of entry: Entry, in model: ChronicleModel) -> String {
         if let stream = entry.unreadStream { return stream }
         guard case .success(let event) = entry.read, let place = entry.place else { return "" }   // one of the two is always there
-        return model.entities[place].stream + "-" + event.id.lowercasedString
+        return model.entities[place].stream(of: event.id)
     }
 }

@@ -55,7 +55,7 @@ enum ModelConflicts {
         return event.writes.compactMap { write in
             guard !held.contains(write), let last = writers[write], last.origin == deviceID,
                   last.timestampMilliseconds >= recorded.timestampMilliseconds else { return nil }
-            let what = write.member.map { "\(write.field) member \($0.uuidString.lowercased())" } ?? write.field
+            let what = reader.model.entity(named: event.entity).map(write.label(in:)) ?? write.field
             return MergeConflict(stream: recorded.stream, kind: "overwritten",
                                  detail: "\(what) written here at \(Timestamp.format(milliseconds: last.timestampMilliseconds)) "
                                      + "lost to an earlier write from device \(recorded.origin)")

@@ -43,7 +43,7 @@ extension ChronicleModel {
 
 extension ChronicleModel.Decider {
     /// The stream of entity `id`: `<entity's stream>-<lowercase id>`.
-    static func stream(_ entity: ChronicleModel.Entity, _ id: UUID) -> String { "\(entity.stream)-\(id.uuidString.lowercased())" }
+    static func stream(_ entity: ChronicleModel.Entity, _ id: UUID) -> String { entity.stream(of: id) }
 
     /// The key the live entity holding a unique value claims: `<stream>-<field>:<key>`, the
     /// field by its first name (a rename keeps its claims).

@@ -146,7 +146,8 @@ extension ChronicleModel.EventReader {
             return .text(text)
         case (.reference, .string(let text)):
             guard let id = UUID(hyphenated: text) else { throw invalid(text, "a UUID") }
-            return .text(id.lowercasedString)
+            // Spelt as Chronicle writes ids already (the usual case): kept, not spelt again.
+            return .text(text.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") } ? id.lowercasedString : text)
         case (.integer, .number(let literal)):
             guard !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { throw invalid(literal, "an integer") }
             guard let value = Int(literal) else { throw invalid(literal, "a 64-bit integer") }

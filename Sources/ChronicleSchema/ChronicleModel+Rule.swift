@@ -51,21 +51,7 @@ extension ChronicleModel {
 
         /// `YYYY-MM-DD`, a day its month has.
         static func isCalendarDay(_ text: String) -> Bool {
-            let bytes = Array(text.utf8)
-            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-            func number(_ range: Range<Int>) -> Int? {
-                var value = 0
-                for byte in bytes[range] {
-                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                }
-                return value
-            }
-            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                  (1...12).contains(month), day >= 1 else { return false }
-            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-            return day <= days[month - 1]
+            ChronicleModel.calendarDay(text) != nil
         }
 
         /// Digits with an optional sign and fraction: `-12.50`.

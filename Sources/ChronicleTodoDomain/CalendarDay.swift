@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Foundation
 
 /// A day of the proleptic Gregorian calendar, without time or time zone.
@@ -46,15 +47,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     /// No surrounding whitespace, signs, or short fields (`2026-1-05`) are accepted.
     /// - throws: ``DomainError/invalidDate(_:)`` carrying `text`.
     public init(parsing text: String) throws(DomainError) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = Self.number(bytes[0..<4]),
-              let month = Self.number(bytes[5..<7]),
-              let day = Self.number(bytes[8..<10]),
-              Self.isValid(year: year, month: month, day: day)
-        else {
-            throw .invalidDate(text)
-        }
+        guard let (year, month, day) = ChronicleModel.calendarDay(text) else { throw .invalidDate(text) }
         self.init(validYear: year, month: month, day: day)
     }
 
@@ -109,16 +102,8 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
 
     // MARK: - Calendar arithmetic
 
-    static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
     static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        ChronicleModel.daysIn(month: month, of: year)
     }
 
     static func isValid(year: Int, month: Int, day: Int) -> Bool {
@@ -154,15 +139,6 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     // MARK: - Text
 
     /// Decimal value of ASCII digits, or nil if any byte is not `0`–`9`.
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
-    }
-
     private static func format(year: Int, month: Int, day: Int) -> String {
         "\(padded(year, to: 4))-\(padded(month, to: 2))-\(padded(day, to: 2))"
     }

@@ -1,0 +1,36 @@
+extension ChronicleModel {
+    /// The year, month and day `text` spells as `YYYY-MM-DD` (years 1 through 9999); nil unless
+    /// it is exactly that and names a day its month has. Read in place: a rebuild reads a day
+    /// or two an event.
+    package static func calendarDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        text.utf8.withContiguousStorageIfAvailable { calendarDay(utf8: $0) } ?? calendarDay(utf8: Array(text.utf8))
+    }
+
+    private static func calendarDay<Bytes: RandomAccessCollection<UInt8>>(utf8 bytes: Bytes) -> (year: Int, month: Int, day: Int)?
+    where Bytes.Index == Int {
+        guard bytes.count == 10 else { return nil }
+        let start = bytes.startIndex
+        guard bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-") else { return nil }
+        func number(_ offsets: Range<Int>) -> Int? {
+            var value = 0
+            for offset in offsets {
+                let byte = bytes[start + offset]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, of: year) else { return nil }
+        return (year, month, day)
+    }
+
+    /// How many days `month` (1 through 12) of `year` has.
+    package static func daysIn(month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}
