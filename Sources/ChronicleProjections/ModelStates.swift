@@ -294,9 +294,16 @@ public final class ModelStates: Sendable {
         }
     }
 
-    /// The slot readers use: it changes when a rebuild, in any process, swaps its states in.
-    func activeSlot() throws -> Int {
-        try ProjectionError.mappingStorage { try environment.read { txn in try activeSlot(txn) } }
+    /// The position the states are folded to and the slot readers use (it changes when a
+    /// rebuild, in any process, swaps its states in), read in one transaction: a follower's
+    /// poll, which tells whether another process folded or swapped.
+    func standing() throws -> (position: UInt64, slot: Int) {
+        try ProjectionError.mappingStorage {
+            try environment.read { txn in
+                let slot = try activeSlot(txn)
+                return (try Self.checkpoint(txn, slots[slot].meta), slot)
+            }
+        }
     }
 
     /// The slot readers use, as of `txn`.

@@ -20,7 +20,7 @@ final class ModelStatesFollower: Sendable {
         self.states = states
         self.observers = observers
         told = Mutex((try? states.position()) ?? 0)
-        slot = Mutex(try? states.activeSlot())
+        slot = Mutex(try? states.standing().slot)
         states.onChange { [weak self] changed, position in self?.tell(changed, position: position) }
     }
 
@@ -52,12 +52,11 @@ final class ModelStatesFollower: Sendable {
         while !Task.isCancelled {
             do {
                 let head = try states.log.head()
-                let position = try states.position()
+                let (position, active) = try states.standing()
                 let behind = told.withLock { told -> Bool in
                     defer { told = max(told, position) }
                     return position > told
                 }
-                let active = try states.activeSlot()
                 let swapped = slot.withLock { slot -> Bool in
                     defer { slot = active }
                     return slot != nil && slot != active
