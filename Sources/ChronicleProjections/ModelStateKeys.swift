@@ -10,9 +10,14 @@ enum ModelStateKeys {
 
     /// `deleted`: entity (2) · id (16). (A live entity's key in its entity's table is its id alone.)
     static func state(_ entity: Int, _ id: UUID) -> [UInt8] {
-        var key = prefix(entity)
-        append(id, to: &key)
-        return key
+        withState(entity, id) { Array($0) }
+    }
+
+    /// Hands `body` ``state(_:_:)``'s key, laid on the stack: a fold looks entities up by it.
+    static func withState<Result>(_ entity: Int, _ id: UUID, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        // 2 + 16 bytes, one after the other: every part is bytes, so there is no padding.
+        var key = (UInt8(truncatingIfNeeded: entity >> 8), UInt8(truncatingIfNeeded: entity), id.uuid)
+        return try withUnsafeBytes(of: &key, body)
     }
 
     /// Every key of `entity` begins so, in the tables that hold several entities' keys.

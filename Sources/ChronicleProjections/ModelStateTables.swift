@@ -53,8 +53,7 @@ struct ModelStateTables: Sendable {
     /// its events created it.
     func storedBytes(_ txn: Transaction, _ number: Int, _ id: UUID) throws -> UnsafeRawBufferPointer? {
         if let bytes = try liveBytes(txn, number, id) { return bytes }
-        var key = (UInt8(truncatingIfNeeded: number >> 8), UInt8(truncatingIfNeeded: number), id.uuid)
-        return try withUnsafeBytes(of: &key) { key in try txn.get(deleted, key: key) }
+        return try ModelStateKeys.withState(number, id) { key in try txn.get(deleted, key: key) }
     }
 
     /// Writes `bytes` as entity `id` of entity `number`, in the table its deletion says, and
@@ -73,7 +72,7 @@ struct ModelStateTables: Sendable {
     /// Removes entity `id` of entity `number` from the table it was in.
     func remove(_ txn: Transaction, _ number: Int, _ id: UUID, wasDeleted: Bool) throws {
         if wasDeleted {
-            _ = try txn.delete(deleted, key: ModelStateKeys.state(number, id))
+            _ = try ModelStateKeys.withState(number, id) { key in try txn.delete(deleted, key: key) }
         } else {
             _ = try txn.delete(live[number], key: withUnsafeBytes(of: id.uuid) { Array($0) })
         }
@@ -82,7 +81,12 @@ struct ModelStateTables: Sendable {
     /// Puts the stored bytes of entity `id` of entity `number` in the table `isDeleted` names,
     /// over what it holds of it.
     func put(_ txn: Transaction, _ number: Int, _ id: UUID, bytes: [UInt8], isDeleted: Bool) throws {
-        let key = isDeleted ? ModelStateKeys.state(number, id) : withUnsafeBytes(of: id.uuid) { Array($0) }
-        try key.withUnsafeBytes { key in try bytes.withUnsafeBytes { value in try txn.put(isDeleted ? deleted : live[number], key: key, value: value) } }
+        try bytes.withUnsafeBytes { value in
+            if isDeleted {
+                try ModelStateKeys.withState(number, id) { key in try txn.put(deleted, key: key, value: value) }
+            } else {
+                try withUnsafeBytes(of: id.uuid) { key in try txn.put(live[number], key: key, value: value) }
+            }
+        }
     }
 }
