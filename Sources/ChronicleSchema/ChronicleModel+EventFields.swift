@@ -68,9 +68,7 @@ extension ChronicleModel.EventReader {
                 let member = try dataValue(&scanner)
                 let field = entity.fields[place]
                 if case .null = member {
-                    if nullClears, ChronicleModel.FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) {
-                        values.set(.null, at: place, named: field.name)
-                    }
+                    if nullClears, Self.nullClears(field) { values.set(.null, at: place, named: field.name) }
                     continue
                 }
                 do throws(ChronicleModel.EventProblem) {
@@ -95,15 +93,19 @@ extension ChronicleModel.EventReader {
             guard let member = members[field.name] ?? field.formerNames.reversed().first(where: { members[$0] != nil }).flatMap({ members[$0] })
             else { continue }
             if case .null = member {
-                // In an update, null clears a field that may be cleared; else it is absent. A
-                // text field that keeps no empty text is cleared by empty text: null in its
-                // place is absent, as the todo app has always read a memo of null.
-                if nullClears, ChronicleModel.FieldValue.isClearable(field), !field.rules.contains(.emptyIsAbsent) { values.set(.null, at: place, named: field.name) }
+                if nullClears, Self.nullClears(field) { values.set(.null, at: place, named: field.name) }
                 continue
             }
             values.set(try converted(member, of: field, type: type), at: place, named: field.name)
         }
         return values
+    }
+
+    /// Whether `null` for `field` in an update clears it; else it is absent. A text field that
+    /// keeps no empty text is cleared by empty text: null in its place is absent, as the todo
+    /// app has always read a memo of null.
+    private static func nullClears(_ field: ChronicleModel.Field) -> Bool {
+        ChronicleModel.FieldValue.isClearable(field) && !field.rules.contains(.emptyIsAbsent)
     }
 
     /// The member as the field's value; one of a type the field had before, converted.

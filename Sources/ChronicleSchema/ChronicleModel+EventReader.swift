@@ -31,6 +31,14 @@ extension ChronicleModel {
             case set(field: String, to: Bool)
             case added(field: String, member: String)
             case removed(field: String, member: String)
+
+            /// Whether its data gives field values (read straight into slots).
+            var givesFields: Bool {
+                switch self {
+                case .created, .updated: true
+                default: false
+                }
+            }
         }
 
         /// A reader of events under `model`.
@@ -113,6 +121,8 @@ extension ChronicleModel {
                 throw EventProblem("\(type) data of schema version \(schemaVersion) is newer than model '\(model.name)' "
                                    + "version \(model.version) reads (\(entity.eventSchemaVersion))")
             }
+            // Data that gives no fields is still checked to be one JSON object.
+            let members = kind.givesFields ? [:] : try Self.members(type: type, data: data)
             let change: Event.Change
             switch kind {
             case .created:
@@ -126,17 +136,16 @@ extension ChronicleModel {
                 var values = try fieldValues(ofEntityAt: index, type: type, data: data, nullClears: true)
                 Self.compose(&values, of: entity, from: schemaVersion)
                 change = .updated(values)
-            case .deleted, .restored, .set:
-                _ = try Self.members(type: type, data: data)
-                switch kind {
-                case .set(let field, let on): change = .set(field: field, to: on)
-                case .deleted: change = .deleted
-                default: change = .restored
-                }
+            case .deleted:
+                change = .deleted
+            case .restored:
+                change = .restored
+            case .set(let field, let on):
+                change = .set(field: field, to: on)
             case .added(let field, let member):
-                change = .added(field: field, member: try Self.member(member, in: try Self.members(type: type, data: data), type: type))
+                change = .added(field: field, member: try Self.member(member, in: members, type: type))
             case .removed(let field, let member):
-                change = .removed(field: field, member: try Self.member(member, in: try Self.members(type: type, data: data), type: type))
+                change = .removed(field: field, member: try Self.member(member, in: members, type: type))
             }
             return (Event(type: type, entity: entity.name, id: id, change: change), index)
         }

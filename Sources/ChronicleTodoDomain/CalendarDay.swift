@@ -138,7 +138,6 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
 
     // MARK: - Text
 
-    /// Decimal value of ASCII digits, or nil if any byte is not `0`–`9`.
     private static func format(year: Int, month: Int, day: Int) -> String {
         "\(padded(year, to: 4))-\(padded(month, to: 2))-\(padded(day, to: 2))"
     }
