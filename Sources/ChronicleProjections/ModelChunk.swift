@@ -16,10 +16,8 @@ struct ModelChunk: Sendable {
         let position: UInt64
         /// Written by this replica.
         let isOwn: Bool
-        /// The event as the model reads it, or why it cannot.
-        let read: Result<ChronicleModel.Event, ChronicleModel.EventProblem>
-        /// The event's entity, by its place in the model (nil for an event not read).
-        let place: Int?
+        /// The event as the model reads it, with its entity's place in the model, or why it cannot.
+        let read: Result<(event: ChronicleModel.Event, place: Int), ChronicleModel.EventProblem>
         /// The stream of an event not read (a read one's is its entity's and id's).
         let unreadStream: String?
     }
@@ -35,17 +33,11 @@ struct ModelChunk: Sendable {
         entries.reserveCapacity(stored.count)
         try stored.forEach { view in
             bytes += view.data.count
-            let read = Result { () throws(ChronicleModel.EventProblem) -> (ChronicleModel.Event, Int) in
+            let read = Result { () throws(ChronicleModel.EventProblem) -> (event: ChronicleModel.Event, place: Int) in
                 try reader.readPlaced(type: view.type, stream: view.stream, data: view.data, schemaVersion: Int(view.schemaVersion))
             }
-            switch read {
-            case .success(let (event, place)):
-                entries.append(Entry(position: view.position, isOwn: view.hasOrigin(deviceID), read: .success(event),
-                                     place: place, unreadStream: nil))
-            case .failure(let problem):
-                entries.append(Entry(position: view.position, isOwn: view.hasOrigin(deviceID), read: .failure(problem),
-                                     place: nil, unreadStream: String(decoding: view.stream, as: UTF8.self)))
-            }
+            let unreadStream = read.isFailure ? String(decoding: view.stream, as: UTF8.self) : nil
+            entries.append(Entry(position: view.position, isOwn: view.hasOrigin(deviceID), read: read, unreadStream: unreadStream))
         }
     }
 
@@ -56,8 +48,15 @@ struct ModelChunk: Sendable {
 
     /// The stream of `entry`, an event of this chunk read by `model` (spelt as the log spells it).
     static func stream(of entry: Entry, in model: ChronicleModel) -> String {
-        if let stream = entry.unreadStream { return stream }
-        guard case .success(let event) = entry.read, let place = entry.place else { return "" }   // one of the two is always there
-        return model.entities[place].stream(of: event.id)
+        switch entry.read {
+        case .success(let read): model.entities[read.place].stream(of: read.event.id)
+        case .failure: entry.unreadStream ?? ""   // always there for an event not read
+        }
+    }
+}
+
+private extension Result {
+    var isFailure: Bool {
+        if case .failure = self { true } else { false }
     }
 }

@@ -122,9 +122,7 @@ public final class ModelStates: Sendable {
 
     /// The position of the last event folded in.
     public func position() throws -> UInt64 {
-        try ProjectionError.mappingStorage {
-            try environment.read { txn in try Self.checkpoint(txn, try tables(txn).meta) }
-        }
+        try standing().position
     }
 
     /// Sets (or, with nil, removes) what is told of the changes catch-ups in this process make.

@@ -80,16 +80,15 @@ struct ModelStatesBatch {
         for entry in entries {
             // An event the model cannot read (another app's, a newer version's) is kept in the
             // log and folds nothing; it is counted, and the first named (``ModelStates/unread()``).
-            let event: ChronicleModel.Event
+            let (event, number): (ChronicleModel.Event, Int)
             switch entry.read {
             case .success(let read):
-                event = read
+                (event, number) = read
             case .failure(let error):
                 unread += 1
                 if firstUnread == nil { firstUnread = "event \(entry.position): \(error.description)" }
                 continue
             }
-            guard let number = entry.place else { continue }
             let key = Key(entity: number, id: event.id)
             let (previous, slot) = try load(key)
             let position = entry.position

@@ -19,8 +19,9 @@ final class ModelStatesFollower: Sendable {
     init(states: ModelStates, observers: ChangeObservers) {
         self.states = states
         self.observers = observers
-        told = Mutex((try? states.position()) ?? 0)
-        slot = Mutex(try? states.standing().slot)
+        let standing = try? states.standing()
+        told = Mutex(standing?.position ?? 0)
+        slot = Mutex(standing?.slot)
         states.onChange { [weak self] changed, position in self?.tell(changed, position: position) }
     }
 
