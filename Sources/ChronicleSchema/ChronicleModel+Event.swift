@@ -1,3 +1,4 @@
+import JSONText
 import Foundation
 
 extension ChronicleModel {
@@ -78,6 +79,27 @@ extension ChronicleModel {
 
         init(_ description: String) {
             self.description = description
+        }
+
+        /// A name read from a stored event (its type, its stream), for a problem's line: in single
+        /// quotes, control characters as `?` (so on one line), cut at 80 characters, since it
+        /// may be anything.
+        package static func quotedName(_ text: String) -> String {
+            let oneLine = String(String.UnicodeScalarView(cut(text).unicodeScalars.map { scalar in
+                scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" ? "?" : scalar
+            }))
+            return "'" + oneLine + "'"
+        }
+
+        /// A value read from a stored event's data, for a problem's line: quoted as JSON (so on
+        /// one line), cut at 80 characters.
+        static func quotedValue(_ text: String) -> String {
+            JSONQuoting.quoted(cut(text))
+        }
+
+        private static func cut(_ text: String) -> String {
+            let limit = 80
+            return text.count > limit ? String(text.prefix(limit)) + "…" : text
         }
     }
 }

@@ -135,7 +135,7 @@ extension ChronicleModel.EventReader {
             ChronicleModel.EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(member.kind))")
         }
         func invalid(_ text: String, _ expected: String) -> ChronicleModel.EventProblem {
-            ChronicleModel.EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(JSONQuoting.quoted(text)))")
+            ChronicleModel.EventProblem("\(type) data '\(field.name)' must be \(expected) (got \(ChronicleModel.EventProblem.quotedValue(text)))")
         }
         switch (field.type, member) {
         case (.text, .string(let text)), (.timestamp, .string(let text)):

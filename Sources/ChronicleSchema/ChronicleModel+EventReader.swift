@@ -109,12 +109,12 @@ extension ChronicleModel {
                                 data: UnsafeRawBufferPointer, schemaVersion: Int) throws(EventProblem) -> (event: Event, place: Int) {
             // The type's name as the model spells it: shared, not copied, for each event.
             guard let known = kinds.index(forKey: String(decoding: typeBytes, as: UTF8.self)) else {
-                throw EventProblem("unknown event type '\(String(decoding: typeBytes, as: UTF8.self))'")
+                throw EventProblem("unknown event type \(EventProblem.quotedName(String(decoding: typeBytes, as: UTF8.self)))")
             }
             let (type, (index, kind)) = kinds[known]
             let entity = model.entities[index]
             guard let (named, id) = self.entity(ofStream: streamBytes), named == index else {
-                throw EventProblem("\(type) stream '\(String(decoding: streamBytes, as: UTF8.self))' is not '\(entity.stream)-<lowercase uuid>'")
+                throw EventProblem("\(type) stream \(EventProblem.quotedName(String(decoding: streamBytes, as: UTF8.self))) is not '\(entity.stream)-<lowercase uuid>'")
             }
             guard schemaVersion >= 1 else { throw EventProblem("\(type) schema version \(schemaVersion) is not valid") }
             guard schemaVersion <= entity.eventSchemaVersion else {
@@ -176,7 +176,7 @@ extension ChronicleModel {
                 throw EventProblem("\(type) data " + (members[name] == nil ? "is missing '\(name)'" : "'\(name)' must be a string"))
             }
             guard let id = UUID(canonical: text) else {
-                throw EventProblem("\(type) data '\(name)' must be a lowercase UUID (got \(JSONQuoting.quoted(text)))")
+                throw EventProblem("\(type) data '\(name)' must be a lowercase UUID (got \(EventProblem.quotedValue(text)))")
             }
             return id
         }

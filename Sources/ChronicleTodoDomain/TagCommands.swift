@@ -63,7 +63,7 @@ public enum TagCommands {
     // MARK: - Validation
 
     /// Trimmed, and in canonical composition (NFC: the shape of tag events since schema
-    /// version 2, see ``EventSchema``), so one name is one byte sequence.
+    /// version 2, see ``TodoAppModel``), so one name is one byte sequence.
     private static func validName(_ raw: String) throws(DomainError) -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         guard !name.isEmpty else { throw .emptyTagName }

@@ -2,18 +2,29 @@ import ChronicleTodoDomain
 import Foundation
 import Testing
 
-/// ``EventSchema``: the versions of the events' shapes, and the upcasters, one by one.
-struct EventSchemaTests {
+/// The versions of the todo app's events' shapes, as its model declares them, and how an older
+/// shape is read.
+struct DomainEventSchemaVersionTests {
     let decomposed = "E\u{301}mile"   // "E" and a combining acute accent
     let composed = "\u{C9}mile"       // "É" as one scalar
 
-    @Test func tagEventsAreAtVersionTwoAndEveryOtherTypeAtOne() {
-        #expect(EventSchema.currentVersion(of: "TagCreated") == 2)
-        #expect(EventSchema.currentVersion(of: "TagUpdated") == 2)
-        for type in DomainEvent.allTypes where !type.hasPrefix("Tag") || type == "TagDeleted" || type == "TagRestored" {
-            #expect(EventSchema.currentVersion(of: type) == 1, "\(type)")
+    @Test func tagCreationsAndUpdatesAreWrittenAtVersionTwoAndEveryOtherEventAtOne() {
+        let (user, todo, tag) = (uuid(1), uuid(2), uuid(3))
+        let day = try! CalendarDay(year: 2026, month: 3, day: 1)
+        let events: [(DomainEvent, UInt16)] = [
+            (.userCreated(id: user, name: "Ada", age: 36), 1), (.userUpdated(id: user, name: "Al", age: nil), 1),
+            (.userDeleted(id: user), 1), (.userRestored(id: user), 1),
+            (.todoCreated(id: todo, title: "Pay", deadline: day, userId: nil, memo: nil), 1),
+            (.todoUpdated(id: todo, title: nil, deadline: day, memo: nil), 1), (.todoCompleted(id: todo), 1),
+            (.todoReopened(id: todo), 1), (.todoDeleted(id: todo), 1), (.todoRestored(id: todo), 1),
+            (.todoTagged(id: todo, tagId: tag), 1), (.todoUntagged(id: todo, tagId: tag), 1),
+            (.tagCreated(id: tag, name: "A", color: "#000000"), 2), (.tagUpdated(id: tag, name: "B", color: nil), 2),
+            (.tagDeleted(id: tag), 1), (.tagRestored(id: tag), 1),
+        ]
+        #expect(Set(events.map(\.0.type)) == Set(DomainEvent.allTypes))
+        for (event, version) in events {
+            #expect(event.schemaVersion == version, "\(event.type)")
         }
-        #expect(DomainEvent.tagCreated(id: uuid(1), name: "A", color: "#000000").schemaVersion == 2)
     }
 
     @Test func aVersionOneTagNameIsReadInCanonicalComposition() throws {
@@ -31,12 +42,12 @@ struct EventSchemaTests {
         #expect(v2 == v1)
     }
 
-    @Test func aVersionNewerThanThisCodeReadsIsRefusedWithAnActionableLine() {
+    @Test func aVersionNewerThanTheModelReadsIsRefusedWithALineNamingTheModel() {
         let stream = DomainEvent.tagStream(uuid(1))
-        #expect(throws: DomainError.invalidEvent("TagCreated data of schema version 3 is newer than this chronicle reads (2): upgrade chronicle")) {
+        #expect(throws: DomainError.invalidEvent("TagCreated data of schema version 3 is newer than model 'todo-app' version 1 reads (2)")) {
             try DomainEvent(type: "TagCreated", stream: stream, data: Data(##"{"color":"#000000","name":"A"}"##.utf8), schemaVersion: 3)
         }
-        #expect(throws: DomainError.invalidEvent("UserDeleted data of schema version 2 is newer than this chronicle reads (1): upgrade chronicle")) {
+        #expect(throws: DomainError.invalidEvent("UserDeleted data of schema version 2 is newer than model 'todo-app' version 1 reads (1)")) {
             try DomainEvent(type: "UserDeleted", stream: DomainEvent.userStream(uuid(1)), data: Data("{}".utf8), schemaVersion: 2)
         }
         #expect(throws: DomainError.invalidEvent("TodoDeleted schema version 0 is not valid")) {
