@@ -1,16 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (inner to outer): CLMDB (+ CLMDBGuard) → ChronicleLMDB → EventLog (+ CCRC32C, its
+// Layering (inner to outer): CLMDB (+ CLMDBGuard) → ChronicleLMDB → ChronicleLog (+ CCRC32C, its
 // checksum), on ChronicleEvents (the event values and log options, no storage); ChronicleSchema
 // (an app's declared model) stands alone, ChronicleTodoModel declares the todo app's model on it
 // and ChronicleTodoDomain holds the todo app's values and deciders; ChronicleWire (the sync
 // protocol's bodies) builds on ChronicleEvents alone; ChronicleProjections and ChronicleSync
-// build on EventLog (+ the todo domain, + ChronicleWire); Chronicle is the app-facing library
-// (it exports no raw log); SyncServer is the reference remote, its storage behind a seam (on
-// ChronicleEvents, no log): embedded LMDB in SyncServerLMDB, PostgreSQL in SyncServerPostgres
-// (the one target that links postgres-nio); `chronicle` is the CLI. Every module is named
-// Chronicle… or after its one type (EventLog, SyncServer), so none clashes with an app's own.
+// build on ChronicleLog (+ the todo domain, + ChronicleWire); Chronicle is the app-facing library
+// (it exports no raw log); ChronicleServer is the reference remote, its storage behind a seam (on
+// ChronicleEvents, no log): embedded LMDB in ChronicleServerLMDB, PostgreSQL in
+// ChronicleServerPostgres (the one target that links postgres-nio); `chronicle` is the CLI. Every
+// product and module is named Chronicle…, and none after a type it holds (the log's module is
+// ChronicleLog, its type EventLog), so an app's own `EventLog` or `SyncServer` clashes with none,
+// and `ChronicleLog.EventLog` names Chronicle's where an app has both.
 let package = Package(
     name: "Chronicle",
     // Synchronization's Mutex (used across the modules) needs macOS 15 / iOS 18. Built and tested
@@ -19,15 +21,15 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Chronicle", targets: ["Chronicle"]),
-        .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "ChronicleLog", targets: ["ChronicleLog"]),
         .library(name: "ChronicleWire", targets: ["ChronicleWire"]),
         .library(name: "ChronicleTodoDomain", targets: ["ChronicleTodoDomain"]),
         .library(name: "ChronicleLMDB", targets: ["ChronicleLMDB"]),
         .library(name: "ChronicleProjections", targets: ["ChronicleProjections"]),
         .library(name: "ChronicleSync", targets: ["ChronicleSync"]),
-        .library(name: "SyncServer", targets: ["SyncServer"]),
-        .library(name: "SyncServerLMDB", targets: ["SyncServerLMDB"]),
-        .library(name: "SyncServerPostgres", targets: ["SyncServerPostgres"]),
+        .library(name: "ChronicleServer", targets: ["ChronicleServer"]),
+        .library(name: "ChronicleServerLMDB", targets: ["ChronicleServerLMDB"]),
+        .library(name: "ChronicleServerPostgres", targets: ["ChronicleServerPostgres"]),
         .executable(name: "chronicle", targets: ["ChronicleCLI"]),
     ],
     dependencies: [
@@ -79,12 +81,12 @@ let package = Package(
         // protocol's bodies) and the one string quoter (payloads, wire events, errors, CLI output).
         .target(name: "JSONText"),
         // The records' CRC-32C with the CPU's instruction for it (a few lines of C: Swift has no
-        // portable way to the instruction); EventLog keeps a table for CPUs without one.
+        // portable way to the instruction); ChronicleLog keeps a table for CPUs without one.
         .target(name: "CCRC32C"),
         // The event values the log stores and the wire carries (recorded and foreign events,
         // their timestamps and shape rules): no storage, so the protocol needs no LMDB.
         .target(name: "ChronicleEvents", dependencies: ["JSONText"]),
-        .target(name: "EventLog", dependencies: [
+        .target(name: "ChronicleLog", dependencies: [
             "ChronicleEvents", "ChronicleLMDB", "UUIDText", "JSONText", "CCRC32C",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -97,9 +99,9 @@ let package = Package(
         .target(name: "ChronicleSchema", dependencies: ["JSONText", "UUIDText"]),
         // The todo app's model (User, Todo, Tag, DailyStat), declared on ChronicleSchema alone.
         .target(name: "ChronicleTodoModel", dependencies: ["ChronicleSchema"]),
-        .target(name: "ChronicleProjections", dependencies: ["ChronicleSchema", "ChronicleTodoDomain", "EventLog", "ChronicleLMDB", "UUIDText"]),
+        .target(name: "ChronicleProjections", dependencies: ["ChronicleSchema", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
-            "EventLog", "ChronicleWire", "ChronicleLMDB",
+            "ChronicleLog", "ChronicleWire", "ChronicleLMDB",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
@@ -107,11 +109,11 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "Chronicle", dependencies: [
-            "ChronicleEvents", "ChronicleSchema", "ChronicleTodoModel", "ChronicleTodoDomain", "EventLog", "ChronicleLMDB", "ChronicleProjections", "ChronicleSync", "UUIDText",
+            "ChronicleEvents", "ChronicleSchema", "ChronicleTodoModel", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "ChronicleProjections", "ChronicleSync", "UUIDText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .target(name: "SyncServer", dependencies: [
+        .target(name: "ChronicleServer", dependencies: [
             "ChronicleEvents", "ChronicleWire", "JSONText",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -129,15 +131,15 @@ let package = Package(
         // The protocol as OpenAPI 3.0, served at /openapi.yaml (docs/openapi.yaml links here).
         resources: [.embedInCode("openapi.yaml")]),
         // The server's embedded storage: one event log per tenant in a folder (the default).
-        .target(name: "SyncServerLMDB", dependencies: ["SyncServer", "EventLog"]),
-        .target(name: "SyncServerPostgres", dependencies: [
-            "SyncServer", "EventLog",
+        .target(name: "ChronicleServerLMDB", dependencies: ["ChronicleServer", "ChronicleLog"]),
+        .target(name: "ChronicleServerPostgres", dependencies: [
+            "ChronicleServer", "ChronicleLog",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "ChronicleCLI", dependencies: [
-            "Chronicle", "ChronicleSchema", "ChronicleTodoModel", "ChronicleSync", "ChronicleWire", "ChronicleTodoDomain", "EventLog", "ChronicleProjections", "UUIDText",
-            "SyncServer", "SyncServerLMDB", "SyncServerPostgres",
+            "Chronicle", "ChronicleSchema", "ChronicleTodoModel", "ChronicleSync", "ChronicleWire", "ChronicleTodoDomain", "ChronicleLog", "ChronicleProjections", "UUIDText",
+            "ChronicleServer", "ChronicleServerLMDB", "ChronicleServerPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -154,49 +156,49 @@ let package = Package(
         .executableTarget(name: "CatchPatterns", dependencies: ["Chronicle"], path: "Tests/CatchPatterns",
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // A small process the crash and multi-process tests start and kill.
-        .executableTarget(name: "ChronicleTorture", dependencies: ["EventLog", "ChronicleWire", "ChronicleLMDB", "Chronicle"]),
+        .executableTarget(name: "ChronicleTorture", dependencies: ["ChronicleLog", "ChronicleWire", "ChronicleLMDB", "Chronicle"]),
 
         // The merge rules' referee: a plain fold of the server's order into what every device
         // must show, written from docs/PROTOCOL.md and docs/CLI.md alone (no product module).
         .target(name: "ChronicleReferee", path: "Tests/ChronicleReferee"),
         .testTarget(name: "RefereeTests", dependencies: ["ChronicleReferee"]),
         // The referee beside a store: its log read as the referee reads events, its models as plain values.
-        .target(name: "ChronicleRefereeSupport", dependencies: ["Chronicle", "ChronicleReferee", "ChronicleWire", "EventLog"],
+        .target(name: "ChronicleRefereeSupport", dependencies: ["Chronicle", "ChronicleReferee", "ChronicleWire", "ChronicleLog"],
                 path: "Tests/ChronicleRefereeSupport"),
         // What test targets share: child processes, the built products, the raw log to damage, a second app's model.
         .target(name: "ChronicleTestSupport", dependencies: [
-            "ChronicleLMDB", "EventLog", "ChronicleSchema",
+            "ChronicleLMDB", "ChronicleLog", "ChronicleSchema",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/ChronicleTestSupport"),
         .testTarget(name: "ChronicleLMDBTests", dependencies: ["ChronicleLMDB", "CLMDB", "ChronicleTestSupport"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "EventLog", "ChronicleTestSupport"]),
+        .testTarget(name: "ChronicleWireTests", dependencies: ["ChronicleWire", "ChronicleLog", "ChronicleTestSupport"]),
         // Test targets that run the `chronicle` binary declare it, so `swift test --filter X` builds it.
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CCRC32C", "ChronicleWire", "ChronicleLMDB", "ChronicleTorture", "ChronicleCLI",
+        .testTarget(name: "ChronicleLogTests", dependencies: ["ChronicleLog", "CCRC32C", "ChronicleWire", "ChronicleLMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "UUIDText", "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleTodoDomain", "EventLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
+        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTodoDomain", "EventLog", "ChronicleProjections", "ChronicleTorture",
+        .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTodoDomain", "ChronicleLog", "ChronicleProjections", "ChronicleTorture",
                                                         "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "SyncServer", "SyncServerLMDB", "SyncServerPostgres", "Chronicle",
-                                                   "ChronicleTodoDomain", "EventLog", "ChronicleProjections", "ChronicleCLI", "TodoAppExample", "NotebookExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
+        .testTarget(name: "SyncTests", dependencies: ["ChronicleSync", "ChronicleWire", "ChronicleServer", "ChronicleServerLMDB", "ChronicleServerPostgres", "Chronicle",
+                                                   "ChronicleTodoDomain", "ChronicleLog", "ChronicleProjections", "ChronicleCLI", "TodoAppExample", "NotebookExample", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
                                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "CatchPatterns", "ChronicleTestSupport", "ChronicleSchema", "EventLog", "ChronicleWire",
+        .testTarget(name: "CLITests", dependencies: ["ChronicleCLI", "ChronicleTorture", "CatchPatterns", "ChronicleTestSupport", "ChronicleSchema", "ChronicleLog", "ChronicleWire",
                                                   "Chronicle", "ChronicleLMDB"]),
         // An app's view: Chronicle alone, with member lookups checked against the imports.
         .testTarget(name: "FacadeTests", dependencies: ["Chronicle"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: [
-            "EventLog", "ChronicleWire", "ChronicleLMDB", "ChronicleTodoDomain", "Chronicle", "ChronicleProjections", "ChronicleSync", "SyncServer", "SyncServerLMDB", "ChronicleTorture",
+            "ChronicleLog", "ChronicleWire", "ChronicleLMDB", "ChronicleTodoDomain", "Chronicle", "ChronicleProjections", "ChronicleSync", "ChronicleServer", "ChronicleServerLMDB", "ChronicleTorture",
             "ChronicleCLI", "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),

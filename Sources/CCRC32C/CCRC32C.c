@@ -1,4 +1,4 @@
-// CRC-32C (Castagnoli) with the instruction the CPU has for it. EventLog's Swift table is the
+// CRC-32C (Castagnoli) with the instruction the CPU has for it. ChronicleLog's Swift table is the
 // fallback on CPUs without one; both give the same value (the tests compare them).
 //
 // On x86-64 the instruction takes three cycles and can start one each cycle, so one stream of

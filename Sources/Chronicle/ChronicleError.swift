@@ -1,6 +1,6 @@
 import ChronicleSchema
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleProjections
 

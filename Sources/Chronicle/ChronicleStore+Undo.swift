@@ -1,6 +1,6 @@
 import ChronicleTodoModel
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import UUIDText
 

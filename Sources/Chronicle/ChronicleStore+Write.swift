@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// What ``ChronicleStore/write(_:)`` returns: the body's value and the log position the step wrote.

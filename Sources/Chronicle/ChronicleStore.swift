@@ -1,7 +1,7 @@
 import ChronicleSchema
 import ChronicleTodoModel
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleProjections
 import Synchronization

@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Folds one entity's stream into its aggregate, together with the stream version it was read at.

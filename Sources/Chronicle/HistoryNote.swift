@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// What the store notes with each batch it appends (`EventLog.append(_:keys:note:)`), from

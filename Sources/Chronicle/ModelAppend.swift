@@ -1,5 +1,5 @@
 import ChronicleSchema
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Appends what a model's command decided (``ChronicleModel/Decision``) as one batch: each

@@ -1,5 +1,5 @@
 import ChronicleSchema
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// A store records the model it is opened with (``ChronicleModel/record()``, in the log's

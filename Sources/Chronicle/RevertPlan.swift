@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// The compensating batch of an undo or redo, planned step by step: for each step, the

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// This store's undo and redo stacks, read from the notes of its batches (``HistoryNote``).

@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Commands decided together and appended as one batch: all of them or none, one undo step.

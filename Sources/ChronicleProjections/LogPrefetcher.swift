@@ -1,6 +1,5 @@
 import Dispatch
-import EventLog
-
+import ChronicleLog
 /// Reads and decodes the next batch of the log on its own queue while the previous
 /// batch is being written, so decoding overlaps LMDB writes and their fsync.
 struct LogPrefetcher: Sendable {

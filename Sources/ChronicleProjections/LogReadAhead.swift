@@ -1,5 +1,5 @@
 import Dispatch
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// The read-ahead of the todo app's read models: chunks decoded for their projections.

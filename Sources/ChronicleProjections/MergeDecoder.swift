@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import UUIDText
 

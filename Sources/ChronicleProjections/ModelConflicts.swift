@@ -1,5 +1,5 @@
 import ChronicleSchema
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// What a pulled event of a declared model overrules of this replica's writes, listed as

@@ -1,5 +1,5 @@
 import ChronicleSchema
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Any app's entities and aggregates as of a position, folded in memory from the log by the

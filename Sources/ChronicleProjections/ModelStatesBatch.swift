@@ -1,5 +1,5 @@
 import ChronicleSchema
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleLMDB
 

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import ChronicleLMDB
 
 /// Why a read-model operation failed. Each message is one line a person can act on.

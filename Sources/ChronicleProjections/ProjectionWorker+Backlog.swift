@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// A large backlog (a log copied in, a big import, a device's first pull) caught up the way a

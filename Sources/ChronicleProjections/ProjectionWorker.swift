@@ -1,6 +1,6 @@
 import Dispatch
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleLMDB
 import Synchronization

@@ -1,6 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
-
+import ChronicleLog
 /// An event of the log as the merge takes it (``MergeDecoder``): its domain event and whether
 /// this replica wrote it. Read in place, an event that decodes keeps nothing else, so reading it
 /// copies out only what the domain event holds; the few the merge needs whole (a pulled event

@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// The read models as of a past position, built in memory from the log.

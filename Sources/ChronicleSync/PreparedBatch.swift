@@ -1,5 +1,5 @@
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// One batch read from the log and encoded for the wire, ready to send.

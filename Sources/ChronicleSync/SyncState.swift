@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleLMDB
 

@@ -1,5 +1,5 @@
 import Chronicle
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `catch-up-entities`: brings a store's stored entities (`DIR/entities`, the read model of

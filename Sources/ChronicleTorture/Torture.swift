@@ -1,5 +1,5 @@
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `ChronicleTorture`: a small process that the crash and multi-process tests start,

@@ -1,6 +1,6 @@
 @_spi(Operator) import Chronicle
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleLMDB
 import Testing

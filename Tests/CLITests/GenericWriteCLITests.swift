@@ -1,6 +1,6 @@
 import ChronicleSchema
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

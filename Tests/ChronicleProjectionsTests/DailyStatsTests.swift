@@ -1,6 +1,6 @@
 import ChronicleTestSupport
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleLMDB
 @testable import ChronicleProjections

@@ -1,7 +1,7 @@
 @_spi(Operator) import Chronicle
 import ChronicleReferee
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 
 // What test targets need to put the referee (ChronicleReferee, which knows no product

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// A page of pulled events as a sync server hands it out: every event of `log` given back at

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// A store folder of its own (a ``TemporaryFolder``; the log lives in `log/` inside it, as

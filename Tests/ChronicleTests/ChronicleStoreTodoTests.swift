@@ -1,6 +1,6 @@
 @_spi(Operator) import Chronicle
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

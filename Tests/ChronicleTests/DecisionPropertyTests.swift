@@ -3,7 +3,7 @@ import ChronicleReferee
 import ChronicleRefereeSupport
 import ChronicleTestSupport
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleProjections
 import Testing

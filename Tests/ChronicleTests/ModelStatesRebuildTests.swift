@@ -1,7 +1,7 @@
 @_spi(Operator) import Chronicle
 import ChronicleProjections
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import Synchronization
 import Testing

@@ -1,5 +1,5 @@
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

@@ -1,8 +1,8 @@
 import ChronicleSync
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
+import ChronicleServer
 import Testing
 
 /// `chronicle sync …` and `chronicle serve` as separate processes.

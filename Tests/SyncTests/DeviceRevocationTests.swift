@@ -1,8 +1,8 @@
 import ChronicleSync
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
+import ChronicleServer
 import Testing
 
 /// Devices named by PyJWT-minted tokens: recorded per tenant, revoked and reinstated by the

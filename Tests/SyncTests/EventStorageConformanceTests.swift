@@ -1,9 +1,9 @@
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
-import SyncServerLMDB
-import SyncServerPostgres
+import ChronicleServer
+import ChronicleServerLMDB
+import ChronicleServerPostgres
 import Testing
 
 /// What every ``EventStorage`` must do, checked the same way against each backend: the

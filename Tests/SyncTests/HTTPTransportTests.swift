@@ -1,6 +1,6 @@
 @testable import ChronicleSync
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

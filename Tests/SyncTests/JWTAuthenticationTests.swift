@@ -1,9 +1,9 @@
 import ChronicleTestSupport
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
-import SyncServerLMDB
+import ChronicleServer
+import ChronicleServerLMDB
 import Testing
 
 /// JWT bearer tokens minted by PyJWT and cryptography (`tools/jwt-mint`), sent to a real

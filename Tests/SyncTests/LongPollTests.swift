@@ -1,9 +1,9 @@
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import PostgresNIO
-import SyncServer
-import SyncServerPostgres
+import ChronicleServer
+import ChronicleServerPostgres
 import Testing
 
 /// `GET /v1/events?wait=`: a pull that finds nothing waits for the tenant's next commit,

@@ -1,10 +1,10 @@
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 import Logging
 import PostgresNIO
-import SyncServer
-@testable import SyncServerPostgres
+import ChronicleServer
+@testable import ChronicleServerPostgres
 import Testing
 
 /// The two statements whose plans decide how the PostgreSQL storage scales as a tenant grows

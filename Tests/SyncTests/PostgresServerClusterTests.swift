@@ -1,6 +1,6 @@
 import ChronicleTestSupport
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import ChronicleTestSupport
 @testable import ChronicleSync
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

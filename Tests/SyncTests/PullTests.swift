@@ -1,9 +1,9 @@
 @testable import ChronicleSync
 import ChronicleTestSupport
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
+import ChronicleServer
 import Testing
 
 @Suite("Pulling from the reference server", .timeLimit(.minutes(10)))

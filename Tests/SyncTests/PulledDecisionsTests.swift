@@ -2,7 +2,7 @@
 import ChronicleSync
 import ChronicleTestSupport
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

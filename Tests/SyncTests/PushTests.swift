@@ -1,7 +1,7 @@
 import ChronicleSync
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
+import ChronicleServer
 import Testing
 
 @Suite("Pushing to the reference server", .timeLimit(.minutes(10)))

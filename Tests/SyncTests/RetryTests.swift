@@ -1,8 +1,8 @@
 import ChronicleSync
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
+import ChronicleServer
 import Testing
 
 @Suite("Retrying against a faulty server", .timeLimit(.minutes(5)))

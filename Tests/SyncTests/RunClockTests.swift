@@ -1,5 +1,5 @@
 import ChronicleSync
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

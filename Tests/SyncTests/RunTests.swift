@@ -1,8 +1,8 @@
 import ChronicleSync
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
+import ChronicleServer
 import Testing
 
 /// The long-running engine, driven the way an app drives it.

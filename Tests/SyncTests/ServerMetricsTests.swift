@@ -1,5 +1,5 @@
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 import Testing
 

@@ -1,10 +1,10 @@
 import ChronicleTestSupport
 import ChronicleWire
 import ChronicleSync
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
-import SyncServerLMDB
+import ChronicleServer
+import ChronicleServerLMDB
 import Testing
 
 /// The reference server spoken to directly, as a third-party client would.

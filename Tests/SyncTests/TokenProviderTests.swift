@@ -1,9 +1,9 @@
 import ChronicleSync
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import Synchronization
-import SyncServer
+import ChronicleServer
 import Testing
 
 /// The engine's token provider against a real server verifying PyJWT's tokens: asked once

@@ -1,10 +1,10 @@
 import ChronicleTestSupport
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 import Logging
-import SyncServer
-import SyncServerPostgres
+import ChronicleServer
+import ChronicleServerPostgres
 import Synchronization
 import Testing
 

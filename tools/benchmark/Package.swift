@@ -21,14 +21,14 @@ let package = Package(
         .executableTarget(
             name: "ChronicleBench",
             dependencies: [
-                .product(name: "EventLog", package: "Chronicle"),
+                .product(name: "ChronicleLog", package: "Chronicle"),
                 .product(name: "ChronicleLMDB", package: "Chronicle"),
                 .product(name: "ChronicleTodoDomain", package: "Chronicle"),
                 .product(name: "ChronicleWire", package: "Chronicle"),
                 .product(name: "Chronicle", package: "Chronicle"),
-                .product(name: "SyncServer", package: "Chronicle"),
-                .product(name: "SyncServerLMDB", package: "Chronicle"),
-                .product(name: "SyncServerPostgres", package: "Chronicle"),
+                .product(name: "ChronicleServer", package: "Chronicle"),
+                .product(name: "ChronicleServerLMDB", package: "Chronicle"),
+                .product(name: "ChronicleServerPostgres", package: "Chronicle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -3,11 +3,11 @@ import ArgumentParser
 @_spi(Operator) import Chronicle
 import ChronicleSync
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import Logging
-import SyncServer
-import SyncServerLMDB
+import ChronicleServer
+import ChronicleServerLMDB
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

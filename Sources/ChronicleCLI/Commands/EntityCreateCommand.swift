@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChronicleSchema
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle create ENTITY field=value…`: creates an entity of the store's model, checked by

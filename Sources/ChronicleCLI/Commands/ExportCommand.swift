@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle export`: the log as NDJSON on stdout, for `import` into another store.

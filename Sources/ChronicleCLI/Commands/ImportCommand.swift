@@ -1,7 +1,7 @@
 import ArgumentParser
 import Chronicle
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle import FILE`: stores an export's events, all or nothing, each id once.

@@ -1,6 +1,6 @@
 import ChronicleWire
 import ArgumentParser
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle log`: the audit listing.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChronicleProjections
-import EventLog
+import ChronicleLog
 import Foundation
 import Synchronization
 

@@ -3,7 +3,7 @@ import ChronicleProjections
 import ChronicleSchema
 import ChronicleTodoDomain
 import ChronicleTodoModel
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle replay`: the read models as of a past position, built in memory.

@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
-import SyncServer
-import SyncServerLMDB
-import SyncServerPostgres
-
+import ChronicleServer
+import ChronicleServerLMDB
+import ChronicleServerPostgres
 /// `chronicle serve`: the reference sync server (SPEC §5).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

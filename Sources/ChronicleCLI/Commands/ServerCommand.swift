@@ -1,10 +1,9 @@
 import ArgumentParser
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
-import SyncServerLMDB
-import SyncServerPostgres
-
+import ChronicleServer
+import ChronicleServerLMDB
+import ChronicleServerPostgres
 /// `chronicle server tenants|devices|revoke|reinstate|token`: an operator's view of a sync
 /// server's storage (its `--data` folder or its PostgreSQL `--database`), while it runs or not.
 struct ServerCommand: AsyncParsableCommand {

@@ -4,7 +4,7 @@ import ArgumentParser
 import ChronicleSync
 import Logging
 import Dispatch
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle sync push|pull|status|run`: send the store's events to its remote, and fetch everyone's.

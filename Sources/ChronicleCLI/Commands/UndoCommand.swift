@@ -1,7 +1,7 @@
 import ArgumentParser
 import Chronicle
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle undo`: reverts this store's last commands by appending compensating events.

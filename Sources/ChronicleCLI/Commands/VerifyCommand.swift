@@ -1,5 +1,5 @@
 import ArgumentParser
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle verify`: checksums, hash chain, positions (and, later, projections).

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import SyncServer
-
+import ChronicleServer
 /// `chronicle serve`'s JWT flags: the identity provider's keys (read at start, never fetched)
 /// and what its tokens' claims must say.
 struct JWTOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ChronicleWire
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import UUIDText
 
 /// The SPEC's JSON shapes with their keys in the SPEC's order, the same bytes on every run

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Synchronization
 
 /// The logs this process opened, closed as the command ends (``closeAll()``).

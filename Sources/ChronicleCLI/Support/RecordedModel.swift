@@ -1,6 +1,6 @@
 import ChronicleSchema
 import ChronicleTodoModel
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// The app's model a store records: the newest version in its log's `model-records`, or the

@@ -1,7 +1,6 @@
 @_spi(Operator) import Chronicle
 import ChronicleTestSupport
-import EventLog
-
+import ChronicleLog
 /// A store in a fresh ``TemporaryFolder``, closed and removed by `cleanup()`.
 struct TemporaryStore {
     let folder: TemporaryFolder

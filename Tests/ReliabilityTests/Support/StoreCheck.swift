@@ -1,5 +1,5 @@
 @_spi(Operator) import Chronicle
-import EventLog
+import ChronicleLog
 import Foundation
 @testable import ChronicleProjections
 import Testing

@@ -1,12 +1,12 @@
 import ChronicleTestSupport
 import ChronicleWire
-import EventLog
+import ChronicleLog
 import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import SyncServer
-import SyncServerLMDB
+import ChronicleServer
+import ChronicleServerLMDB
 import Synchronization
 
 /// A Hummingbird app that puts a scripted fault middleware in front of the reference

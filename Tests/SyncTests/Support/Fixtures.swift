@@ -1,11 +1,10 @@
 import ChronicleTestSupport
 import ChronicleWire
 import ChronicleSync
-import EventLog
+import ChronicleLog
 import Foundation
 import Logging
-import SyncServer
-
+import ChronicleServer
 /// Runs `body` with a client store and a reference server, cleaning both up whatever happens.
 func withServerAndStore<T>(tokens: [String: String?] = ["token-a": nil], limits: SyncAPI.Limits = SyncAPI.Limits(),
                            backend: ServerBackend = .lmdb,

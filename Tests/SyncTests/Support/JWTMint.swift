@@ -1,7 +1,6 @@
 import ChronicleTestSupport
 import Foundation
-import SyncServer
-
+import ChronicleServer
 /// Keys and JWTs made by PyJWT and cryptography (`tools/jwt-mint`, run with the python of
 /// `tools/jwt-venv`): an oracle that shares no code with the server's verifier (jwt-kit).
 ///

@@ -1,7 +1,7 @@
 import ChronicleWire
 import Chronicle
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 // MARK: - Rendering

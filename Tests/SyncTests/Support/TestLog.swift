@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Client-side stores for the tests: an event log in a temporary folder, filled through EventLog.

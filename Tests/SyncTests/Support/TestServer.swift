@@ -1,10 +1,10 @@
 import ChronicleTestSupport
-import EventLog
+import ChronicleLog
 import Foundation
 import Logging
-import SyncServer
-import SyncServerLMDB
-import SyncServerPostgres
+import ChronicleServer
+import ChronicleServerLMDB
+import ChronicleServerPostgres
 import Testing
 
 /// Where a test server keeps its events: the embedded LMDB storage, or PostgreSQL in a

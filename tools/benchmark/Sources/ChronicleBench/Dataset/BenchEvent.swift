@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// One generated event, exactly as every system stores it: same id, stream, version,

@@ -1,5 +1,5 @@
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Generates a realistic, valid history of users and todos: every event is one the

@@ -1,6 +1,6 @@
 import ChronicleWire
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// `chronicle-bench json`: Chronicle's JSON reading beside Foundation's parsers, on the two

@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Chronicle's side of the log workloads, through the public `EventLog` API only.

@@ -1,13 +1,12 @@
 import Chronicle
 import ChronicleSync
 import ChronicleTodoDomain
-import EventLog
+import ChronicleLog
 import Foundation
 import ChronicleProjections
-import SyncServer
-import SyncServerLMDB
-import SyncServerPostgres
-
+import ChronicleServer
+import ChronicleServerLMDB
+import ChronicleServerPostgres
 /// Chronicle's rebuild, reads, sync push and reference server, through the public APIs.
 enum ChronicleWorkloads {
     /// `Rebuild.run` of every projection from the log `append-batch` left, into a fresh models folder.

@@ -1,7 +1,6 @@
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
-
+import ChronicleServer
 /// The open event logs, one per tenant, under `<data>/tenants/<tenant>/`, opened on first use.
 ///
 /// Each tenant's log is a Chronicle store of its own: the server ingests pushed events into

@@ -1,5 +1,5 @@
 import ChronicleTestSupport
-@testable import EventLog
+@testable import ChronicleLog
 import Testing
 
 /// The table of the stream tail's streams and of the touches' keys (names in one buffer, found

@@ -1,7 +1,6 @@
 import Foundation
 import PostgresNIO
-import SyncServer
-
+import ChronicleServer
 /// The devices in `chronicle_devices` (one row per tenant and device), which every server on
 /// the database reads: a device revoked through any of them, or by an operator's command, is
 /// refused by all from its next request on.

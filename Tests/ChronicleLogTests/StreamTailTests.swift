@@ -1,5 +1,5 @@
 import ChronicleTestSupport
-@testable import EventLog
+@testable import ChronicleLog
 import Testing
 
 /// The stream index's in-memory tail (a flat array of chained slots), checked against a plain

@@ -1,8 +1,7 @@
 import Logging
 import PostgresNIO
 import Synchronization
-import SyncServer
-
+import ChronicleServer
 /// One connection of its own, outside the pool, that `LISTEN`s on ``channel`` and passes
 /// each notification (a tenant's name, sent by a push's transaction as it commits, by any
 /// server on the database) to the server's waiting pulls.

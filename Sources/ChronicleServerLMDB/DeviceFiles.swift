@@ -1,6 +1,5 @@
 import Foundation
-import SyncServer
-
+import ChronicleServer
 /// The embedded storage's devices, in files under `<data>/devices/` beside the tenants' logs:
 ///
 /// - `<tenant>.json`: what the server saw of each device (first and last seen, positions),

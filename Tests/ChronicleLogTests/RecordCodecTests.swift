@@ -1,6 +1,6 @@
 import CCRC32C
 import ChronicleTestSupport
-@testable import EventLog
+@testable import ChronicleLog
 import Foundation
 import Testing
 

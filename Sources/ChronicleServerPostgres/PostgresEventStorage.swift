@@ -1,9 +1,8 @@
-import EventLog
+import ChronicleLog
 import Foundation
 import Logging
 import PostgresNIO
-import SyncServer
-
+import ChronicleServer
 /// The sync server's storage on PostgreSQL: any number of `serve` processes on one database
 /// are one server (SPEC §8).
 ///

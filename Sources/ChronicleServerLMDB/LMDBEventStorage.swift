@@ -1,7 +1,6 @@
-import EventLog
+import ChronicleLog
 import Foundation
-import SyncServer
-
+import ChronicleServer
 /// The embedded storage: one Chronicle event log per tenant under `<data>/tenants/<tenant>/`
 /// (``TenantStore``), the tokens in memory as `serve` was given them. One process owns it.
 ///

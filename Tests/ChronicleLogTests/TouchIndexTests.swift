@@ -1,5 +1,5 @@
 import ChronicleTestSupport
-@testable import EventLog
+@testable import ChronicleLog
 import Testing
 
 /// ``TouchIndex``'s table in memory against snapshots older than it: a read that began before

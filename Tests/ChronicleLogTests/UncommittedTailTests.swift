@@ -1,5 +1,5 @@
 import ChronicleTestSupport
-@testable import EventLog
+@testable import ChronicleLog
 import Foundation
 import Testing
 
