@@ -1,8 +1,13 @@
 extension ChronicleModel {
     /// The year, month and day `text` spells as `YYYY-MM-DD` (years 1 through 9999); nil unless
-    /// it is exactly that and names a day its month has. Read in place: a rebuild reads a day
-    /// or two an event.
-    package static func calendarDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+    /// it is exactly that and names a day its month has: how a model reads a day field's value.
+    /// Read in place, with no copy of the text.
+    ///
+    /// ```swift
+    /// ChronicleModel.calendarDay("2028-02-29")   // (2028, 2, 29)
+    /// ChronicleModel.calendarDay("2027-02-29")   // nil
+    /// ```
+    public static func calendarDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
         text.utf8.withContiguousStorageIfAvailable { calendarDay(utf8: $0) } ?? calendarDay(utf8: Array(text.utf8))
     }
 
@@ -25,8 +30,8 @@ extension ChronicleModel {
         return (year, month, day)
     }
 
-    /// How many days `month` (1 through 12) of `year` has.
-    package static func daysIn(month: Int, of year: Int) -> Int {
+    /// How many days `month` (1 through 12) of `year` has, in the Gregorian calendar.
+    public static func daysIn(month: Int, of year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30

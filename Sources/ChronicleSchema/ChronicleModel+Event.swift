@@ -81,10 +81,14 @@ extension ChronicleModel {
             self.description = description
         }
 
-        /// A name read from a stored event (its type, its stream), for a problem's line: in single
-        /// quotes, control characters as `?` (so on one line), cut at 80 characters, since it
-        /// may be anything.
-        package static func quotedName(_ text: String) -> String {
+        /// Text that may be anything (a name read from a stored event, text a person typed),
+        /// for a problem's line: in single quotes, control characters as `?` (so on one line),
+        /// cut at 80 characters.
+        ///
+        /// ```swift
+        /// ChronicleModel.EventProblem.quotedName("Evil\nType")   // 'Evil?Type'
+        /// ```
+        public static func quotedName(_ text: String) -> String {
             let oneLine = String(String.UnicodeScalarView(cut(text).unicodeScalars.map { scalar in
                 scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" ? "?" : scalar
             }))

@@ -104,8 +104,14 @@ extension ChronicleModel {
 
         /// Reads one stored event from its record's bytes, in place (a rebuild reads the log so),
         /// as ``read(type:stream:data:schemaVersion:)`` does, with UTF-8 `type` and `stream`; returns
-        /// it with its entity's place in ``ChronicleModel/entities``.
-        package func readPlaced(type typeBytes: UnsafeRawBufferPointer, stream streamBytes: UnsafeRawBufferPointer,
+        /// it with its entity's place in ``ChronicleModel/entities``, so that an app making its own
+        /// typed events from the model's tells the entity by a number, not by its name.
+        ///
+        /// ```swift
+        /// let (event, place) = try reader.readPlaced(type: type, stream: stream, data: data, schemaVersion: 1)
+        /// if place == notePlace, case .created(let values) = event.change { … }
+        /// ```
+        public func readPlaced(type typeBytes: UnsafeRawBufferPointer, stream streamBytes: UnsafeRawBufferPointer,
                                 data: UnsafeRawBufferPointer, schemaVersion: Int) throws(EventProblem) -> (event: Event, place: Int) {
             // The type's name as the model spells it: shared, not copied, for each event.
             guard let known = kinds.index(forKey: String(decoding: typeBytes, as: UTF8.self)) else {

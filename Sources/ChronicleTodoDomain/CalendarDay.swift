@@ -102,13 +102,9 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
 
     // MARK: - Calendar arithmetic
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        ChronicleModel.daysIn(month: month, of: year)
-    }
-
     static func isValid(year: Int, month: Int, day: Int) -> Bool {
         yearRange.contains(year) && (1...12).contains(month)
-            && day >= 1 && day <= daysInMonth(year: year, month: month)
+            && day >= 1 && day <= ChronicleModel.daysIn(month: month, of: year)
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
