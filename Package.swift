@@ -93,7 +93,7 @@ let package = Package(
         // The sync wire protocol (push and page bodies, their parser, event JSON), shared by
         // the client and the server; the log knows nothing of it, and it knows nothing of the log.
         .target(name: "ChronicleWire", dependencies: ["ChronicleEvents", "JSONText", "UUIDText"]),
-        .target(name: "ChronicleTodoDomain", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "JSONText", "UUIDText"]),
+        .target(name: "ChronicleTodoDomain", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "UUIDText"]),
         // An app's model declared in Swift (entities, typed fields, rules, aggregates) and its
         // record, which a store keeps; knows nothing of the log or the storage.
         .target(name: "ChronicleSchema", dependencies: ["JSONText", "UUIDText"]),

@@ -228,8 +228,15 @@ extension ChronicleModel.Decider {
 }
 
 extension ChronicleModel {
-    /// An event's data: a JSON object of `values`, keys sorted by their UTF-8 bytes, no white space.
-    static func eventData(_ values: [String: FieldValue]) -> Data {
+    /// An event's data as a model writes it: a JSON object of `values`, keys sorted by their
+    /// UTF-8 bytes, no white space, text escaped only where JSON requires it. The bytes are
+    /// hashed into the log's chain: the same values give the same bytes in every release.
+    ///
+    /// ```swift
+    /// ChronicleModel.eventData(["title": "Pay rent", "day": "2026-03-01"])
+    /// // {"day":"2026-03-01","title":"Pay rent"}
+    /// ```
+    public static func eventData(_ values: [String: FieldValue]) -> Data {
         let members = values.sorted { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }
             .map { JSONQuoting.quoted($0.key) + ":" + $0.value.json }
         return Data(("{" + members.joined(separator: ",") + "}").utf8)

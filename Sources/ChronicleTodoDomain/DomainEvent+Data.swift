@@ -5,8 +5,8 @@ import UUIDText
 // MARK: - Encoding
 
 extension DomainEvent {
-    /// The event's `data` as a JSON object: keys sorted, no whitespace,
-    /// absent optionals omitted, ids lowercase.
+    /// The event's `data` as the todo app's model writes it (``ChronicleModel/eventData(_:)``):
+    /// keys sorted, no whitespace, absent optionals omitted, ids lowercase.
     ///
     /// The bytes are deterministic, so hashing them is stable:
     ///
@@ -19,47 +19,47 @@ extension DomainEvent {
     /// DomainEvent.todoTagged(id: todo, tagId: tag).encodedData()   // {"tagId":"3c4d…"}
     /// ```
     public func encodedData() -> Data {
-        var writer = JSONObjectWriter()
+        ChronicleModel.eventData(dataValues)
+    }
+
+    /// What the event's data holds, under the names of the model's fields.
+    private var dataValues: [String: ChronicleModel.FieldValue] {
+        typealias Users = TodoAppEvents.Users
+        typealias Todos = TodoAppEvents.Todos
+        typealias Tags = TodoAppEvents.Tags
+        var values: [String: ChronicleModel.FieldValue] = [:]
+        func put(_ field: ChronicleModel.FieldKey, _ value: ChronicleModel.FieldValue?) {
+            if let value { values[field.name] = value }
+        }
         switch self {
         case .userCreated(_, let name, let age):
-            writer.write(Key.age, age)
-            writer.write(Key.name, name)
+            put(Users.name, .text(name))
+            put(Users.age, .integer(age))
         case .userUpdated(_, let name, let age):
-            writer.writeIfPresent(Key.age, age)
-            writer.writeIfPresent(Key.name, name)
+            put(Users.name, name.map { .text($0) })
+            put(Users.age, age.map { .integer($0) })
         case .todoCreated(_, let title, let deadline, let userId, let memo):
-            writer.write(Key.deadline, deadline.description)
-            writer.writeIfPresent(Key.memo, memo)
-            writer.write(Key.title, title)
-            writer.writeIfPresent(Key.userId, userId?.lowercasedString)
+            put(Todos.title, .text(title))
+            put(Todos.deadline, .text(deadline.description))
+            put(Todos.userId, userId.map { .id($0) })
+            put(Todos.memo, memo.map { .text($0) })
         case .todoUpdated(_, let title, let deadline, let memo):
-            writer.writeIfPresent(Key.deadline, deadline?.description)
-            writer.writeIfPresent(Key.memo, memo)
-            writer.writeIfPresent(Key.title, title)
+            put(Todos.title, title.map { .text($0) })
+            put(Todos.deadline, deadline.map { .text($0.description) })
+            put(Todos.memo, memo.map { .text($0) })
         case .tagCreated(_, let name, let color):
-            writer.write(Key.color, color)
-            writer.write(Key.name, name)
+            put(Tags.name, .text(name))
+            put(Tags.color, .text(color))
         case .tagUpdated(_, let name, let color):
-            writer.writeIfPresent(Key.color, color)
-            writer.writeIfPresent(Key.name, name)
+            put(Tags.name, name.map { .text($0) })
+            put(Tags.color, color.map { .text($0) })
         case .todoTagged(_, let tagId), .todoUntagged(_, let tagId):
-            writer.write(Key.tagId, tagId.lowercasedString)
+            values[TodoAppEvents.tagMember] = .id(tagId)
         case .userDeleted, .todoCompleted, .todoReopened, .todoDeleted, .tagDeleted,
              .userRestored, .todoRestored, .tagRestored:
             break
         }
-        return writer.finish()
-    }
-
-    private enum Key {
-        static let age = "age"
-        static let name = "name"
-        static let deadline = "deadline"
-        static let memo = "memo"
-        static let title = "title"
-        static let userId = "userId"
-        static let color = "color"
-        static let tagId = "tagId"
+        return values
     }
 }
 

@@ -32,6 +32,14 @@ enum TodoAppEvents {
         static let color = field("color", of: "Tag")
     }
 
+    /// The member of a tagging's and an untagging's data that holds the tag's id.
+    static let tagMember: String = {
+        guard let member = TodoAppModel.model.entity(named: "Todo")?.fields.first(where: { $0.name == "tags" })?.member else {
+            preconditionFailure("the todo app's model has no set of tags")
+        }
+        return member
+    }()
+
     /// The version of the data's shape the model gives the events of entity `place`.
     static func schemaVersion(place: Int) -> UInt16 {
         UInt16(TodoAppModel.model.entities[place].eventSchemaVersion)
