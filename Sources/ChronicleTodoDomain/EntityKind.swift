@@ -1,26 +1,20 @@
 import Foundation
 
-/// The three kinds of entity with a stream of their own.
+/// The three kinds of entity with a stream of their own: the todo app's model's entities.
 ///
-/// One place maps events and type names to streams, so encoding and
-/// decoding cannot disagree about where an event belongs.
+/// Their streams are the model's (``TodoAppModel``), so that what the todo app writes and
+/// what the model reads cannot disagree about where an event belongs.
 public enum EntityKind: Sendable, Equatable {
     /// `user`: a `User` (stream `user-<id>`); `todo`: a `Todo` (`todo-<id>`); `tag`: a `Tag` (`tag-<id>`).
     case user, todo, tag
 
-    /// The kind a known wire type name (one of ``DomainEvent/allTypes``) is
-    /// about: every type name starts with its entity (`TodoTagged` is about
-    /// the todo, `TagCreated` about the tag).
-    init(knownType type: String) {
-        self = type.hasPrefix("User") ? .user : type.hasPrefix("Todo") ? .todo : .tag
-    }
-
-    /// What the entity's stream name starts with, before the lowercase id.
+    /// What the entity's stream name starts with, before the lowercase id: the model's
+    /// stream prefix and a dash.
     public var streamPrefix: String {
         switch self {
-        case .user: "user-"
-        case .todo: "todo-"
-        case .tag: "tag-"
+        case .user: TodoAppEvents.userStreamPrefix
+        case .todo: TodoAppEvents.todoStreamPrefix
+        case .tag: TodoAppEvents.tagStreamPrefix
         }
     }
 

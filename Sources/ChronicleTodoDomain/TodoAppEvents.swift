@@ -12,6 +12,11 @@ enum TodoAppEvents {
     static let todo = place(of: "Todo")
     static let tag = place(of: "Tag")
 
+    /// What the streams of the model's users, todos and tags start with, before the id.
+    static let userStreamPrefix = streamPrefix(place: user)
+    static let todoStreamPrefix = streamPrefix(place: todo)
+    static let tagStreamPrefix = streamPrefix(place: tag)
+
     /// The users' fields.
     enum Users {
         static let name = field("name", of: "User")
@@ -43,6 +48,10 @@ enum TodoAppEvents {
     /// The version of the data's shape the model gives the events of entity `place`.
     static func schemaVersion(place: Int) -> UInt16 {
         UInt16(TodoAppModel.model.entities[place].eventSchemaVersion)
+    }
+
+    private static func streamPrefix(place: Int) -> String {
+        TodoAppModel.model.entities[place].stream + "-"
     }
 
     private static func place(of entity: String) -> Int {
