@@ -62,11 +62,16 @@ struct DatasetSummary: Sendable {
     var typeCounts: [String: Int] = [:]
 }
 
-/// The event type names, coded as one byte in the data set file.
+/// The event type names, coded as one byte in the data set file: the todo data set's first
+/// (codes 0–7, as they always were), then the notebook's.
 enum BenchTypes {
+    /// The todo data set's types.
     static let names = ["UserCreated", "UserUpdated", "UserDeleted", "TodoCreated", "TodoUpdated",
                         "TodoCompleted", "TodoReopened", "TodoDeleted"]
-    static func code(of name: String) -> Int { names.firstIndex(of: name)! }
+    /// Every type a data set file may hold, at its code.
+    static let coded = names + NotebookModel.eventTypes
+    private static let codes = Dictionary(uniqueKeysWithValues: coded.enumerated().map { ($1, $0) })
+    static func code(of name: String) -> Int { codes[name]! }
 }
 
 /// Streams the data set file through a read-only memory map: the pages are the file's,
@@ -114,7 +119,7 @@ final class DatasetReader {
         let version = load(UInt64.self)
         let timestamp = Int64(bitPattern: load(UInt64.self))
         let entity = load(UInt32.self)
-        let type = BenchTypes.names[Int(load(UInt8.self))]
+        let type = BenchTypes.coded[Int(load(UInt8.self))]
         let streamLength = Int(load(UInt16.self))
         let stream = String(decoding: UnsafeRawBufferPointer(start: base + offset, count: streamLength), as: UTF8.self)
         offset += streamLength

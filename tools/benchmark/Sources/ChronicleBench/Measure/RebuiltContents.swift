@@ -9,8 +9,10 @@ import ChronicleProjections
 /// shows here, not only as a speed-up.
 enum RebuiltContents {
     /// The live todos, the days with todos, and the daily stats' totals of `task`'s rebuild;
-    /// nil for a system that has no such models.
+    /// for a notebook's workload, ``NotebookContents``'s summary; nil for a system that has no
+    /// such models.
     static func summary(_ task: ChildTask) throws -> String? {
+        if task.workload.isNotebook { return try NotebookContents.summary(task) }
         guard task.workload == .rebuild else { return nil }
         switch task.system {
         case .chronicle:

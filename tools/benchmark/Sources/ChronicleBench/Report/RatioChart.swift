@@ -26,6 +26,8 @@ struct RatioChart {
             add("\(workload.rawValue): postgres (1) ÷ lmdb server", results.ratio(workload, .chroniclePostgres, over: .chronicle))
             add("\(workload.rawValue): postgres (3) ÷ postgres (1)",
                 results.ratio(workload, .chroniclePostgres3, over: .chroniclePostgres))
+            add("\(workload.rawValue): chronicle-notebook ÷ grdb-notebook",
+                results.ratio(workload, .chronicleNotebook, over: .grdbNotebook))
         }
         add("append-single: 8 writers ÷ 1", results.ratio(.appendSingle8, .chronicle, over: .chronicle, otherWorkload: .appendSingle1))
         self.title = "chronicle-bench: ratios of events/s or ops/s (bar: median; whisker: min–max of the run-by-run ratios)"

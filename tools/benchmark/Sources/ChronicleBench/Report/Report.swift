@@ -42,7 +42,7 @@ struct Report {
     func table() -> String {
         var rows: [[String]] = [["workload", "unit", "chronicle", "grdb", "lmdb-raw", "chronicle ÷ grdb",
                                  "chronicle ÷ lmdb-raw", "peak anon MiB c / g / l"]]
-        for workload in workloads {
+        for workload in workloads where !workload.isNotebook {
             let cell: (BenchSystem) -> String = { system in
                 results.spread(workload, system).map { Self.rate($0) } ?? "–"
             }
@@ -57,7 +57,7 @@ struct Report {
         }
         var text = "machine: \(machine)\n"
         text += "each cell: median (min–max) of the runs; ratios are taken run by run, side by side, then summarised\n\n"
-        text += Self.render(rows)
+        if rows.count > 1 { text += Self.render(rows) }
         if let indexed = results.spread(.appendBatch, .lmdbIndexed) {
             text += "\ndiagnostics: append-batch on raw LMDB with Chronicle's id and stream indexes: \(Self.rate(indexed)) events/s"
             if let floor = results.ratio(.appendBatch, .lmdbIndexed, over: .lmdbRaw) {
@@ -86,6 +86,7 @@ struct Report {
             if !figures.isEmpty { text += "\n\(title): " + figures.joined(separator: "; ") + "\n" }
         }
         text += syncTable()
+        text += notebookTable()
         let checks = targets()
         if !checks.isEmpty {
             text += "\ntargets (median ratios of this run):\n"

@@ -13,9 +13,11 @@ struct BenchOptions: Sendable {
     var seed: UInt64 = 0x43_48_52_4F_4E_49_43_4C
     /// Which todos the changes touch: `recent` (mostly recent ones, as in an app) or `uniform`.
     var access = "recent"
+    /// The data sets' size, when given (`--events N`): otherwise 1,000,000, or 100,000 with `--quick`.
+    var events: Int?
 
     static let usage = """
-        usage: chronicle-bench [--quick] [--runs N] [--json FILE] [--svg FILE] [--only LIST] [--dir DIR] [--keep]
+        usage: chronicle-bench [--quick] [--events N] [--runs N] [--json FILE] [--svg FILE] [--only LIST] [--dir DIR] [--keep]
                chronicle-bench json [--events N] [--runs N]   (Chronicle's JSON reading beside Foundation's)
                chronicle-bench live [--waiting 1,100,1000] [--writes N] [--poll-writes N] [--storage lmdb,postgres]
                                     (write-to-visible latency with devices waiting, beside polling)
@@ -25,11 +27,14 @@ struct BenchOptions: Sendable {
         run-by-run ratios. Progress goes to stderr.
 
           --quick        a tenth of the data (100,000 events instead of 1,000,000)
+          --events N     the data sets' size (the other sizes stay as --quick sets them)
           --runs N       runs per workload and system (default 5, 3 with --quick)
           --json FILE    also write the figures as JSON
           --svg FILE     also draw the ratios as an SVG bar chart
           --only LIST    comma-separated workloads: a|append-batch, b|append-single, c|rebuild,
-                         d|reads, e|sync (sync-push and sync-pull), or single names such as read-todo
+                         d|reads, e|sync (sync-push and sync-pull), n|notes (the notebook, a second
+                         model, beside GRDB: notes-append-batch, notes-apply-batch, notes-rebuild and
+                         the reads, notes-reads), or single names such as read-todo or notes-read-day
           --dir DIR      where the stores go (default: a new folder under $TMPDIR or /tmp)
           --keep         keep the stores afterwards
           --diagnose     also run append-batch on raw LMDB with Chronicle's two indexes (table only)
@@ -53,6 +58,9 @@ struct BenchOptions: Sendable {
             case "--runs":
                 guard let runs = Int(try value(argument)), runs > 0 else { throw BenchError.usage("--runs takes a positive number") }
                 options.runs = runs
+            case "--events":
+                guard let events = Int(try value(argument)), events > 0 else { throw BenchError.usage("--events takes a positive number") }
+                options.events = events
             case "--json": options.jsonPath = try value(argument)
             case "--svg": options.svgPath = try value(argument)
             case "--dir": options.directory = try value(argument)
@@ -82,7 +90,11 @@ struct BenchOptions: Sendable {
     var runCount: Int { runs ?? (quick ? 3 : 5) }
 
     /// The sizes of every workload: the issue's, or a tenth of them with `--quick`.
-    var sizes: Sizes { quick ? Sizes.full.tenth : Sizes.full }
+    var sizes: Sizes {
+        var sizes = quick ? Sizes.full.tenth : Sizes.full
+        if let events { sizes.events = events }
+        return sizes
+    }
 
     struct Sizes: Sendable {
         var events: Int
@@ -95,14 +107,28 @@ struct BenchOptions: Sendable {
         var readDayStats: Int
         var readDayTodos: Int
         var syncEvents: Int
+        /// Lists of one folder's notes (the notebook's other reads take the todo reads' counts:
+        /// a note as a todo, a day's notes as a day's todos, a day's row as a day's stats).
+        var readFolderNotes: Int
 
         static let full = Sizes(events: 1_000_000, batchSize: 1_000, singleEvents1: 10_000, singleEvents8: 40_000, singleTimeLimit: 10,
-                                readTodo: 100_000, readDayStats: 100_000, readDayTodos: 5_000, syncEvents: 100_000)
+                                readTodo: 100_000, readDayStats: 100_000, readDayTodos: 5_000, syncEvents: 100_000,
+                                readFolderNotes: 20_000)
 
         var tenth: Sizes {
             Sizes(events: events / 10, batchSize: batchSize, singleEvents1: singleEvents1 / 10,
                   singleEvents8: singleEvents8 / 10, singleTimeLimit: singleTimeLimit / 5, readTodo: readTodo / 10, readDayStats: readDayStats / 10,
-                  readDayTodos: readDayTodos / 10, syncEvents: syncEvents / 10)
+                  readDayTodos: readDayTodos / 10, syncEvents: syncEvents / 10, readFolderNotes: readFolderNotes / 10)
+        }
+
+        /// How many reads a run of notebook read `workload` does.
+        func notebookReads(_ workload: Workload) -> Int {
+            switch workload {
+            case .notesReadNote: readTodo
+            case .notesReadFolder: readFolderNotes
+            case .notesReadDay: readDayTodos
+            default: readDayStats
+            }
         }
     }
 }

@@ -10,11 +10,11 @@ enum Child {
         }
         let sampler = PeakMemorySampler()
         do {
-            let (operations, seconds) = try await run(step, task)
+            let (operations, seconds, found) = try await run(step, task)
             var measurement = Measurement(operations: operations, seconds: seconds, peakAnonBytes: sampler.stop(),
                                           diskWriteBytes: PeakMemorySampler.diskWriteBytes())
             (measurement.userSeconds, measurement.systemSeconds) = cpuSeconds()
-            if step == .measure { measurement.contents = try RebuiltContents.summary(task) }
+            if step == .measure { measurement.contents = try found ?? RebuiltContents.summary(task) }
             print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             return 0
         } catch {
@@ -36,7 +36,15 @@ enum Child {
         return (seconds(usage.ru_utime), seconds(usage.ru_stime))
     }
 
-    private static func run(_ step: ChildStep, _ task: ChildTask) async throws -> (Int, Double) {
+    /// Runs the step; returns the operations, the timed seconds and, for a notebook's read,
+    /// what it found.
+    private static func run(_ step: ChildStep, _ task: ChildTask) async throws -> (Int, Double, String?) {
+        if step == .measure, task.workload.isNotebook { return try await NotebookChild.run(task) }
+        let (operations, seconds) = try await runTodo(step, task)
+        return (operations, seconds, nil)
+    }
+
+    private static func runTodo(_ step: ChildStep, _ task: ChildTask) async throws -> (Int, Double) {
         switch step {
         case .prepare:
             return try await ChronicleLogWorkloads.prepare(task)

@@ -15,7 +15,8 @@ struct Orchestrator {
 
         let sizes = options.sizes
         let dataset = root + "/dataset.bin"
-        try generate(dataset, count: sizes.events)
+        // The todo app's data set, unless only the notebook's workloads run (they have their own).
+        if options.workloads.contains(where: { !$0.isNotebook }) { try generate(dataset, count: sizes.events) }
 
         var results = BenchResults()
         let selected = Set(options.workloads)
@@ -122,6 +123,11 @@ struct Orchestrator {
             defer { postgres?.stop() }
             try SyncPushPhase(root: root, dataset: dataset, count: sizes.syncEvents, runs: options.runCount,
                               seed: options.seed, database: postgres?.url).run(into: &results)
+        }
+
+        // n. The notebook, a second model, beside GRDB, on its own data set.
+        if options.workloads.contains(where: \.isNotebook) {
+            try NotebookPhase(root: root, options: options).run(into: &results)
         }
 
         let report = Report(machine: machine, results: results, workloads: options.workloads)

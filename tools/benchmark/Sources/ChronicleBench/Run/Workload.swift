@@ -9,13 +9,32 @@ enum Workload: String, Codable, Sendable, CaseIterable {
     case readDayTodos = "read-day-todos"
     case syncPush = "sync-push"
     case syncPull = "sync-pull"
+    /// The notebook (``NotebookModel``), a second model: its own data set, systems and phase.
+    case notesAppendBatch = "notes-append-batch"
+    case notesApplyBatch = "notes-apply-batch"
+    case notesRebuild = "notes-rebuild"
+    case notesReadNote = "notes-read-note"
+    case notesReadFolder = "notes-read-folder"
+    case notesReadDay = "notes-read-day"
+    case notesReadDayStats = "notes-read-day-stats"
 
     var unit: String {
         switch self {
-        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild, .syncPush, .syncPull: "events/s"
-        case .readTodo, .readDayStats, .readDayTodos: "ops/s"
+        case .appendBatch, .appendSingle1, .appendSingle8, .rebuild, .syncPush, .syncPull,
+             .notesAppendBatch, .notesApplyBatch, .notesRebuild: "events/s"
+        case .readTodo, .readDayStats, .readDayTodos, .notesReadNote, .notesReadFolder, .notesReadDay, .notesReadDayStats: "ops/s"
         }
     }
+
+    /// The notebook's workloads, in the order they run.
+    static let notebook: [Workload] = [.notesAppendBatch, .notesApplyBatch, .notesRebuild,
+                                       .notesReadNote, .notesReadFolder, .notesReadDay, .notesReadDayStats]
+
+    /// The notebook's reads.
+    static let notebookReads: [Workload] = [.notesReadNote, .notesReadFolder, .notesReadDay, .notesReadDayStats]
+
+    /// Whether it measures the notebook (on the notebook's data set), not the todo app.
+    var isNotebook: Bool { Self.notebook.contains(self) }
 
     /// The systems that have something to measure here. Raw LMDB stores events only:
     /// for a rebuild it is a plain cursor scan over the records (the floor of reading the
@@ -26,6 +45,8 @@ enum Workload: String, Codable, Sendable, CaseIterable {
         case .rebuild: [.chronicle, .chronicleEntities, .grdb, .lmdbRaw]
         case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .chronicleEntities, .chronicleRecords, .grdb]
         case .syncPush, .syncPull: [.chronicle, .chroniclePostgres, .chroniclePostgres3]
+        case .notesAppendBatch, .notesApplyBatch, .notesRebuild, .notesReadNote, .notesReadFolder, .notesReadDay, .notesReadDayStats:
+            [.chronicleNotebook, .grdbNotebook]
         }
     }
 
@@ -37,6 +58,8 @@ enum Workload: String, Codable, Sendable, CaseIterable {
         case "c", "rebuild": [.rebuild]
         case "d", "reads": [.readTodo, .readDayStats, .readDayTodos]
         case "e", "sync": [.syncPush, .syncPull]
+        case "n", "notes": notebook
+        case "notes-reads": notebookReads
         default: Workload(rawValue: name).map { [$0] }
         }
     }
@@ -64,6 +87,11 @@ enum BenchSystem: String, Codable, Sendable, CaseIterable {
     /// Sync only: three server instances on one PostgreSQL database, each with its own
     /// client (a third of the events, split by entity) or device (pulling everything).
     case chroniclePostgres3 = "chronicle-postgres-3"
+    /// The notebook only: its declared model's stored entities (`ModelStates` of
+    /// ``NotebookModel``) on Chronicle's log, read into ``NoteRecord``.
+    case chronicleNotebook = "chronicle-notebook"
+    /// The notebook only: GRDB with the notebook's tables (``GRDBNotebookSchema``).
+    case grdbNotebook = "grdb-notebook"
 
     /// How many server instances the system runs (sync), each with one client.
     var serverInstances: Int { self == .chroniclePostgres3 ? 3 : 1 }

@@ -19,7 +19,9 @@ import GRDB
 final class GRDBStore: Sendable {
     let pool: DatabasePool
 
-    init(path: String) throws {
+    /// Opens (creating when missing) the database in folder `path`, durable, with the tables
+    /// `migrator` makes: the log and the todo app's models by default.
+    init(path: String, migrator: DatabaseMigrator = GRDBStore.migrator) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         pool = try DatabasePool(path: path + "/store.sqlite")
         // DatabasePool switches its writer to WAL with `synchronous = NORMAL` after
@@ -31,31 +33,36 @@ final class GRDBStore: Sendable {
                 throw BenchError.io("SQLite refused synchronous = FULL")
             }
         }
-        try Self.migrator.migrate(pool)
+        try migrator.migrate(pool)
     }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("log") { db in
-            try db.execute(sql: """
-                CREATE TABLE events (
-                    position INTEGER PRIMARY KEY,
-                    id BLOB NOT NULL UNIQUE,
-                    stream TEXT NOT NULL,
-                    version INTEGER NOT NULL,
-                    type TEXT NOT NULL,
-                    timestamp INTEGER NOT NULL,
-                    origin TEXT NOT NULL,
-                    data BLOB NOT NULL,
-                    hash BLOB NOT NULL,
-                    UNIQUE (stream, version)
-                )
-                """)
+            try createLog(db)
         }
         migrator.registerMigration("models") { db in
             try createModels(db)
         }
         return migrator
+    }
+
+    /// The log's table, whichever app's events it holds.
+    static func createLog(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE events (
+                position INTEGER PRIMARY KEY,
+                id BLOB NOT NULL UNIQUE,
+                stream TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                type TEXT NOT NULL,
+                timestamp INTEGER NOT NULL,
+                origin TEXT NOT NULL,
+                data BLOB NOT NULL,
+                hash BLOB NOT NULL,
+                UNIQUE (stream, version)
+            )
+            """)
     }
 
     static func createModels(_ db: Database) throws {
