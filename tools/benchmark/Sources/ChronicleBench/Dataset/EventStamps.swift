@@ -1,4 +1,4 @@
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// The ids and timestamps of a generated history, drawn as ``DatasetGenerator`` draws the todo

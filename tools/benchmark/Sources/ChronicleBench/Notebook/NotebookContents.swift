@@ -1,5 +1,5 @@
 import Chronicle
-import EventLog
+import ChronicleLog
 import Foundation
 import GRDB
 

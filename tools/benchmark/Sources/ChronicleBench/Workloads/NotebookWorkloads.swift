@@ -1,5 +1,5 @@
 import Chronicle
-import EventLog
+import ChronicleLog
 import Foundation
 
 /// Chronicle's side of the notebook's workloads (system `chronicle-notebook`): the notebook's
