@@ -91,14 +91,24 @@ extension StatesView {
     }
 
     /// The ids of entity `number` that may hold a value of field `field` in the range: those
-    /// its index lists for the range (by the values' first bytes), or, for a field not
-    /// indexed, every one. `exact` when the index listed them, none by a cut text: then
+    /// its index lists for the range (by the values' first bytes); for a reference not
+    /// indexed asked for one id, the children the `children` table lists under it; for any
+    /// other field, every one. `exact` when the index listed them, none by a cut text: then
     /// each is live, holds a value in the range, and comes in the order of a query's
     /// results (by value, then id), and no entity's own value needs to be read to tell.
     func candidates(_ number: Int, field: Int, from lower: ChronicleModel.FieldValue?,
                     through upper: ChronicleModel.FieldValue?) throws -> (ids: [UUID], exact: Bool) {
-        let name = states.model.entities[number].fields[field].name
+        let declared = states.model.entities[number].fields[field]
+        let name = declared.name
         var ids: [UUID] = []
+        if !states.indexedFields[number].contains(name), let parent = Self.parent(askedOf: declared, from: lower, through: upper) {
+            // Every entity is in `children` under the parent its reference names, deleted ones
+            // too (each is read, and a deleted one left out, as after a scan of them all).
+            try scan(tables.children, prefix: ModelStateKeys.childrenPrefix(number, field, parent: parent)) { key, _ in
+                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
+            }
+            return (ids, false)
+        }
         guard states.indexedFields[number].contains(name) else {
             try scan(tables.live[number], from: [], within: []) { key, _ in
                 if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
@@ -118,6 +128,14 @@ extension StatesView {
             return true
         }
         return (ids, exact)
+    }
+
+    /// The one parent a query of `field` from `lower` through `upper` asks for: the id both
+    /// ends name, when `field` is a reference; else nil.
+    private static func parent(askedOf field: ChronicleModel.Field, from lower: ChronicleModel.FieldValue?,
+                               through upper: ChronicleModel.FieldValue?) -> UUID? {
+        guard case .reference = field.type, let lower, lower == upper, case .text(let text) = lower else { return nil }
+        return UUID(uuidString: text)
     }
 
     /// Loads the live holders of `stored`'s unique values, which decide how its value is shown.

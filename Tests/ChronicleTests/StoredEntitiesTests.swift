@@ -87,6 +87,47 @@ struct StoredEntitiesTests {
         }
     }
 
+    @Test("a reference asked for one parent, not indexed, reads that parent's children: the notes filtering them all finds")
+    func referenceEqualityReadsTheParentsChildren() async throws {
+        let folder = try TemporaryFolder("children-query")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let work = try await store.create("Folder", ["name": "Work"])
+        let home = try await store.create("Folder", ["name": "Home"])
+        var notes: [UUID] = []
+        for day in 1...6 {
+            let note = try await store.create("Note", ["day": .text("2026-03-0\(day)"), "folderId": .id(day % 2 == 0 ? work.id : home.id)])
+            notes.append(note.id)
+        }
+        _ = try await store.create("Note", ["day": "2026-03-09"])
+        try await store.delete("Note", notes[1])
+        try await store.update("Note", notes[0], ["folderId": .id(work.id)])
+        try await store.update("Note", notes[3], ["folderId": .null])
+
+        func asked(_ parent: UUID) async throws -> [ChronicleModel.EntityState] {
+            try await store.entities("Note", where: "folderId", equals: .id(parent))
+        }
+        func filtered(_ parent: UUID) async throws -> [ChronicleModel.EntityState] {
+            try await store.entities("Note").filter { $0.values["folderId"] == .id(parent) }
+        }
+        // Moved in, deleted, moved out: each folder's notes as they are now.
+        #expect(Set(try await asked(work.id).map(\.id)) == [notes[0], notes[5]])
+        #expect(Set(try await asked(home.id).map(\.id)) == [notes[2], notes[4]])
+        for parent in [work.id, home.id] { #expect(try await asked(parent) == filtered(parent)) }
+        // A folder with no notes, an id no entity has, and the text of an id in capitals.
+        let empty = try await store.create("Folder", ["name": "Empty"])
+        #expect(try await asked(empty.id).isEmpty)
+        #expect(try await asked(UUID()).isEmpty)
+        #expect(try await store.entities("Note", where: "folderId", equals: .text(work.id.uuidString.uppercased())).isEmpty)
+        // A deleted folder's notes are hidden; restored, they are back.
+        try await store.delete("Folder", work.id)
+        #expect(try await asked(work.id).isEmpty)
+        try await store.restore("Folder", work.id)
+        let restored = try await asked(work.id)
+        #expect(restored.count == 2)
+        #expect(try await restored == filtered(work.id))
+    }
+
     @Test("an app's own record type reads the shown entities as they are stored; its initializer's error comes back as thrown")
     func recordsOfTheAppsOwnType() async throws {
         let folder = try TemporaryFolder("entity-records")
