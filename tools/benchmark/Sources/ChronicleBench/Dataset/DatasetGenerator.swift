@@ -22,9 +22,8 @@ import Foundation
 /// anywhere. `recencyShare` 0 makes every change uniform (the worst case for any index).
 struct DatasetGenerator {
     private var rng: SplitMix64
-    private var clock: Int64 = 1_767_225_600_000   // 2026-01-01T00:00:00Z
-    private var sequence: UInt16 = 0
-    private var lastMillisecond: Int64 = -1
+    /// The clock and the time-ordered ids.
+    private var stamps = EventStamps()
     private var entities: UInt32 = 0
     private var users: [UserState] = []
     private var todos: [TodoState] = []
@@ -209,7 +208,7 @@ struct DatasetGenerator {
     private mutating func event(_ stream: String, _ version: inout UInt64, _ entity: UInt32,
                                 _ domainEvent: DomainEvent) -> BenchEvent {
         version += 1
-        clock += Int64(rng.below(3))
+        let clock = stamps.tick(&rng)
         return BenchEvent(id: nextUUID(), stream: stream, version: version, type: domainEvent.type,
                           timestampMilliseconds: clock, data: domainEvent.encodedData(), entity: entity)
     }
@@ -221,16 +220,7 @@ struct DatasetGenerator {
 
     /// A UUIDv7 from the generator's clock: 48 bits of milliseconds, a 12-bit counter, 62 seeded random bits.
     private mutating func nextUUID() -> UUID {
-        if clock > lastMillisecond {
-            lastMillisecond = clock
-            sequence = 0
-        } else if sequence < 0xFFF {
-            sequence += 1
-        } else {
-            lastMillisecond += 1
-            sequence = 0
-        }
-        return UUIDv7.make(milliseconds: UInt64(lastMillisecond), sequence: sequence, random: rng.next())
+        stamps.nextUUID(&rng)
     }
 
     private mutating func randomDay() -> CalendarDay { firstDay.adding(days: rng.below(365)) }

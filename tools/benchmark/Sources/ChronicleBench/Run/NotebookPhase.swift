@@ -102,17 +102,8 @@ struct NotebookPhase {
     }
 
     private func generate(_ path: String, count: Int) throws {
-        progress("generating the notebook's \(count) events (seed \(options.seed), \(options.access) access)…")
-        let clock = ContinuousClock()
-        let start = clock.now
         var generator = NotebookDatasetGenerator(seed: options.seed, recencyShare: options.access == "uniform" ? 0 : 0.75)
-        let writer = try DatasetWriter(path: path, count: count)
-        generator.generate(count: count) { writer.append($0) }
-        try writer.finish()
-        let summary = writer.summary
-        let mix = NotebookModel.eventTypes.map { "\($0) \(summary.typeCounts[$0, default: 0])" }.joined(separator: ", ")
-        progress("  \(summary.count) events, payload \(summary.payloadBytes / max(1, summary.count)) bytes on average, in \(String(format: "%.1f", (clock.now - start).seconds)) s")
-        progress("  \(mix)")
+        try generator.write(to: path, count: count, what: "the notebook's ", seed: options.seed, access: options.access, types: NotebookModel.eventTypes)
     }
 }
 

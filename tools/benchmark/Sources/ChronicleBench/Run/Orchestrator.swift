@@ -147,17 +147,8 @@ struct Orchestrator {
     }
 
     private func generate(_ path: String, count: Int) throws {
-        progress("generating \(count) events (seed \(options.seed), \(options.access) access)…")
-        let clock = ContinuousClock()
-        let start = clock.now
         var generator = DatasetGenerator(seed: options.seed, recencyShare: options.access == "uniform" ? 0 : 0.75)
-        let writer = try DatasetWriter(path: path, count: count)
-        generator.generate(count: count) { writer.append($0) }
-        try writer.finish()
-        let summary = writer.summary
-        let mix = BenchTypes.names.map { "\($0) \(summary.typeCounts[$0, default: 0])" }.joined(separator: ", ")
-        progress("  \(summary.count) events, payload \(summary.payloadBytes / max(1, summary.count)) bytes on average, in \(String(format: "%.1f", (clock.now - start).seconds)) s")
-        progress("  \(mix)")
+        try generator.write(to: path, count: count, what: "", seed: options.seed, access: options.access, types: BenchTypes.names)
     }
 
     static func report(_ workload: Workload, _ system: BenchSystem, _ measurement: Measurement) {

@@ -7,15 +7,7 @@ import GRDB
 enum GRDBNotebookWorkloads {
     /// The log's append, as the todo baseline's: one transaction (one WAL fsync) per batch.
     static func appendBatch(_ task: ChildTask) async throws -> (Int, Double) {
-        let store = try GRDBStore(path: task.directory, migrator: GRDBNotebookSchema.migrator)
-        var watch = Stopwatch()
-        let done = try await forEachBatch(task) { batch in
-            try watch.measure {
-                let appended: Int = try store.pool.write { db in try GRDBStore.append(batch, db) }
-                precondition(appended == batch.count, "GRDB skipped events of a fresh batch")
-            }
-        }
-        return (done, watch.seconds)
+        try await GRDBWorkloads.appendBatch(task, migrator: GRDBNotebookSchema.migrator)
     }
 
     /// The notebook kept in tables alone, no log: per batch of 1,000 events, one transaction

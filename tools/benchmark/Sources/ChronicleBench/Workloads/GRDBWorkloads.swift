@@ -4,9 +4,9 @@ import GRDB
 
 /// The GRDB baseline's side of every workload.
 enum GRDBWorkloads {
-    /// One transaction (one WAL fsync) per batch.
-    static func appendBatch(_ task: ChildTask) async throws -> (Int, Double) {
-        let store = try GRDBStore(path: task.directory)
+    /// One transaction (one WAL fsync) per batch, into tables made by `migrator`.
+    static func appendBatch(_ task: ChildTask, migrator: DatabaseMigrator = GRDBStore.migrator) async throws -> (Int, Double) {
+        let store = try GRDBStore(path: task.directory, migrator: migrator)
         var watch = Stopwatch()
         let done = try await forEachBatch(task) { batch in
             try watch.measure {
