@@ -8,8 +8,8 @@
 // - ChronicleProjections: ReadModelChange, ProjectionName, MergeConflict, the models' status.
 // - ChronicleSync: SyncConfiguration, SyncEngine, RetryPolicy, summaries, SyncStatus, SyncError.
 // - ChronicleEvents: RecordedEvent, IngestResult, ForeignEvent (audit reads, import) and
-//   EventLogOptions. The raw log itself (EventLog) is not exported: an operator's tool imports
-//   it, and reaches a store's log through `@_spi(Operator) import Chronicle`.
+//   EventLogOptions. The raw log itself (EventLog, in module ChronicleLog) is not exported: an
+//   operator's tool imports it, and reaches a store's log through `@_spi(Operator) import Chronicle`.
 // - ChronicleSchema: ChronicleModel, the declared model a store records.
 // - ChronicleTodoModel: TodoAppModel, the todo app's model.
 @_exported import ChronicleEvents

@@ -1,6 +1,6 @@
 // The event values (RecordedEvent, ForeignEvent, Timestamp, EventValidation) live in
 // ChronicleEvents, which the wire protocol shares without the log; a user of the log sees
-// them with `import EventLog`, as before.
+// them with `import ChronicleLog`.
 @_exported import ChronicleEvents
 
 extension EventLogError {
