@@ -23,7 +23,8 @@ extension ChronicleModel.Decider.Context {
                     continue
                 case .refuseParentDeletion:
                     guard live.isEmpty else {
-                        throw Problem("\(named) has \(live.count) live \(child.name.lowercased())\(live.count == 1 ? "" : "s"): delete them first")
+                        throw Problem("\(named) has \(live.count) live \(child.name.lowercased())\(live.count == 1 ? "" : "s"): delete them first",
+                                      reason: .hasLiveChildren(entity: child.name, count: live.count))
                     }
                 case .deleteWithParent:
                     for kept in live {
@@ -42,8 +43,10 @@ extension ChronicleModel.Decider.Context {
     /// Brings the deleted entity back as it was: its unique values must still be free, and its
     /// parents shown.
     mutating func restore(into decision: inout Decision) throws {
-        guard let state = try reading.state(of: entity.name, id: id) else { throw Problem("unknown \(named)") }
-        guard state.isDeleted else { throw Problem("\(named) is not deleted") }
+        guard let state = try reading.state(of: entity.name, id: id) else {
+            throw Problem("unknown \(named)", reason: .unknown(entity: entity.name, id: id))
+        }
+        guard state.isDeleted else { throw Problem("\(named) is not deleted", reason: .notDeleted(entity: entity.name, id: id)) }
         for field in entity.fields {
             if field.onParentDeletion != nil, case .reference(let target) = field.type, let parent = state.reference(field.name),
                try reading.state(of: target, id: parent) != nil {
@@ -81,13 +84,17 @@ extension ChronicleModel.Decider.Context {
         }
         let current = Set(state.members(of: name))
         for member in adding {
-            guard !current.contains(member) else { throw Problem("\(named) already has \(name) \(member.uuidString.lowercased())") }
+            guard !current.contains(member) else {
+                throw Problem("\(named) already has \(name) \(member.uuidString.lowercased())", reason: .alreadyMember(field: name, member: member))
+            }
             if !checked { try requireShown(target, member) }
         }
         for member in removing {
             // A member that is not shown is not there to remove (the set shows shown members only).
             if !checked { try requireShown(target, member) }
-            guard current.contains(member) else { throw Problem("\(named) does not have \(name) \(member.uuidString.lowercased())") }
+            guard current.contains(member) else {
+                throw Problem("\(named) does not have \(name) \(member.uuidString.lowercased())", reason: .notMember(field: name, member: member))
+            }
         }
         decision.expectedVersions[stream] = try reading.version(of: stream)
         let key = field.member ?? "id"

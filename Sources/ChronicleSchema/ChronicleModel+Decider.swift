@@ -75,7 +75,9 @@ extension ChronicleModel.Decider {
         // MARK: Create and update
 
         mutating func create(_ given: [String: FieldValue], into decision: inout Decision) throws {
-            guard try reading.state(of: entity.name, id: id) == nil else { throw Problem("\(named) already exists") }
+            guard try reading.state(of: entity.name, id: id) == nil else {
+                throw Problem("\(named) already exists", reason: .alreadyExists(entity: entity.name, id: id))
+            }
             var values: [String: FieldValue] = [:]
             var flags: [(ChronicleModel.Field, Bool)] = []
             var members: [(ChronicleModel.Field, [UUID])] = []
@@ -92,7 +94,7 @@ extension ChronicleModel.Decider {
                 }
             }
             for field in entity.fields where ChronicleModel.EventReader.isRequired(field) && values[field.name] == nil {
-                throw Problem("\(field.name) is required")
+                throw Problem("\(field.name) is required", reason: .required(field: field.name))
             }
             for field in entity.fields {
                 guard let uniqueness = field.unique, case .text(let text)? = values[field.name] else { continue }
@@ -109,7 +111,7 @@ extension ChronicleModel.Decider {
 
         mutating func update(_ given: [String: FieldValue], into decision: inout Decision) throws {
             let state = try live()
-            guard !given.isEmpty else { throw Problem("nothing to update: give at least one field to change") }
+            guard !given.isEmpty else { throw Problem("nothing to update: give at least one field to change", reason: .nothingToUpdate) }
             var values: [String: FieldValue] = [:]
             var cleared: [String] = []
             for (name, given) in given.sorted(by: { $0.key < $1.key }) {
@@ -118,7 +120,9 @@ extension ChronicleModel.Decider {
                 let raw = given == .null && field.type.name == "references" ? FieldValue.ids([]) : given
                 guard let value = try checkedReferences(field, raw) else {
                     // Null, or empty text of a field that keeps none: the field is cleared.
-                    guard FieldValue.isClearable(field) else { throw Problem("\(name) is required: it cannot be cleared") }
+                    guard FieldValue.isClearable(field) else {
+                        throw Problem("\(name) is required: it cannot be cleared", reason: .required(field: name))
+                    }
                     // Written even when the field has no value, as the todo app writes an empty memo.
                     cleared.append(name)
                     continue
@@ -126,7 +130,7 @@ extension ChronicleModel.Decider {
                 switch (field.setBy, value) {
                 case (let events?, .boolean(let on)):
                     let current = state.values[name] == .boolean(true)
-                    guard on != current else { throw Problem("\(named) \(name) is already \(on)") }
+                    guard on != current else { throw Problem("\(named) \(name) is already \(on)", reason: .alreadySet(field: name, value: on)) }
                     decision.expectedVersions[stream] = try reading.version(of: stream)
                     append(on ? events.on : events.off, data: [:], into: &decision)
                 case (_?, .ids(let ids)):
@@ -166,8 +170,10 @@ extension ChronicleModel.Decider {
 
         /// The entity, live; refused when unknown or deleted.
         func live() throws -> ChronicleModel.EntityState {
-            guard let state = try reading.state(of: entity.name, id: id) else { throw Problem("unknown \(named)") }
-            guard !state.isDeleted else { throw Problem("\(named) is deleted") }
+            guard let state = try reading.state(of: entity.name, id: id) else {
+                throw Problem("unknown \(named)", reason: .unknown(entity: entity.name, id: id))
+            }
+            guard !state.isDeleted else { throw Problem("\(named) is deleted", reason: .deleted(entity: entity.name, id: id)) }
             return state
         }
 
@@ -195,13 +201,18 @@ extension ChronicleModel.Decider {
 
         func requireShown(_ target: String, _ id: UUID) throws {
             guard let entity = model.entity(named: target) else { return }
-            guard let state = try reading.state(of: target, id: id) else { throw Problem("unknown \(Self.named(entity, id))") }
-            guard !state.isDeleted, try reading.isShown(target, id: id) else { throw Problem("\(Self.named(entity, id)) is deleted") }
+            guard let state = try reading.state(of: target, id: id) else {
+                throw Problem("unknown \(Self.named(entity, id))", reason: .unknown(entity: target, id: id))
+            }
+            guard !state.isDeleted, try reading.isShown(target, id: id) else {
+                throw Problem("\(Self.named(entity, id)) is deleted", reason: .deleted(entity: target, id: id))
+            }
         }
 
         mutating func claim(_ field: ChronicleModel.Field, _ key: String, shown text: String, into decision: inout Decision) throws {
             if let holder = try reading.holder(of: entity.name, field: field.name, key: key), holder != id {
-                throw Problem("a \(entity.name.lowercased()) with \(field.name) \(JSONQuoting.quoted(text)) already exists")
+                throw Problem("a \(entity.name.lowercased()) with \(field.name) \(JSONQuoting.quoted(text)) already exists",
+                              reason: .taken(field: field.name, value: text))
             }
             decision.conditions.append(.claim(ChronicleModel.Decider.uniqueKey(entity, field, key), by: stream))
         }

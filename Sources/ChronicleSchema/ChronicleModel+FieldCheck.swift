@@ -3,15 +3,62 @@ import UUIDText
 import JSONText
 
 extension ChronicleModel {
-    /// Why a command is refused: one line a person can act on, naming the field or entity.
+    /// Why a command is refused: one line a person can act on, naming the field or entity,
+    /// and the same as a value an app can switch on (``reason``), to say it in words of its own.
+    ///
+    /// ```swift
+    /// catch let problem as ChronicleModel.CommandProblem {
+    ///     if case .taken(field: "name", _) = problem.reason { showNameTaken() } else { show(problem.description) }
+    /// }
+    /// ```
     public struct CommandProblem: Error, Sendable, Hashable, CustomStringConvertible {
         /// The line, for people.
         public let description: String
+        /// What is wrong, as a value.
+        public let reason: Reason
 
-        /// A problem saying `description`.
-        public init(_ description: String) {
-            self.description = description
+        /// What refused a command.
+        public enum Reason: Sendable, Hashable {
+            /// A value breaks its field's type or one of its rules (its length, range, pattern, …).
+            case invalidValue(field: String)
+            /// A field that must hold a value was given none, or would be cleared.
+            case required(field: String)
+            /// The entity named (the command's own, a parent, a set's member) was never created.
+            case unknown(entity: String, id: UUID)
+            /// The entity named (the command's own, a parent, a set's member) is deleted or hidden.
+            case deleted(entity: String, id: UUID)
+            /// A restoration of an entity that is not deleted.
+            case notDeleted(entity: String, id: UUID)
+            /// A creation with an id an entity already has.
+            case alreadyExists(entity: String, id: UUID)
+            /// A boolean set by events of its own already holds `value`.
+            case alreadySet(field: String, value: Bool)
+            /// A set already holds `member`.
+            case alreadyMember(field: String, member: UUID)
+            /// A set does not hold `member`.
+            case notMember(field: String, member: UUID)
+            /// Another live entity holds the unique `value` (as given).
+            case taken(field: String, value: String)
+            /// An update that names no field.
+            case nothingToUpdate
+            /// A deletion that the parent's live children refuse (`refuseParentDeletion`).
+            case hasLiveChildren(entity: String, count: Int)
+            /// A command the model cannot decide: an entity or a field it does not declare, a
+            /// field that is not a set, or a problem an app's own command gives.
+            case other
         }
+
+        /// A problem saying `description`, of the reason `reason`.
+        public init(_ description: String, reason: Reason = .other) {
+            self.description = description
+            self.reason = reason
+        }
+
+        /// Two problems are equal when they say the same line: the reason is what the line
+        /// says, as a value (so `.refused(.init("unknown note …"))` still matches a refusal).
+        public static func == (a: Self, b: Self) -> Bool { a.description == b.description }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(description) }
     }
 }
 
@@ -21,7 +68,9 @@ extension ChronicleModel.Field {
     /// rules say ``ChronicleModel/FieldRule/emptyIsAbsent``).
     /// - throws: ``ChronicleModel/CommandProblem`` naming the field and the broken rule.
     public func checked(_ value: ChronicleModel.FieldValue) throws(ChronicleModel.CommandProblem) -> ChronicleModel.FieldValue? {
-        func problem(_ text: String) -> ChronicleModel.CommandProblem { ChronicleModel.CommandProblem("\(name) \(text)") }
+        func problem(_ text: String) -> ChronicleModel.CommandProblem {
+            ChronicleModel.CommandProblem("\(name) \(text)", reason: .invalidValue(field: name))
+        }
         switch (type, value) {
         case (_, .null):
             // No value: the decider judges whether the field may be cleared.

@@ -111,6 +111,47 @@ import Testing
         #expect(store.problem("Folder", Self.id(1), .restore) == #"a folder with name "Home" already exists"#)
     }
 
+    @Test func eachRefusalSaysItsReasonAsAValue() throws {
+        typealias Reason = ChronicleModel.CommandProblem.Reason
+        var store = Memory(NotebookModel.model)
+        func reason(_ entity: String, _ id: UUID, _ action: ChronicleModel.Command.Action) -> Reason? {
+            var copy = store
+            do {
+                try copy.run(entity, id, action)
+                return nil
+            } catch let problem as ChronicleModel.CommandProblem {
+                return problem.reason
+            } catch {
+                Issue.record("not a command problem: \(error)")
+                return nil
+            }
+        }
+        try store.run("Folder", Self.id(1), .create(["name": .text("Home")]))
+        #expect(reason("Folder", Self.id(3), .create(["name": .text(" HOME ")])) == .taken(field: "name", value: " HOME "))
+        #expect(reason("Folder", Self.id(3), .create(["name": .text("  ")])) == .invalidValue(field: "name"))
+        #expect(reason("Folder", Self.id(1), .create(["name": .text("Again")])) == .alreadyExists(entity: "Folder", id: Self.id(1)))
+        #expect(reason("Note", Self.id(4), .create(["body": .text("x")])) == .required(field: "day"))
+        #expect(reason("Note", Self.id(4), .create(["day": .integer(3)])) == .invalidValue(field: "day"))
+        #expect(reason("Note", Self.id(4), .create(["day": .text("2026-02-03"), "folderId": .text(Self.text(9))]))
+                == .unknown(entity: "Folder", id: Self.id(9)))
+        #expect(reason("Note", Self.id(4), .update(["body": .text("x")])) == .unknown(entity: "Note", id: Self.id(4)))
+        #expect(reason("Nothing", Self.id(4), .delete) == .other)
+        try store.run("Note", Self.id(4), .create(["day": .text("2026-02-03")]))
+        #expect(reason("Note", Self.id(4), .update([:])) == .nothingToUpdate)
+        #expect(reason("Note", Self.id(4), .update(["day": .null])) == .required(field: "day"))
+        #expect(reason("Note", Self.id(4), .update(["pinned": .boolean(false)])) == .alreadySet(field: "pinned", value: false))
+        try store.run("Label", Self.id(5), .create(["name": .text("blue")]))
+        #expect(reason("Note", Self.id(4), .remove(field: "labels", member: Self.id(5))) == .notMember(field: "labels", member: Self.id(5)))
+        try store.run("Note", Self.id(4), .add(field: "labels", member: Self.id(5)))
+        #expect(reason("Note", Self.id(4), .add(field: "labels", member: Self.id(5))) == .alreadyMember(field: "labels", member: Self.id(5)))
+        #expect(reason("Note", Self.id(4), .restore) == .notDeleted(entity: "Note", id: Self.id(4)))
+        try store.run("Folder", Self.id(1), .delete)
+        #expect(reason("Note", Self.id(6), .create(["day": .text("2026-02-03"), "folderId": .text(Self.text(1))]))
+                == .deleted(entity: "Folder", id: Self.id(1)))
+        // The line stays what it was: a problem equals another saying the same line.
+        #expect(ChronicleModel.CommandProblem("day is required", reason: .required(field: "day")) == ChronicleModel.CommandProblem("day is required"))
+    }
+
     @Test func aParentsDeletionDeletesHidesOrIsRefusedAsDeclared() throws {
         // The todo app: a user's deletion deletes the user's live todos in the same batch.
         var todos = Memory(TodoAppModel.model)

@@ -29,7 +29,7 @@ struct EntityUpdateCommand: AsyncParsableCommand {
             return try ModelWriting.values(assignments, of: declared)
         }()
         guard !given.values.isEmpty || !given.added.isEmpty || !given.removed.isEmpty else {
-            throw ChronicleModel.CommandProblem("nothing to update: give at least one field to change")
+            throw ChronicleModel.CommandProblem("nothing to update: give at least one field to change", reason: .nothingToUpdate)
         }
         if !given.values.isEmpty {
             try await ModelWriting.run({ _ in ChronicleModel.Command(entity: entity, id: id, action: .update(given.values)) }, store: store)
