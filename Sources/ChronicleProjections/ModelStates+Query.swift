@@ -101,15 +101,15 @@ extension StatesView {
         let declared = states.model.entities[number].fields[field]
         let name = declared.name
         var ids: [UUID] = []
-        if !states.indexedFields[number].contains(name), let parent = Self.parent(askedOf: declared, from: lower, through: upper) {
-            // Every entity is in `children` under the parent its reference names, deleted ones
-            // too (each is read, and a deleted one left out, as after a scan of them all).
-            try scan(tables.children, prefix: ModelStateKeys.childrenPrefix(number, field, parent: parent)) { key, _ in
-                if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
-            }
-            return (ids, false)
-        }
         guard states.indexedFields[number].contains(name) else {
+            if let parent = Self.parent(askedOf: declared, from: lower, through: upper) {
+                // Every entity is in `children` under the parent its reference names, deleted
+                // ones too (each is read, and a deleted one left out, as after a scan of them all).
+                try scan(tables.children, prefix: ModelStateKeys.childrenPrefix(number, field, parent: parent)) { key, _ in
+                    if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
+                }
+                return (ids, false)
+            }
             try scan(tables.live[number], from: [], within: []) { key, _ in
                 if let id = ModelStateKeys.trailingID(key) { ids.append(id) }
                 return true

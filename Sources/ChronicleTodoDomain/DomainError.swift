@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Foundation
 import UUIDText
 
@@ -99,7 +100,7 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
             "tag name must be at most \(Tag.maxNameLength) characters (got \(count))"
         case .invalidColor(let text):
             // Quoted: the text is whatever the user typed, newlines included.
-            "invalid color \(DomainEvent.quoted(text)): expected '#' and six hex digits, like #1a2b3c"
+            "invalid color \(ChronicleModel.EventProblem.quotedName(text)): expected '#' and six hex digits, like #1a2b3c"
         case .unknownUser(let id):
             "unknown user \(id.lowercasedString)"
         case .userDeleted(let id):
@@ -113,7 +114,7 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notCompleted(let id):
             "todo \(id.lowercasedString) is not completed"
         case .duplicateTagName(let name):
-            "a tag named \(DomainEvent.quoted(name)) already exists"
+            "a tag named \(ChronicleModel.EventProblem.quotedName(name)) already exists"
         case .unknownTag(let id):
             "unknown tag \(id.lowercasedString)"
         case .tagDeleted(let id):
@@ -129,7 +130,7 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToRedo:
             "nothing to redo"
         case .overtaken(let stream, let redo):
-            "cannot \(redo ? "redo" : "undo"): \(DomainEvent.quoted(stream)) changed since, by a later command here or on another device"
+            "cannot \(redo ? "redo" : "undo"): \(ChronicleModel.EventProblem.quotedName(stream)) changed since, by a later command here or on another device"
         case .invalidEvent(let reason):
             "invalid event: \(reason)"
         }

@@ -118,10 +118,4 @@ extension DomainEvent {
         }
         self = event
     }
-
-    /// Quotes untrusted text for a message: one line, bounded length, as the model's reader
-    /// quotes the names it reads.
-    static func quoted(_ text: String) -> String {
-        ChronicleModel.EventProblem.quotedName(text)
-    }
 }
