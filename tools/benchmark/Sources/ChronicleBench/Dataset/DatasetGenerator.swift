@@ -25,20 +25,20 @@ struct DatasetGenerator {
     /// The clock and the time-ordered ids.
     private var stamps = EventStamps()
     private var entities: UInt32 = 0
-    private var users: [UserState] = []
-    private var todos: [TodoState] = []
-    /// Every todo ever created, in creation order; deleted ones are nil.
-    private var creationOrder: [TodoState?] = []
+    private var users = EntityPool<UserState>()
+    private var todos = EntityPool<TodoState>()
+    /// Every todo ever created, in creation order; deleted ones are gone.
+    private var creationOrder = CreationOrder<TodoState>()
     private let recencyShare: Double
     private let recencyMean: Double
     private let firstDay: CalendarDay
 
-    private final class UserState {
+    private final class UserState: Pooled {
         let id: UUID
         let stream: String
         let entity: UInt32
         var version: UInt64 = 0
-        var index = 0
+        var slot = 0
         var todos: [UInt32: TodoState] = [:]   // its live todos, by entity number
         init(id: UUID, entity: UInt32) {
             self.id = id
@@ -47,12 +47,12 @@ struct DatasetGenerator {
         }
     }
 
-    private final class TodoState {
+    private final class TodoState: Pooled {
         let id: UUID
         let stream: String
         let entity: UInt32
         var version: UInt64 = 0
-        var index = 0
+        var slot = 0
         var created = 0
         var completed = false
         var owner: UserState?
@@ -102,15 +102,14 @@ struct DatasetGenerator {
 
     private mutating func createUser() -> BenchEvent {
         let user = UserState(id: nextUUID(), entity: nextEntity())
-        user.index = users.count
-        users.append(user)
+        users.insert(user)
         let age = 16 + rng.below(70)
         return event(user.stream, &user.version, user.entity,
                      .userCreated(id: user.id, name: personName(), age: age))
     }
 
     private mutating func updateUser() -> BenchEvent {
-        let user = users[rng.below(users.count)]
+        let user = users.random(&rng)
         let change: DomainEvent = rng.chance(0.5)
             ? .userUpdated(id: user.id, name: personName(), age: nil)
             : .userUpdated(id: user.id, name: nil, age: 16 + rng.below(70))
@@ -119,7 +118,7 @@ struct DatasetGenerator {
 
     /// The user's live todos deleted first, then the user: one atomic batch in the app.
     private mutating func deleteUser() -> [BenchEvent] {
-        let user = users[rng.below(users.count)]
+        let user = users.random(&rng)
         var events: [BenchEvent] = []
         for entity in user.todos.keys.sorted() {   // sorted: dictionary order differs between processes
             let todo = user.todos[entity]!
@@ -127,11 +126,7 @@ struct DatasetGenerator {
             removeTodo(todo)
         }
         events.append(event(user.stream, &user.version, user.entity, .userDeleted(id: user.id)))
-        let last = users.removeLast()
-        if last !== user {
-            last.index = user.index
-            users[user.index] = last
-        }
+        users.remove(user)
         return events
     }
 
@@ -139,11 +134,9 @@ struct DatasetGenerator {
 
     private mutating func createTodo() -> BenchEvent {
         let todo = TodoState(id: nextUUID(), entity: nextEntity())
-        todo.index = todos.count
-        todos.append(todo)
-        todo.created = creationOrder.count
-        creationOrder.append(todo)
-        let owner = rng.chance(0.85) ? users[rng.below(users.count)] : nil
+        todos.insert(todo)
+        todo.created = creationOrder.append(todo)
+        let owner = rng.chance(0.85) ? users.random(&rng) : nil
         todo.owner = owner
         owner?.todos[todo.entity] = todo
         let memo = rng.chance(0.33) ? sentence(20 + rng.below(221)) : nil
@@ -182,25 +175,13 @@ struct DatasetGenerator {
 
     /// A live todo: a recent one (most of the time) or any one.
     private mutating func pickTodo() -> TodoState {
-        if rng.chance(recencyShare) {
-            let back = Int(-Foundation.log(1 - rng.unit()) * recencyMean)
-            var index = creationOrder.count - 1 - back
-            while index >= 0 {
-                if let todo = creationOrder[index] { return todo }
-                index -= 1
-            }
-        }
-        return todos[rng.below(todos.count)]
+        creationOrder.recent(&rng, share: recencyShare, mean: recencyMean) ?? todos.random(&rng)
     }
 
     private mutating func removeTodo(_ todo: TodoState) {
-        creationOrder[todo.created] = nil
+        creationOrder.remove(at: todo.created)
         todo.owner?.todos[todo.entity] = nil
-        let last = todos.removeLast()
-        if last !== todo {
-            last.index = todo.index
-            todos[todo.index] = last
-        }
+        todos.remove(todo)
     }
 
     // MARK: - Building blocks

@@ -31,7 +31,7 @@ struct NotebookDatasetGenerator {
     private var notes = EntityPool<NoteEntity>()
     private var deletedNotes = EntityPool<NoteEntity>()
     /// Every note ever created, in creation order; deleted ones are nil until restored.
-    private var creationOrder: [NoteEntity?] = []
+    private var creationOrder = CreationOrder<NoteEntity>()
     private let recencyShare: Double
     private let recencyMean: Double
     private let firstDay: CalendarDay
@@ -137,8 +137,7 @@ struct NotebookDatasetGenerator {
     private mutating func createNote() -> BenchEvent {
         let note = NoteEntity(id: stamps.nextUUID(&rng), number: nextEntity(), in: NotebookModel.note)
         notes.insert(note)
-        note.created = creationOrder.count
-        creationOrder.append(note)
+        note.created = creationOrder.append(note)
         note.folder = rng.chance(0.70) ? folders.random(&rng) : nil
         let body = rng.chance(0.60) ? NotebookTexts.sentence(20 + rng.below(381), &rng) : nil
         let cost = rng.chance(0.40) ? randomCost() : nil
@@ -194,7 +193,7 @@ struct NotebookDatasetGenerator {
         let note = pickNote()
         notes.remove(note)
         deletedNotes.insert(note)
-        creationOrder[note.created] = nil
+        creationOrder.remove(at: note.created)
         return event(note, NotebookModel.note.events.deleted, NotebookEventData.empty)
     }
 
@@ -205,21 +204,13 @@ struct NotebookDatasetGenerator {
         if let folder = note.folder, folder.isDeleted { return nil }
         deletedNotes.remove(note)
         notes.insert(note)
-        creationOrder[note.created] = note
+        creationOrder.restore(note, at: note.created)
         return event(note, NotebookModel.note.events.restored, NotebookEventData.empty)
     }
 
     /// A live note: a recent one (most of the time) or any one.
     private mutating func pickNote() -> NoteEntity {
-        if rng.chance(recencyShare) {
-            let back = Int(-Foundation.log(1 - rng.unit()) * recencyMean)
-            var index = creationOrder.count - 1 - back
-            while index >= 0 {
-                if let note = creationOrder[index] { return note }
-                index -= 1
-            }
-        }
-        return notes.random(&rng)
+        creationOrder.recent(&rng, share: recencyShare, mean: recencyMean) ?? notes.random(&rng)
     }
 
     // MARK: - Building blocks

@@ -65,7 +65,7 @@ enum Child {
         case (.appendSingle1, .grdb), (.appendSingle8, .grdb): return try await GRDBWorkloads.appendSingle(task)
         case (.appendSingle1, .lmdbRaw), (.appendSingle8, .lmdbRaw): return try RawLMDBWorkloads.appendSingle(task)
         case (.rebuild, .chronicle): return try await ChronicleWorkloads.rebuild(task)
-        case (.rebuild, .chronicleEntities): return try await EntityWorkloads.rebuild(task)
+        case (.rebuild, .chronicleEntities): return try EntityWorkloads.rebuild(task)
         case (.readTodo, .chronicleRecords), (.readDayStats, .chronicleRecords), (.readDayTodos, .chronicleRecords):
             return try await EntityWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed), asRecords: true)
         case (.readTodo, .chronicleEntities), (.readDayStats, .chronicleEntities), (.readDayTodos, .chronicleEntities):

@@ -7,11 +7,12 @@ import ChronicleProjections
 /// model declared (`TodoAppModel.model`), read by the generic fold, beside the todo app's own
 /// projections. What any app's model gets, measured on the data the other systems hold.
 enum EntityWorkloads {
-    /// Folds the whole log `append-batch` left into fresh entity states.
-    static func rebuild(_ task: ChildTask) async throws -> (Int, Double) {
+    /// Folds the whole log the append left (`append-batch`, or the notebook's) into fresh
+    /// entity states of `model`.
+    static func rebuild(_ task: ChildTask, model: ChronicleModel = TodoAppModel.model) throws -> (Int, Double) {
         let log = try EventLog(path: task.source!)
         defer { log.close() }
-        let states = try ModelStates(path: task.directory, model: TodoAppModel.model, log: log)
+        let states = try ModelStates(path: task.directory, model: model, log: log)
         var watch = Stopwatch()
         let position = try watch.measure { try states.rebuild() }
         return (Int(position), watch.seconds)

@@ -30,12 +30,7 @@ enum NotebookWorkloads {
 
     /// Folds the whole log `notes-append-batch` left into fresh entity states.
     static func rebuild(_ task: ChildTask) throws -> (Int, Double) {
-        let log = try EventLog(path: task.source!)
-        defer { log.close() }
-        let states = try ModelStates(path: task.directory, model: NotebookModel.model, log: log)
-        var watch = Stopwatch()
-        let position = try watch.measure { try states.rebuild() }
-        return (Int(position), watch.seconds)
+        try EntityWorkloads.rebuild(task, model: NotebookModel.model)
     }
 
     /// The point reads on the rebuilt states, each its own read transaction: a note by id, a
