@@ -1,4 +1,5 @@
 import ChronicleLog
+import ChronicleProjections
 import Foundation
 
 /// What ``ChronicleStore/write(_:)`` returns: the body's value and the log position the step wrote.
@@ -32,11 +33,12 @@ extension ChronicleStore {
     ///   ``ChronicleError/conflict(_:)`` after too many concurrent changes; what the body
     ///   throws otherwise, as a ``ChronicleError``.
     nonisolated(nonsending) public func write<Value>(_ body: (WriteStep) async throws -> Value) async throws -> Written<Value> {
-        try await ChronicleError.mapping {
-            let (appended, value) = try await execute { () async throws -> (decision: Decision?, outcome: Value) in
-                let step = WriteStep(store: self)
+        try requireOpen()
+        return try await ChronicleError.mapping {
+            let (appended, value) = try await appendDecided { reading in
+                let step = WriteStep(reader: eventReader, reading: reading)
                 let value = try await body(step)
-                return (step.isEmpty ? nil : step.decision, value)
+                return (step.step.decision, .command(group: Self.undoGroupID), value)
             }
             let position = try appended.flatMap { $0.positions.max() } ?? log.head()
             return Written(value: value, position: position)

@@ -42,6 +42,8 @@ public final class ChronicleStore: Sendable {
     /// Whether `model` is the todo app's, which its own commands, models, undo and merge
     /// serve; any other model is served by the generic ones (compared once, at open).
     let isTodoAppModel: Bool
+    /// Reads events by `model`: made once, for every decision.
+    let eventReader: ChronicleModel.EventReader
     let loader: EntityLoader
     let lastAppended = Mutex<UInt64>(0)
     /// The stored read model of the declared model's entities (`entities/`), opened when
@@ -71,6 +73,7 @@ public final class ChronicleStore: Sendable {
         self.directory = directory
         self.model = model
         isTodoAppModel = model == TodoAppModel.model
+        eventReader = ChronicleModel.EventReader(model)
         let log = try ChronicleError.mapping { try EventLog(path: directory + "/log", options: logOptions) }
         do {
             try ModelRecording.record(model, in: log, path: directory)

@@ -13,15 +13,27 @@ import Foundation
     /// - throws: ``ChronicleError/conflict(_:)`` when a stream or key changed since the
     ///   decision read it (nothing is appended then), or what the log threw.
     public static func append(_ decision: ChronicleModel.Decision, to log: EventLog, note: [UInt8]? = nil) async throws -> AppendResult {
+        // The events in the order decided (a tag created before a todo is tagged with it); a
+        // stream's first append expects the version read, its later ones follow it (`.any`: the
+        // log judges each after the batch's earlier appends).
         var appends: [StreamAppend] = []
+        var seen: Set<String> = []
         for event in decision.events {
             let new = NewEvent(type: event.type, schemaVersion: UInt16(clamping: event.schemaVersion), data: event.data)
-            if let index = appends.firstIndex(where: { $0.stream == event.stream }) {
-                appends[index].events.append(new)
-            } else {
+            if appends.last?.stream == event.stream {
+                appends[appends.count - 1].events.append(new)
+            } else if seen.insert(event.stream).inserted {
                 let version = decision.expectedVersions[event.stream] ?? 0
                 appends.append(StreamAppend(stream: event.stream, expected: version == 0 ? .noStream : .exact(version), events: [new]))
+            } else {
+                appends.append(StreamAppend(stream: event.stream, expected: .any, events: [new]))
             }
+        }
+        // A stream the decision read but appends nothing to (a set's new member) must still be
+        // as read: a member deleted meanwhile fails the batch.
+        for (stream, version) in decision.expectedVersions.sorted(by: { $0.key < $1.key })
+        where !seen.contains(stream) {
+            appends.append(StreamAppend(stream: stream, expected: version == 0 ? .noStream : .exact(version), events: []))
         }
         return try await ChronicleError.mapping {
             // An entity releases a unique value's key only when it holds it: after a merge two

@@ -19,12 +19,12 @@ struct ModelRevertPlan {
     let redo: Bool
     /// The head when the plan began: streams are judged as of it.
     let read: UInt64
-    private(set) var step: ChronicleModel.Step<ModelStates.Reading>
+    private(set) var step: ChronicleModel.Step<StoreReading>
     private let reader: ChronicleModel.EventReader
     /// Batches of the steps this plan reverts: they cancel out once it commits.
     private var reverting: [ClosedRange<UInt64>] = []
 
-    init(log: EventLog, model: ChronicleModel, history: UndoHistory, redo: Bool, read: UInt64, reading: ModelStates.Reading) {
+    init(log: EventLog, model: ChronicleModel, history: UndoHistory, redo: Bool, read: UInt64, reading: StoreReading) {
         self.log = log
         self.model = model
         self.history = history

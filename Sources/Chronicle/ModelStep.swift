@@ -16,7 +16,7 @@ import ChronicleProjections
 /// The closure may run more than once (after another writer changed what it read): act on
 /// the store only through the step.
 public struct ModelStep {
-    var step: ChronicleModel.Step<ModelStates.Reading>
+    var step: ChronicleModel.Step<StoreReading>
 
     /// Creates an entity with the fields given; returns its id.
     /// - throws: ``ChronicleError/refused(_:)`` when a rule refuses it.
@@ -77,26 +77,28 @@ extension ChronicleStore {
         try requireOpen()
         return try await ChronicleError.mapping {
             try await appendDecided { reading in
-                var step = ModelStep(step: ChronicleModel.Step(model, reading: reading))
+                var step = ModelStep(step: ChronicleModel.Step(eventReader, reading: reading))
                 let value = try body(&step)
                 return (step.step.decision, .command(group: Self.undoGroupID), value)
             }.value
         }
     }
 
-    /// Decides on the entities as stored now (`decide` gets them caught up to the log's head)
-    /// and appends the decision with its history note; when another writer changed what it
-    /// read, waits a moment and decides again. A decision of no events appends nothing.
+    /// Decides on the entities as the log holds them now (``StoreReading``) and appends the
+    /// decision with its history note; when another writer changed what it read, waits a
+    /// moment and decides again. A decision of no events appends nothing.
     /// Returns what was appended (nil: nothing) and the value of the decision that counted.
-    func appendDecided<Value>(
-        _ decide: (ModelStates.Reading) throws -> (decision: ChronicleModel.Decision, note: HistoryNote, value: Value)
+    ///
+    /// The value comes back in the result, not through a variable the closure captures (see
+    /// `execute`'s note on Swift 6.3).
+    nonisolated(nonsending) func appendDecided<Value>(
+        _ decide: (StoreReading) async throws -> (decision: ChronicleModel.Decision, note: HistoryNote, value: Value)
     ) async throws -> (appended: AppendResult?, value: Value) {
         let states = try entityStates()
         var attempt = 0
         while true {
             attempt += 1
-            try states.catchUp()
-            let decided = try decide(try states.reading())
+            let decided = try await decide(try StoreReading(log: log, states: states, reader: eventReader))
             guard !decided.decision.events.isEmpty else { return (nil, decided.value) }
             do {
                 let result = try await ModelAppend.append(decided.decision, to: log, note: decided.note.bytes)

@@ -1,6 +1,6 @@
 import ChronicleTodoDomain
-import ChronicleLog
 import Foundation
+import ChronicleLog
 import UUIDText
 
 extension WriteStep {
@@ -11,15 +11,11 @@ extension WriteStep {
     ///   `DomainError.invalidColor(_:)`, `DomainError.emptyTagName`, `DomainError.tagNameTooLong(_:)`.
     @discardableResult
     nonisolated(nonsending) public func createTag(name: String, color: String) async throws -> Tag {
-        try await ChronicleError.mapping {
-            let id = UUIDv7.make()
-            let nameKey = ConsistencyKeys.tagName(name)
-            let event = try TagCommands.create(id: id, name: name, color: color, nameHolder: try tagHolding(nameKey))
-            try await store.refuseShownName(name, except: id)
-            stage(event, readAt: 0)
-            add(.claim(nameKey, by: event.stream))
-            return try tag(id).aggregate.tag!
-        }
+        let name = try checked { () throws(DomainError) in try TodoAppInput.tagName(name) }
+        let color = try checked { () throws(DomainError) in try TodoAppInput.color(color) }
+        let id = UUIDv7.make()
+        try decide("Tag", id, .create(["name": .text(name), "color": .text(color)]))
+        return try tag(id)
     }
 
     /// Renames and/or recolors a tag; the new name must not be another live tag's.
@@ -27,31 +23,17 @@ extension WriteStep {
     ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, `DomainError.nothingToUpdate`.
     @discardableResult
     nonisolated(nonsending) public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> Tag {
-        try await ChronicleError.mapping {
-            var (aggregate, version) = try tag(id)
-            let newKey = name.map(ConsistencyKeys.tagName)
-            let event = try TagCommands.update(aggregate, id: id, name: name, color: color,
-                                               nameHolder: try newKey.flatMap(tagHolding))
-            if let name { try await store.refuseShownName(name, except: id) }
-            let oldKey = aggregate.tag.map { ConsistencyKeys.tagName($0.name) }
-            aggregate.apply(event)
-            stage(event, readAt: version)
-            if let newKey, let oldKey, newKey != oldKey {
-                try releaseTagName(oldKey, of: id, by: event.stream)
-                add(.claim(newKey, by: event.stream))
-            }
-            return aggregate.tag!
-        }
+        guard name != nil || color != nil else { throw ChronicleError.rejected(.nothingToUpdate) }
+        var values: [String: ChronicleModel.FieldValue] = [:]
+        if let name { values["name"] = .text(try checked { () throws(DomainError) in try TodoAppInput.tagName(name) }) }
+        if let color { values["color"] = .text(try checked { () throws(DomainError) in try TodoAppInput.color(color) }) }
+        try decide("Tag", id, .update(values))
+        return try tag(id)
     }
 
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.unknownTag(_:)` or `DomainError.tagDeleted(_:)`.
     nonisolated(nonsending) public func deleteTag(_ id: UUID) async throws {
-        try ChronicleError.mapping {
-            let (aggregate, version) = try tag(id)
-            let event = try TagCommands.delete(aggregate, id: id)
-            stage(event, readAt: version)
-            if let tag = aggregate.tag { try releaseTagName(ConsistencyKeys.tagName(tag.name), of: id, by: event.stream) }
-        }
+        try decide("Tag", id, .delete)
     }
 }

@@ -1,6 +1,6 @@
 import ChronicleTodoDomain
-import ChronicleLog
 import Foundation
+import ChronicleLog
 import UUIDText
 
 extension WriteStep {
@@ -8,45 +8,47 @@ extension WriteStep {
     /// must name a live user (checked atomically with the append).
     @discardableResult
     nonisolated(nonsending) public func createTodo(title: String, deadline: String, userId: UUID? = nil, memo: String? = nil) async throws -> Todo {
-        try ChronicleError.mapping {
-            var owner: (aggregate: UserAggregate, version: UInt64)?
-            if let userId { owner = try user(userId) }
-            let event = try TodoCommands.create(id: UUIDv7.make(), title: title, deadline: deadline, userId: userId,
-                                                owner: owner?.aggregate, memo: memo)
-            stage(event, readAt: 0)
-            if let userId, let owner {
-                // No event on the user's stream, only a check: the owner must not change meanwhile;
-                // and a deletion of the owner that read its todos before this one must conflict.
-                require(DomainEvent.userStream(userId), readAt: owner.version)
-                add(.touch(ConsistencyKeys.todosOfUser(userId.lowercasedString)))
-            }
-            return try todo(event.entityID, ownerIsLive: true).aggregate.todo!
-        }
+        var values: [String: ChronicleModel.FieldValue] = [
+            "title": .text(try checked { () throws(DomainError) in try TodoAppInput.title(title) }),
+            "deadline": .text(try checked { () throws(DomainError) in try TodoAppInput.deadline(deadline) }),
+        ]
+        if let userId { values["userId"] = .text(userId.lowercasedString) }
+        if let memo { values["memo"] = .text(memo) }
+        let id = UUIDv7.make()
+        try decide("Todo", id, .create(values))
+        return try todo(id)
     }
 
-    /// Changes a todo's title, deadline and/or memo (a new deadline moves it between days).
+    /// Changes a todo's title, deadline and/or memo (a new deadline moves it between days;
+    /// an empty memo removes it).
     @discardableResult
     nonisolated(nonsending) public func updateTodo(_ id: UUID, title: String? = nil, deadline: String? = nil, memo: String? = nil) async throws -> Todo {
-        try changeTodo(id) { aggregate throws(DomainError) in
-            try TodoCommands.update(aggregate, id: id, title: title, deadline: deadline, memo: memo)
-        }
+        guard title != nil || deadline != nil || memo != nil else { throw ChronicleError.rejected(.nothingToUpdate) }
+        var values: [String: ChronicleModel.FieldValue] = [:]
+        if let title { values["title"] = .text(try checked { () throws(DomainError) in try TodoAppInput.title(title) }) }
+        if let deadline { values["deadline"] = .text(try checked { () throws(DomainError) in try TodoAppInput.deadline(deadline) }) }
+        if let memo { values["memo"] = .text(memo) }
+        try decide("Todo", id, .update(values))
+        return try todo(id)
     }
 
     /// Marks a todo completed; completing a completed todo is rejected.
     @discardableResult
     nonisolated(nonsending) public func completeTodo(_ id: UUID) async throws -> Todo {
-        try changeTodo(id) { aggregate throws(DomainError) in try TodoCommands.complete(aggregate, id: id) }
+        try decide("Todo", id, .update(["isCompleted": .boolean(true)]))
+        return try todo(id)
     }
 
     /// Marks a completed todo open again.
     @discardableResult
     nonisolated(nonsending) public func reopenTodo(_ id: UUID) async throws -> Todo {
-        try changeTodo(id) { aggregate throws(DomainError) in try TodoCommands.reopen(aggregate, id: id) }
+        try decide("Todo", id, .update(["isCompleted": .boolean(false)]))
+        return try todo(id)
     }
 
     /// Deletes a todo.
     nonisolated(nonsending) public func deleteTodo(_ id: UUID) async throws {
-        _ = try changeTodo(id) { aggregate throws(DomainError) in try TodoCommands.delete(aggregate, id: id) }
+        try decide("Todo", id, .delete)
     }
 
     /// Tags a todo; the tag must be live, and stays so until the append commits.
@@ -54,9 +56,8 @@ extension WriteStep {
     ///   `DomainError.unknownTag(_:)`, `DomainError.tagDeleted(_:)`, or the todo's rejections.
     @discardableResult
     nonisolated(nonsending) public func tagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
-        try changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
-            try TodoCommands.tag(todo, id: todoID, tag: tag, tagId: tagID)
-        }
+        try decide("Todo", todoID, .add(field: "tags", member: tagID))
+        return try todo(todoID)
     }
 
     /// Removes a live tag from a todo.
@@ -64,33 +65,7 @@ extension WriteStep {
     ///   `DomainError.tagDeleted(_:)`, `DomainError.unknownTag(_:)` or the todo's rejections.
     @discardableResult
     nonisolated(nonsending) public func untagTodo(_ todoID: UUID, tag tagID: UUID) async throws -> Todo {
-        try changeTags(of: todoID, tag: tagID) { todo, tag throws(DomainError) in
-            try TodoCommands.untag(todo, id: todoID, tag: tag, tagId: tagID)
-        }
-    }
-
-    private func changeTodo(_ id: UUID, _ decide: (TodoAggregate) throws(DomainError) -> DomainEvent) throws(ChronicleError) -> Todo {
-        try ChronicleError.mapping {
-            var (aggregate, version) = try todo(id)
-            let event = try decide(aggregate)
-            stage(event, readAt: version)
-            aggregate.apply(event)
-            return try liveTagged(aggregate)!
-        }
-    }
-
-    /// Decides a tagging or untagging on the todo and the tag as read; the append requires
-    /// both unchanged (the tag's stream only as a check: it must not be deleted meanwhile).
-    private func changeTags(of todoID: UUID, tag tagID: UUID,
-                            _ decide: (TodoAggregate, TagAggregate) throws(DomainError) -> DomainEvent) throws(ChronicleError) -> Todo {
-        try ChronicleError.mapping {
-            var (todo, version) = try todo(todoID)
-            let (tag, tagVersion) = try tag(tagID)
-            let event = try decide(todo, tag)
-            stage(event, readAt: version)
-            require(DomainEvent.tagStream(tagID), readAt: tagVersion)
-            todo.apply(event)
-            return try liveTagged(todo)!
-        }
+        try decide("Todo", todoID, .remove(field: "tags", member: tagID))
+        return try todo(todoID)
     }
 }

@@ -1,6 +1,8 @@
+import ChronicleSchema
 import ChronicleTodoDomain
-import ChronicleLog
+import ChronicleProjections
 import Foundation
+import UUIDText
 
 /// Commands decided together and appended as one batch: all of them or none, one undo step.
 /// Given to the body of ``ChronicleStore/write(_:)``; each command sees what the ones before
@@ -17,96 +19,57 @@ import Foundation
 /// The step is valid only inside the body, and the body may run more than once: when another
 /// writer changed what the step read, the store decides the whole step again on fresh state.
 /// Keep the body free of other side effects.
+///
+/// Each command is the todo app's model deciding (`ChronicleModel.Step`), after the app's
+/// own checks of the values given (`TodoAppInput`), so that its refusals keep their texts.
 public final class WriteStep {
-    let store: ChronicleStore
-    /// The batch so far: one ``StreamAppend`` per event, in the order the commands decided
-    /// them (a stream's first append carries the version read; later ones on the same stream
-    /// continue from it, `.any`, since the log judges each after the batch's earlier appends).
-    private(set) var decision = Decision(streams: [])
-    /// Reads the log with the events staged so far folded in.
-    private var loader: EntityLoader
-    /// The holder of each name key as this step left it (`.some(nil)`: released here).
-    private var holders: [String: String?] = [:]
+    /// The commands decided so far, on the store as read when the step began.
+    private(set) var step: ChronicleModel.Step<StoreReading>
 
-    init(store: ChronicleStore) {
-        self.store = store
-        self.loader = store.loader
+    init(reader: ChronicleModel.EventReader, reading: StoreReading) {
+        step = ChronicleModel.Step(reader, reading: reading)
     }
 
-    /// Whether the step decided any event.
-    var isEmpty: Bool { decision.streams.allSatisfy(\.events.isEmpty) }
-
-    // MARK: - Reading as of the log and the step
-
-    /// The user as the log and this step's earlier commands leave it; the version is the
-    /// log's (what the batch expects).
-    func user(_ id: UUID) throws -> (aggregate: UserAggregate, version: UInt64) {
-        try loader.user(id)
-    }
-
-    /// The todo as the log and this step leave it (see ``EntityLoader/todo(_:ownerIsLive:)``).
-    func todo(_ id: UUID, ownerIsLive: Bool = false) throws -> (aggregate: TodoAggregate, version: UInt64) {
-        try loader.todo(id, ownerIsLive: ownerIsLive)
-    }
-
-    func tag(_ id: UUID) throws -> (aggregate: TagAggregate, version: UInt64) {
-        try loader.tag(id)
-    }
-
-    /// The live tag holding a name key, as the log and this step leave it.
-    func tagHolding(_ key: String) throws -> UUID? {
-        if let holder = holders[key] {
-            return holder.flatMap { UUID(uuidString: String($0.suffix(36))) }
-        }
-        return try store.tagHolding(key)
-    }
-
-    /// The ids of todos created in this step.
-    var stagedTodoIDs: [UUID] {
-        loader.staged.values.flatMap { events in
-            events.compactMap { event -> UUID? in
-                if case .todoCreated(let id, _, _, _, _) = event { return id }
-                return nil
-            }
+    /// Decides `action` on entity `id` of `entity`; a refusal is thrown as the todo app words it.
+    func decide(_ entity: String, _ id: UUID, _ action: ChronicleModel.Command.Action) throws(ChronicleError) {
+        do {
+            try step.decide(ChronicleModel.Command(entity: entity, id: id, action: action))
+        } catch let problem as ChronicleModel.CommandProblem {
+            throw DomainError(refusal: problem, of: id).map(ChronicleError.rejected) ?? .refused(problem)
+        } catch {
+            throw ChronicleError(error)
         }
     }
 
-    /// The todo with only its live tags, as read models show it.
-    func liveTagged(_ aggregate: TodoAggregate) throws -> Todo? {
-        guard var todo = aggregate.todo else { return nil }
-        todo.tags = Todo.sortedTagIDs(try aggregate.tags.filter { try tag($0).aggregate.isLive })
-        return todo
+    /// Entity `id` as the step leaves it (nil: none).
+    func state(_ entity: String, _ id: UUID) throws(ChronicleError) -> ChronicleModel.EntityState? {
+        try ChronicleError.mapping { try step.state(of: entity, id: id) }
     }
 
-    // MARK: - Staging
-
-    /// Adds `event` to the batch; `version` is the stream's version as read from the log.
-    func stage(_ event: DomainEvent, readAt version: UInt64) {
-        loader.staged[event.stream, default: []].append(event)
-        let seen = decision.streams.contains { $0.stream == event.stream }
-        decision.streams.append(StreamAppend(stream: event.stream, expected: seen ? .any : .at(version), events: [NewEvent(event)]))
+    /// The user as the step leaves it.
+    func user(_ id: UUID) throws(ChronicleError) -> User {
+        guard let state = try state("User", id), let user = User(state) else { throw .rejected(.unknownUser(id)) }
+        return user
     }
 
-    /// Makes the batch require `stream` unchanged since it was read at `version`, appending nothing to it.
-    func require(_ stream: String, readAt version: UInt64) {
-        guard !decision.streams.contains(where: { $0.stream == stream }) else { return }
-        decision.streams.append(StreamAppend(stream: stream, expected: .at(version), events: []))
-    }
-
-    /// Releases the name key `key` when the tag `id` holds it. A tag that took a name
-    /// another live tag holds here (pulled from a device that created it offline, shown with
-    /// " (2)") never held the key: releasing it would conflict with the holder on every try.
-    func releaseTagName(_ key: String, of id: UUID, by stream: String) throws {
-        if try tagHolding(key) == id { add(.release(key, by: stream)) }
-    }
-
-    /// Adds a key to the batch's conditions and effects.
-    func add(_ key: AppendKey) {
-        decision.keys.append(key)
-        switch key {
-        case .claim(let name, let stream): holders[name] = .some(stream)
-        case .release(let name, _): holders[name] = .some(nil)
-        case .touch, .unchanged: break
+    /// The todo as the step leaves it, with its live tags only, as read models show it.
+    func todo(_ id: UUID) throws(ChronicleError) -> Todo {
+        try ChronicleError.mapping {
+            guard let state = try state("Todo", id), let todo = try Todo(state, isShownTag: { tag in
+                try self.state("Tag", tag).map { !$0.isDeleted } ?? false
+            }) else { throw ChronicleError.rejected(.unknownTodo(id)) }
+            return todo
         }
+    }
+
+    /// The tag as the step leaves it.
+    func tag(_ id: UUID) throws(ChronicleError) -> Tag {
+        guard let state = try state("Tag", id), let tag = Tag(state) else { throw .rejected(.unknownTag(id)) }
+        return tag
+    }
+
+    /// The value checked by the todo app's own rule, its refusal as a rejection.
+    func checked<Value>(_ check: () throws(DomainError) -> Value) throws(ChronicleError) -> Value {
+        do { return try check() } catch { throw .rejected(error) }
     }
 }

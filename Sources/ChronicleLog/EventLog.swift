@@ -188,6 +188,22 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// The version `stream` had when the log's head was `position`: how many of its events
+    /// lie at or before it (0 when none). What a decision read at `position` expects.
+    public func version(of stream: String, asOf position: UInt64) throws -> UInt64 {
+        try withRead { txn in
+            let current = try txn.withCursor(databases.streams) { streams in
+                try streamIndex.version(of: StreamName(stream), in: try streamIndex.snapshot(txn), txn, streams: streams)
+            }
+            guard current > 0 else { return 0 }
+            // Usually nothing was appended to the stream since: its last event is before `position`.
+            if let last = try streamIndex.positions(of: stream, afterVersion: current - 1, limit: 1, txn).first, last <= position {
+                return current
+            }
+            return UInt64(try streamIndex.positions(of: stream, afterVersion: 0, limit: .max, txn).count { $0 <= position })
+        }
+    }
+
     /// Up to `limit` events of type `type` after `position`, scanning forward in chunks.
     public func read(type: String, after position: UInt64 = 0, limit: Int = 1000) throws -> [RecordedEvent] {
         var found: [RecordedEvent] = []

@@ -76,11 +76,15 @@ extension ModelReplay.Result: ChronicleModel.StateReading {
     }
 
     public func holder(of entity: String, field: String, key: String) -> UUID? {
-        guard let uniqueness = snapshot.model.entity(named: entity)?.field(named: field)?.unique else { return nil }
-        return snapshot.states(of: entity).first { state in
+        holders(of: entity, field: field, key: key).first
+    }
+
+    public func holders(of entity: String, field: String, key: String) -> [UUID] {
+        guard let uniqueness = snapshot.model.entity(named: entity)?.field(named: field)?.unique else { return [] }
+        return snapshot.states(of: entity).filter { state in
             guard !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
             return uniqueness.key(text) == key
-        }?.id
+        }.map(\.id)
     }
 
     public func children(of entity: String, field: String, parent: UUID) -> [ChronicleModel.EntityState] {

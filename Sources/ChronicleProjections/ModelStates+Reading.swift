@@ -54,17 +54,26 @@ extension ModelStates {
         }
 
         public func holder(of entity: String, field: String, key: String) throws -> UUID? {
+            try holders(of: entity, field: field, key: key, first: true).first
+        }
+
+        public func holders(of entity: String, field: String, key: String) throws -> [UUID] {
+            try holders(of: entity, field: field, key: key, first: false)
+        }
+
+        /// The live entities holding `key` in their unique `field` (the first only, with `first`).
+        private func holders(of entity: String, field: String, key: String, first: Bool) throws -> [UUID] {
             guard let number = states.entityNumbers[entity], let declared = states.model.entity(named: entity),
                   let index = declared.fields.firstIndex(where: { $0.name == field }),
-                  let uniqueness = declared.fields[index].unique else { return nil }
+                  let uniqueness = declared.fields[index].unique else { return [] }
             return try states.read { view in
-                var found: UUID?
+                var found: [UUID] = []
                 try view.scan(view.tables.unique, prefix: ModelStateKeys.uniquePrefix(number, index, key: key)) { entry, _ in
                     // A long key is stored hashed: the holder's own value decides.
-                    guard found == nil, let id = ModelStateKeys.trailingID(entry),
+                    guard !(first && !found.isEmpty), let id = ModelStateKeys.trailingID(entry),
                           let state = try view.stored(entity, id)?.state, !state.isDeleted,
                           case .text(let text)? = state.values[field], uniqueness.key(text) == key else { return }
-                    found = id
+                    found.append(id)
                 }
                 return found
             }
@@ -82,8 +91,10 @@ extension ModelStates {
             }
         }
 
+        /// The stream's version as of ``position``: an event appended since makes the
+        /// decision's append conflict, so that it is decided again on what that event changed.
         public func version(of stream: String) throws -> UInt64 {
-            try states.log.version(of: stream)
+            try states.log.version(of: stream, asOf: position)
         }
     }
 

@@ -82,6 +82,9 @@ extension ChronicleModel {
         func isShown(_ entity: String, id: UUID) throws -> Bool
         /// The live entity of `entity` whose unique `field` has the key `key` (``Uniqueness/key(_:)``).
         func holder(of entity: String, field: String, key: String) throws -> UUID?
+        /// Every live entity of `entity` whose unique `field` has the key `key` (after a merge
+        /// there may be several: one holds the key, the others are shown with a place).
+        func holders(of entity: String, field: String, key: String) throws -> [UUID]
         /// The entities of `entity`, deleted or not, whose reference `field` names `parent`.
         func children(of entity: String, field: String, parent: UUID) throws -> [EntityState]
         /// The number of events of `stream` read (0 when none).

@@ -97,6 +97,7 @@ extension ChronicleModel.Decider.Context {
             }
         }
         decision.expectedVersions[stream] = try reading.version(of: stream)
+        try requireUnchanged(adding, of: field, into: &decision)
         let key = field.member ?? "id"
         for member in adding { append(events.on, data: [key: .text(member.uuidString.lowercased())], into: &decision) }
         for member in removing { append(events.off, data: [key: .text(member.uuidString.lowercased())], into: &decision) }

@@ -47,7 +47,7 @@ extension ChronicleModel.Decider {
 
     /// The key the live entity holding a unique value claims: `<stream>-<field>:<key>`, the
     /// field by its first name (a rename keeps its claims).
-    static func uniqueKey(_ entity: ChronicleModel.Entity, _ field: ChronicleModel.Field, _ key: String) -> String {
+    public static func uniqueKey(_ entity: ChronicleModel.Entity, _ field: ChronicleModel.Field, _ key: String) -> String {
         "\(entity.stream)-\(field.formerNames.first ?? field.name):\(key)"
     }
 
@@ -106,6 +106,7 @@ extension ChronicleModel.Decider {
             for (field, on) in flags { append(on ? field.setBy!.on : field.setBy!.off, data: [:], into: &decision) }
             for (field, ids) in members {
                 for member in ids { append(field.setBy!.on, data: [field.member ?? "id": .text(member.uuidString.lowercased())], into: &decision) }
+                try requireUnchanged(ids, of: field, into: &decision)
             }
         }
 
@@ -168,13 +169,33 @@ extension ChronicleModel.Decider {
 
         // MARK: Reading and checking
 
-        /// The entity, live; refused when unknown or deleted.
+        /// The entity, shown; refused when unknown, deleted, or hidden by a deleted parent (a
+        /// todo of a deleted user, written on another device before it learned of the deletion).
         func live() throws -> ChronicleModel.EntityState {
             guard let state = try reading.state(of: entity.name, id: id) else {
                 throw Problem("unknown \(named)", reason: .unknown(entity: entity.name, id: id))
             }
-            guard !state.isDeleted else { throw Problem("\(named) is deleted", reason: .deleted(entity: entity.name, id: id)) }
+            guard !state.isDeleted, try !hasParents(state) || reading.isShown(entity.name, id: id) else {
+                throw Problem("\(named) is deleted", reason: .deleted(entity: entity.name, id: id))
+            }
             return state
+        }
+
+        /// Makes the batch require each of `members` (of the set `field`) as read: a member
+        /// deleted meanwhile fails it, so that no member joins a set after its own deletion.
+        func requireUnchanged(_ members: [UUID], of field: ChronicleModel.Field, into decision: inout Decision) throws {
+            guard case .references(let target) = field.type, let member = model.entity(named: target) else { return }
+            for id in members {
+                let memberStream = ChronicleModel.Decider.stream(member, id)
+                if decision.expectedVersions[memberStream] == nil {
+                    decision.expectedVersions[memberStream] = try reading.version(of: memberStream)
+                }
+            }
+        }
+
+        /// Whether the entity names a parent whose deletion reaches it (only then can it be hidden).
+        private func hasParents(_ state: ChronicleModel.EntityState) -> Bool {
+            entity.fields.contains { $0.onParentDeletion != nil && state.reference($0.name) != nil }
         }
 
         func declared(_ name: String) throws -> ChronicleModel.Field {
@@ -211,6 +232,13 @@ extension ChronicleModel.Decider {
 
         mutating func claim(_ field: ChronicleModel.Field, _ key: String, shown text: String, into decision: inout Decision) throws {
             if let holder = try reading.holder(of: entity.name, field: field.name, key: key), holder != id {
+                throw Problem("a \(entity.name.lowercased()) with \(field.name) \(JSONQuoting.quoted(text)) already exists",
+                              reason: .taken(field: field.name, value: text))
+            }
+            // A value a live entity is shown under after a merge (`Work (2)`, the second `work`)
+            // is taken too, while that many hold the value: two must not show one value.
+            if let uniqueness = field.unique, let (value, place) = ChronicleModel.Uniqueness.place(in: text),
+               try reading.holders(of: entity.name, field: field.name, key: uniqueness.key(value)).count >= place {
                 throw Problem("a \(entity.name.lowercased()) with \(field.name) \(JSONQuoting.quoted(text)) already exists",
                               reason: .taken(field: field.name, value: text))
             }

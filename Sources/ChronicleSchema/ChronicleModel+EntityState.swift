@@ -37,3 +37,25 @@ extension ChronicleModel {
         }
     }
 }
+
+extension ChronicleModel {
+    /// Whether entity `id` of `entity` is shown, its states read by `states`: live, and each
+    /// parent whose deletion reaches it (when that parent exists) shown. Chains longer than
+    /// the model's entities are cycles of references and stop there.
+    public func isShown(_ entity: String, id: UUID,
+                        states: (_ entity: String, _ id: UUID) throws -> EntityState?) rethrows -> Bool {
+        try isShown(entity, id, depth: 0, states: states)
+    }
+
+    private func isShown(_ entity: String, _ id: UUID, depth: Int,
+                         states: (String, UUID) throws -> EntityState?) rethrows -> Bool {
+        guard let state = try states(entity, id), !state.isDeleted else { return false }
+        guard let declared = self.entity(named: entity), depth <= entities.count else { return true }
+        for field in declared.fields where field.onParentDeletion != nil {
+            guard case .reference(let target) = field.type, let parent = state.reference(field.name),
+                  try states(target, parent) != nil else { continue }
+            if try !isShown(target, parent, depth: depth + 1, states: states) { return false }
+        }
+        return true
+    }
+}

@@ -24,10 +24,16 @@ extension ChronicleModel {
 
         /// A step deciding on `reading` (the store as it is before the step).
         public init(_ model: ChronicleModel, reading: Base) {
-            decider = Decider(model)
-            reader = EventReader(model)
+            self.init(EventReader(model), reading: reading)
+        }
+
+        /// A step deciding on `reading` by the model `reader` reads (made once, it saves each
+        /// step the making of its tables).
+        public init(_ reader: EventReader, reading: Base) {
+            decider = Decider(reader.model)
+            self.reader = reader
             base = reading
-            changed = Snapshot(model)
+            changed = Snapshot(reader.model)
         }
 
         /// Decides `command` on the store as the step's earlier commands left it, and adds what
@@ -84,19 +90,7 @@ private struct StepReading<Base: ChronicleModel.StateReading>: ChronicleModel.St
     }
 
     func isShown(_ entity: String, id: UUID) throws -> Bool {
-        try isShown(entity, id, depth: 0)
-    }
-
-    /// Live, and each parent (when it exists) shown; chains longer than the model's entities are cycles.
-    private func isShown(_ entity: String, _ id: UUID, depth: Int) throws -> Bool {
-        guard let state = try state(of: entity, id: id), !state.isDeleted else { return false }
-        guard let declared = step.model.entity(named: entity), depth <= step.model.entities.count else { return true }
-        for field in declared.fields where field.onParentDeletion != nil {
-            guard case .reference(let target) = field.type, let parent = state.reference(field.name),
-                  try self.state(of: target, id: parent) != nil else { continue }
-            if try !isShown(target, parent, depth: depth + 1) { return false }
-        }
-        return true
+        try step.model.isShown(entity, id: id, states: state(of:id:))
     }
 
     func holder(of entity: String, field: String, key: String) throws -> UUID? {
@@ -109,6 +103,15 @@ private struct StepReading<Base: ChronicleModel.StateReading>: ChronicleModel.St
         // The store's holder, unless the step changed it since.
         guard let holder = try step.reading.holder(of: entity, field: field, key: key), !step.isChanged(entity, holder) else { return nil }
         return holder
+    }
+
+    func holders(of entity: String, field: String, key: String) throws -> [UUID] {
+        guard let uniqueness = step.model.entity(named: entity)?.field(named: field)?.unique else { return [] }
+        let changed = step.changedStates.filter { state in
+            guard state.entity == entity, !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
+            return uniqueness.key(text) == key
+        }
+        return try step.reading.holders(of: entity, field: field, key: key).filter { !step.isChanged(entity, $0) } + changed.map(\.id)
     }
 
     func children(of entity: String, field: String, parent: UUID) throws -> [ChronicleModel.EntityState] {

@@ -39,4 +39,14 @@ extension ChronicleModel.Uniqueness {
     public static func shown(_ text: String, place: Int) -> String {
         place <= 1 ? text : "\(text) (\(place))"
     }
+
+    /// The value and place `text` would be shown for when it ends in a place of 2 or more
+    /// (`"Work (2)"`: `"Work"`, 2); nil otherwise.
+    public static func place(in text: String) -> (value: String, place: Int)? {
+        guard text.hasSuffix(")"), let open = text.range(of: " (", options: .backwards) else { return nil }
+        let digits = text[open.upperBound..<text.index(before: text.endIndex)]
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0",
+              let place = Int(digits), place >= 2 else { return nil }
+        return (String(text[..<open.lowerBound]), place)
+    }
 }

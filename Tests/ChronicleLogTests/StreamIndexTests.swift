@@ -36,6 +36,13 @@ struct StreamIndexTests {
             // A read from the middle starts on either side of the checkpoint.
             let later = try log.read(stream: stream, afterVersion: 3, limit: 2)
             #expect(later.map(\.version) == [4, 5].filter { $0 <= expected.count }, "stream \(stream)")
+            // The version as of a position counts the stream's events up to it (what a
+            // decision read there expects): before, at and after each of its events.
+            for (index, position) in expected.enumerated() {
+                #expect(try log.version(of: stream, asOf: position - 1) == UInt64(index), "stream \(stream) before \(position)")
+                #expect(try log.version(of: stream, asOf: position) == UInt64(index + 1), "stream \(stream) at \(position)")
+            }
+            #expect(try log.version(of: stream, asOf: .max) == UInt64(expected.count))
         }
     }
 

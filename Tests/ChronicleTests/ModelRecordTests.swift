@@ -56,7 +56,7 @@ struct ModelRecordTests {
         let head: UInt64
         do {
             let store = try ChronicleStore(directory: folder.path, backgroundProjections: false, model: try Self.model(version: 1))
-            _ = try await store.createUser(name: "Ada", age: 36)
+            _ = try await store.create("Item", ["title": "Ada"])
             head = try store.log.head()
             await store.close()
         }

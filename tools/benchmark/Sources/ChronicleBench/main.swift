@@ -9,6 +9,9 @@ if arguments.first == ChildProcess.subcommand {
 if arguments.first == LiveLatency.subcommand {
     exit(await LiveLatency.main(Array(arguments.dropFirst())))
 }
+if arguments.first == CommandThroughput.subcommand {
+    exit(await CommandThroughput.main(Array(arguments.dropFirst())))
+}
 if arguments.first == JSONComparison.subcommand {
     exit(JSONComparison.main(Array(arguments.dropFirst())))
 }
