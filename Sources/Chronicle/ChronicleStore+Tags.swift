@@ -27,16 +27,6 @@ extension ChronicleStore {
         try await write { step in try await step.updateTag(id, name: name, color: color) }.value
     }
 
-    /// Refuses a name that a live tag is shown under after a merge (`"work (2)"`: see
-    /// ``TagNames``): it holds no claim of its own, but two live tags must not show one name.
-    func refuseShownName(_ name: String, except id: UUID) async throws {
-        try await readYourWrites()
-        let folded = Tag.foldedName(name)
-        if try models.tags().contains(where: { $0.id != id && Tag.foldedName($0.name) == folded }) {
-            throw DomainError.duplicateTagName(name)
-        }
-    }
-
     /// Deletes a tag: it leaves every todo's `tags`, and its name is free again.
     /// - throws: ``ChronicleError/rejected(_:)`` with `DomainError.unknownTag(_:)` or `DomainError.tagDeleted(_:)`.
     public func deleteTag(_ id: UUID) async throws {
@@ -73,17 +63,5 @@ extension ChronicleStore {
             try await readYourWrites()
             return try models.tags()
         }
-    }
-
-    // MARK: - Helpers
-
-    /// The live tag holding the unique name key, read from the log (never stale).
-    func tagHolding(_ key: String) throws -> UUID? {
-        guard let owner = try log.holder(of: key) else { return nil }
-        // The owner is the holder's stream, `tag-` and its id.
-        guard let id = UUID(uuidString: String(owner.suffix(36))), DomainEvent.tagStream(id) == owner else {
-            throw ChronicleError.corruptEvent(position: 0, reason: "tag name '\(key)' is held by '\(owner)', not a tag stream")
-        }
-        return id
     }
 }

@@ -60,41 +60,28 @@ extension ChronicleStore {
         return UndoHistory(notes: try log.notes())
     }
 
+    /// Reverts (or applies again) the last `count` steps: for each entity a step changed, the
+    /// commands that put it back (``ModelRevertPlan``), decided by the model as one batch.
     private func revert(steps count: Int, redo: Bool) async throws -> [RecordedEvent] {
         guard count >= 1 else { throw ChronicleError.rejected(.invalidStepCount(count)) }
-        if !isTodoAppModel { return try await revertEntities(steps: count, redo: redo) }
-        let (result, _) = try await execute { () async throws -> (decision: Decision?, outcome: Void) in
-            let read = try log.head()
-            let history = try history()
-            var stack = redo ? history.redoStack : history.undoStack
-            guard !stack.isEmpty else { throw redo ? DomainError.nothingToRedo : DomainError.nothingToUndo }
-            var plan = RevertPlan(store: self, history: history, redo: redo, read: read)
-            var parts: [HistoryNote.Part] = []
-            while parts.count < count, let id = stack.popLast(), let step = history.steps[id] {
-                parts.append(HistoryNote.Part(step: id, count: UInt32(try await plan.revert(step))))
+        try requireOpen()
+        let appended: AppendResult?
+        do {
+            (appended, _) = try await appendDecided { reading in
+                let read = try log.head()
+                let history = try history()
+                var stack = redo ? history.redoStack : history.undoStack
+                guard !stack.isEmpty else { throw redo ? DomainError.nothingToRedo : DomainError.nothingToUndo }
+                var plan = ModelRevertPlan(log: log, reader: eventReader, history: history, redo: redo, read: read, reading: reading)
+                var parts: [HistoryNote.Part] = []
+                while parts.count < count, let id = stack.popLast(), let step = history.steps[id] {
+                    parts.append(HistoryNote.Part(step: id, count: UInt32(try plan.revert(step))))
+                }
+                return (plan.step.decision, redo ? .redo(parts) : .undo(parts), ())
             }
-            return (try await plan.decision(note: redo ? .redo(parts) : .undo(parts)), ())
-        }
-        guard let first = result?.positions.min(), let count = result?.positions.count else { return [] }
-        return try log.read(after: first - 1, limit: count)
-    }
-}
-
-extension ChronicleStore {
-    /// ``undo(steps:)`` and ``redo(steps:)`` on a declared model's store: the steps' entities
-    /// put back by commands the model decides (``ModelRevertPlan``), appended as one batch.
-    fileprivate func revertEntities(steps count: Int, redo: Bool) async throws -> [RecordedEvent] {
-        let (appended, _) = try await appendDecided { reading in
-            let read = try log.head()
-            let history = try history()
-            var stack = redo ? history.redoStack : history.undoStack
-            guard !stack.isEmpty else { throw redo ? DomainError.nothingToRedo : DomainError.nothingToUndo }
-            var plan = ModelRevertPlan(log: log, model: model, history: history, redo: redo, read: read, reading: reading)
-            var parts: [HistoryNote.Part] = []
-            while parts.count < count, let id = stack.popLast(), let step = history.steps[id] {
-                parts.append(HistoryNote.Part(step: id, count: UInt32(try plan.revert(step))))
-            }
-            return (plan.step.decision, redo ? .redo(parts) : .undo(parts), ())
+        } catch let problem as ChronicleModel.CommandProblem where isTodoAppModel {
+            // The todo app's text for what its model refused (a restored tag's name taken since).
+            throw DomainError(refusal: problem, of: nil).map(ChronicleError.rejected) ?? ChronicleError.refused(problem)
         }
         guard let appended, let first = appended.positions.min() else { return [] }
         return try log.read(after: first - 1, limit: appended.positions.count)

@@ -44,7 +44,6 @@ public final class ChronicleStore: Sendable {
     let isTodoAppModel: Bool
     /// Reads events by `model`: made once, for every decision.
     let eventReader: ChronicleModel.EventReader
-    let loader: EntityLoader
     let lastAppended = Mutex<UInt64>(0)
     /// The stored read model of the declared model's entities (`entities/`), opened when
     /// first used.
@@ -89,7 +88,6 @@ public final class ChronicleStore: Sendable {
             throw ChronicleError(error)
         }
         self.projections = ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress)
-        self.loader = EntityLoader(log: log)
         if backgroundProjections {
             projections.start()
             // A declared model's entities follow the log too, so that observed queries of them
@@ -135,46 +133,6 @@ public final class ChronicleStore: Sendable {
 
     /// How many times a command decides before a run of conflicts makes it give up.
     static let maxDecisions = 12
-
-    /// Decides and appends; after a conflict (another writer changed what the decision
-    /// read, in this process or another), waits a moment and decides again on fresh state.
-    /// A decision of nothing (nil) appends nothing. Returns what was appended (nil for
-    /// nothing) and the `outcome` of the decision that counted.
-    ///
-    /// The outcome comes back as a result, not through a variable the closure captures and
-    /// sets: with Swift 6.3, a `nonisolated(nonsending)` caller whose async closure assigned
-    /// a captured generic value crashed in `swift_task_dealloc` for some sizes of the value
-    /// (a `Todo` of 88 bytes did, of 112 did not), the task's stack freed out of order.
-    nonisolated(nonsending) func execute<Outcome>(
-        _ decide: () async throws -> (decision: Decision?, outcome: Outcome)
-    ) async throws -> (appended: AppendResult?, outcome: Outcome) {
-        try requireOpen()
-        var attempt = 0
-        while true {
-            attempt += 1
-            let decided: (decision: Decision?, outcome: Outcome)
-            do {
-                decided = try await decide()
-            } catch let error as DomainError {
-                throw ChronicleError.rejected(error)
-            }
-            guard let decision = decided.decision else { return (nil, decided.outcome) }
-            do {
-                let note = decision.note ?? .command(group: Self.undoGroupID)
-                let result = try await log.append(decision.streams, keys: decision.keys, note: note.bytes)
-                lastAppended.withLock { $0 = max($0, result.head) }
-                return (result, decided.outcome)
-            } catch let error as EventLogError {
-                switch error {
-                case .conflict, .keyConflict:
-                    guard attempt < Self.maxDecisions else { throw ChronicleError.conflict(error.description) }
-                    try await Task.sleep(for: Self.backoff(afterAttempt: attempt))
-                default:
-                    throw error
-                }
-            }
-        }
-    }
 
     /// A random wait below 0.5 ms × 2^(attempt-1), capped at 32 ms, so that deciders who
     /// keep colliding spread out.

@@ -4,11 +4,11 @@ import ChronicleLog
 import Foundation
 import ChronicleProjections
 
-/// The compensating batch of an undo or redo on a declared model's store, planned step by
-/// step: for each entity a step changed, the commands that put it back as it was before
-/// (a creation deleted, a deletion restored, fields and sets written back), decided by the
-/// model's rules as one ``ChronicleModel/Step``, after checking that nothing else changed the
-/// entity since.
+/// The compensating batch of an undo or redo, planned step by step: for each entity a step
+/// changed, the commands that put it back as it was before (a creation deleted, a deletion
+/// restored, fields and sets written back), decided by the model's rules as one
+/// ``ChronicleModel/Step``, after checking that nothing else changed the entity since; the
+/// batch changes no entity the steps did not.
 ///
 /// Restorations go first, oldest change first (a parent before the children its deletion
 /// took along); deletions and updates follow, newest change first (children before parents).
@@ -23,15 +23,17 @@ struct ModelRevertPlan {
     private let reader: ChronicleModel.EventReader
     /// Batches of the steps this plan reverts: they cancel out once it commits.
     private var reverting: [ClosedRange<UInt64>] = []
+    /// The streams of the steps this plan reverts.
+    private var revertedStreams: Set<String> = []
 
-    init(log: EventLog, model: ChronicleModel, history: UndoHistory, redo: Bool, read: UInt64, reading: StoreReading) {
+    init(log: EventLog, reader: ChronicleModel.EventReader, history: UndoHistory, redo: Bool, read: UInt64, reading: StoreReading) {
         self.log = log
-        self.model = model
+        self.model = reader.model
         self.history = history
         self.redo = redo
         self.read = read
-        step = ChronicleModel.Step(model, reading: reading)
-        reader = ChronicleModel.EventReader(model)
+        step = ChronicleModel.Step(reader, reading: reading)
+        self.reader = reader
     }
 
     /// Adds the commands that revert `reverted`; returns how many events they append.
@@ -43,7 +45,7 @@ struct ModelRevertPlan {
         }
         var streams: [String] = []
         for event in recorded where !streams.contains(event.stream) { streams.append(event.stream) }
-        var backs: [(restore: Bool, commands: [ChronicleModel.Command])] = []
+        var backs: [Back] = []
         for stream in streams {
             let all = try log.read(stream: stream).filter { $0.position <= read }
             let first = recorded.first { $0.stream == stream }!.position
@@ -52,13 +54,54 @@ struct ModelRevertPlan {
                 throw DomainError.overtaken(stream: stream, redo: redo)
             }
             guard let (before, after) = try states(of: all, before: first, through: last) else { continue }
-            backs.append(commands(back: before, from: after))
+            let back = commands(back: before, from: after)
+            backs.append(Back(restore: back.restore, commands: back.commands, parents: parents(of: before)))
         }
         reverting += reverted.batches
+        revertedStreams.formUnion(streams)
         let count = step.decision.events.count
-        for back in backs where back.restore { for command in back.commands { try step.decide(command) } }
+        for back in parentsFirst(backs.filter(\.restore)) { for command in back.commands { try step.decide(command) } }
         for back in backs.reversed() where !back.restore { for command in back.commands { try step.decide(command) } }
+        // An undo changes only what its steps changed: a deletion that would take along a child
+        // written since (another device's todo of a user whose creation is undone) is refused.
+        if let foreign = step.decision.events.dropFirst(count).first(where: { !revertedStreams.contains($0.stream) }) {
+            throw DomainError.overtaken(stream: foreign.stream, redo: redo)
+        }
         return step.decision.events.count - count
+    }
+
+    /// The commands that put one entity back, and the parents whose deletion reaches it.
+    private struct Back {
+        var restore: Bool
+        var commands: [ChronicleModel.Command]
+        var parents: [UUID]
+        var id: UUID? { commands.first?.id }
+    }
+
+    /// The parents of `state` whose deletion reaches it.
+    private func parents(of state: ChronicleModel.EntityState?) -> [UUID] {
+        guard let state, let entity = model.entity(named: state.entity) else { return [] }
+        return entity.fields.compactMap { $0.onParentDeletion == nil ? nil : state.reference($0.name) }
+    }
+
+    /// `restorations` with each parent before its children (a user restored before the todos
+    /// its deletion took along, whichever order the reverted batch deleted them in); otherwise
+    /// in the order given.
+    private func parentsFirst(_ restorations: [Back]) -> [Back] {
+        let restored = Set(restorations.compactMap(\.id))
+        var placed: Set<UUID> = [], ordered: [Back] = [], waiting = restorations
+        while !waiting.isEmpty {
+            let before = waiting.count
+            waiting.removeAll { back in
+                guard back.parents.allSatisfy({ !restored.contains($0) || placed.contains($0) }) else { return false }
+                ordered.append(back)
+                if let id = back.id { placed.insert(id) }
+                return true
+            }
+            // A cycle of references: the rest in the order given.
+            if waiting.count == before { ordered += waiting; break }
+        }
+        return ordered
     }
 
     private func cancelsOut(_ position: UInt64) -> Bool {

@@ -19,14 +19,14 @@ struct UndoCLITests {
         #expect(undone.status == 0, "\(undone.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(undone.stdout.utf8)) as? [String: [[String: Any]]])
         #expect(object.keys.sorted() == ["undone"])
-        #expect(object["undone"]?.map { $0["type"] as? String } == ["TodoRestored", "UserRestored"])
-        #expect(object["undone"]?.map { $0["stream"] as? String } == ["todo-\(todo)", "user-\(ada)"])
+        #expect(object["undone"]?.map { $0["type"] as? String } == ["UserRestored", "TodoRestored"])
+        #expect(object["undone"]?.map { $0["stream"] as? String } == ["user-\(ada)", "todo-\(todo)"])
         let stats = try await cli.run(["stats", "--json"]).stdout
         #expect(stats.contains(#""completed":1"#) && stats.contains(#""total":1"#))
 
         let redone = try await cli.run(["redo", "--json"])
         let again = try #require(try JSONSerialization.jsonObject(with: Data(redone.stdout.utf8)) as? [String: [[String: Any]]])
-        #expect(again["redone"]?.map { $0["type"] as? String } == ["UserDeleted", "TodoDeleted"])
+        #expect(again["redone"]?.map { $0["type"] as? String } == ["TodoDeleted", "UserDeleted"])
         #expect(try await cli.run(["user", "list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
 
         let plain = try await cli.run(["undo", "--steps", "2"])

@@ -45,7 +45,8 @@ struct ChronicleStoreUndoTests {
         #expect(try await t.store.stats().isEmpty)
 
         let undone = try await t.store.undo()
-        #expect(undone.map(\.type) == ["TodoRestored", "UserRestored"])
+        // The user first: a todo restored before its user would be restored hidden.
+        #expect(undone.map(\.type) == ["UserRestored", "TodoRestored"])
         #expect(undone.allSatisfy { $0.data == Data("{}".utf8) })
         #expect(try await t.store.user(ada.id) == ada)
         #expect(try await t.store.todos() == before.0)
@@ -93,7 +94,8 @@ struct ChronicleStoreUndoTests {
             try await t.store.tagTodo(trip.id, tag: travel.id)
             return trip
         }
-        #expect(try await t.store.undo().map(\.type) == ["TodoUntagged", "TagDeleted", "TodoDeleted"])
+        // The todo the step created goes with its tag on it: no untagging first.
+        #expect(try await t.store.undo().map(\.type) == ["TagDeleted", "TodoDeleted"])
         #expect(try await t.store.todo(trip.id) == nil)
         #expect(try await t.store.tags().isEmpty)
         #expect(try await t.store.todos() == [kept])

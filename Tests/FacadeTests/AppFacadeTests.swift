@@ -86,7 +86,7 @@ struct AppFacadeTests {
 
             // One undo reverts the whole step.
             let undone = try await store.undo()
-            #expect(undone.count == 4, "\(undone.map(\.type))")
+            #expect(undone.map(\.type) == ["TagDeleted", "TodoDeleted", "UserDeleted"], "newest creation first, each deleted once")
             #expect(try await store.users().isEmpty)
             #expect(try await store.todos().isEmpty)
             #expect(try await store.tags().isEmpty)
