@@ -167,7 +167,7 @@ let package = Package(
                 path: "Tests/ChronicleRefereeSupport"),
         // What test targets share: child processes, the built products, the raw log to damage, a second app's model.
         .target(name: "ChronicleTestSupport", dependencies: [
-            "ChronicleLMDB", "ChronicleLog", "ChronicleSchema",
+            "ChronicleLMDB", "ChronicleLog", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleTodoModel",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/ChronicleTestSupport"),
@@ -179,8 +179,8 @@ let package = Package(
         .testTarget(name: "ChronicleLogTests", dependencies: ["ChronicleLog", "CCRC32C", "ChronicleWire", "ChronicleLMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "UUIDText", "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
+        .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "ChronicleSchema", "UUIDText", "ChronicleTestSupport"]),
+        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTodoDomain", "ChronicleLog", "ChronicleProjections", "ChronicleTorture",
                                                         "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),

@@ -6,7 +6,8 @@ import UUIDText
 ///
 /// A plain value: the rules (trimmed non-empty name of at most
 /// ``maxNameLength`` characters, unique among live tags by ``foldedName(_:)``,
-/// colour `#rrggbb`) are enforced by ``TagCommands`` when events are decided.
+/// colour `#rrggbb`) are enforced when commands are decided: the values by
+/// ``TodoAppInput``, the rest by the todo app's model.
 ///
 /// ```swift
 /// let work = Tag(id: UUID(), name: "Work", color: "#1a2b3c")
@@ -22,7 +23,7 @@ public struct Tag: Sendable, Equatable, Hashable, Codable, Identifiable {
     /// The longest name accepted, in `Character`s after trimming.
     public static let maxNameLength = 50
 
-    /// Makes a tag from its parts, unchecked: `TagCommands` enforces the rules.
+    /// Makes a tag from its parts, unchecked: commands enforce the rules.
     public init(id: UUID, name: String, color: String) {
         self.id = id
         self.name = name

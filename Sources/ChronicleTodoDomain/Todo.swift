@@ -5,7 +5,7 @@ import UUIDText
 ///
 /// A plain value: the rules (trimmed non-empty title of at most
 /// ``maxTitleLength`` characters, a live owner, live tags) are enforced by
-/// ``TodoCommands`` when events are decided.
+/// the todo app's commands: the values by ``TodoAppInput``, the rest by its model.
 ///
 /// ```swift
 /// let todo = Todo(id: UUID(), title: "File taxes",
@@ -27,14 +27,14 @@ public struct Todo: Sendable, Equatable, Hashable, Codable, Identifiable {
     public var isCompleted: Bool
     /// The ids of the todo's live tags, in ``sortedTagIDs(_:)`` order.
     ///
-    /// Read models fill this in; ``TodoAggregate`` leaves it empty, because
-    /// which tags are live is not in the todo's stream.
+    /// Which tags are live is not in the todo's stream: read models fill this
+    /// in from the tags' own.
     public var tags: [UUID]
 
     /// The longest title accepted, in `Character`s after trimming.
     public static let maxTitleLength = 500
 
-    /// Makes a todo from its parts, unchecked: `TodoCommands` enforces the rules.
+    /// Makes a todo from its parts, unchecked: commands enforce the rules.
     public init(
         id: UUID, title: String, deadline: CalendarDay,
         userId: UUID? = nil, memo: String? = nil, isCompleted: Bool = false, tags: [UUID] = []

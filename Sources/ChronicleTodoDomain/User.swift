@@ -5,7 +5,7 @@ import UUIDText
 ///
 /// A plain value: the rules (trimmed non-empty name of at most
 /// ``maxNameLength`` characters, age in ``ageRange``) are enforced by
-/// ``UserCommands`` when events are decided, not by this type.
+/// the todo app's commands (the values by ``TodoAppInput``), not by this type.
 ///
 /// ```swift
 /// let ada = User(id: UUID(), name: "Ada", age: 36)
@@ -23,7 +23,7 @@ public struct User: Sendable, Equatable, Hashable, Codable, Identifiable {
     /// The ages accepted.
     public static let ageRange = 0...150
 
-    /// Makes a user from its parts, unchecked: `UserCommands` enforces the rules.
+    /// Makes a user from its parts, unchecked: commands enforce the rules.
     public init(id: UUID, name: String, age: Int) {
         self.id = id
         self.name = name

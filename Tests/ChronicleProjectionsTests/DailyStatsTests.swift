@@ -63,10 +63,7 @@ struct DailyStatsTests {
         try await withStore { store in
             let (d3, d4) = (day("2026-03-03"), day("2026-03-04"))
             let ada = UUID(), bob = UUID()
-            var adaAggregate = UserAggregate()
-            let created = try UserCommands.create(id: ada, name: "Ada", age: 36)
-            adaAggregate.apply(created)
-            try await store.append([created])
+            try await store.append([.userCreated(id: ada, name: "Ada", age: 36)])
             try await store.append([.userCreated(id: bob, name: "Bob", age: 40)])
             let t1 = Todo(id: UUID(), title: "one", deadline: d3, userId: ada)
             let t2 = Todo(id: UUID(), title: "two", deadline: d4, userId: ada)
@@ -81,7 +78,8 @@ struct DailyStatsTests {
                                                  DailyStat(date: d4, total: 2, completed: 1)])
             #expect(try store.models.todos(user: ada).map(\.id) == [t1.id, t2.id])
 
-            let cascade = try UserCommands.delete(adaAggregate, id: ada, liveTodosOfUser: try store.models.todos(user: ada))
+            // The cascade the user's deletion appends: the user, then each of the user's live todos.
+            let cascade: [DomainEvent] = [.userDeleted(id: ada)] + (try store.models.todos(user: ada)).map { .todoDeleted(id: $0.id) }
             #expect(cascade.count == 3)
             try await store.append(cascade)
             try await store.runner.catchUp()

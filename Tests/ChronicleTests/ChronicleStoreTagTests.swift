@@ -256,7 +256,7 @@ struct ChronicleStoreTagTests {
     }
 
     /// Contract: "untagging what is not there" and "operations on … deleted tags" are rejected.
-    /// Fails while `TodoCommands.untag` accepts a deleted tag the todo still remembers.
+    /// Fails if the untagging accepts a deleted tag the todo still remembers.
     @Test("untagging a deleted tag is refused and appends nothing")
     func untagDeletedTag() async throws {
         let t = try TemporaryStore()

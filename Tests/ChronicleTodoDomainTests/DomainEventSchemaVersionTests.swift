@@ -55,9 +55,8 @@ struct DomainEventSchemaVersionTests {
         }
     }
 
-    @Test func tagCommandsWriteTheCurrentShape() throws {
-        let created = try TagCommands.create(id: uuid(1), name: " \(decomposed) ", color: "#ABCDEF", nameHolder: nil)
-        guard case .tagCreated(_, let name, _) = created else { Issue.record("\(created)"); return }
+    @Test func tagNamesAreWrittenInTheCurrentShape() throws {
+        let name = try TodoAppInput.tagName(" \(decomposed) ")
         #expect(Array(name.unicodeScalars) == Array(composed.unicodeScalars))
     }
 }

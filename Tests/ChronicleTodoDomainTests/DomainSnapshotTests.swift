@@ -1,3 +1,4 @@
+import ChronicleSchema
 import ChronicleTestSupport
 import Foundation
 import Testing
@@ -290,38 +291,27 @@ struct DomainSnapshotTests {
         #expect(snapshot.sortedTodos.map(\.id) == [uuid(9), uuid(2), uuid(3), uuid(1)])
     }
 
-    /// Drives random commands through the deciders and checks the folded
-    /// snapshot against the obvious model: live entities from the aggregates,
-    /// stats counted from scratch from the live todos, each todo's tags the
-    /// live ones among those its aggregate was tagged with.
+    /// Drives random commands through the todo app's model in memory (``TodoAppMemory``) and
+    /// checks the folded snapshot against the model's own fold of the same events: the shown
+    /// users, todos (with their shown tags) and tags, and stats counted from scratch from the
+    /// shown todos.
     @Test func matchesAModelRebuiltFromScratchUnderRandomCommands() throws {
         var random = TestSeed.generator(for: "DomainSnapshotTests.randomCommands")
-        var userAggregates: [UUID: UserAggregate] = [:]
-        var todoAggregates: [UUID: TodoAggregate] = [:]
-        var tagAggregates: [UUID: TagAggregate] = [:]
+        var memory = TodoAppMemory()
         var snapshot = DomainSnapshot()
         var rejected = 0
-        var userIDs: [UUID] = []
-        var todoIDs: [UUID] = []
-        var tagIDs: [UUID] = []
+        var userIDs: [UUID] = [], todoIDs: [UUID] = [], tagIDs: [UUID] = []
         let days = (0..<6).map { day("2026-03-01").adding(days: $0) }
-        func apply(_ event: DomainEvent) {
-            if event.stream.hasPrefix("user-") {
-                if userAggregates[event.entityID] == nil { userIDs.append(event.entityID) }
-                userAggregates[event.entityID, default: UserAggregate()].apply(event)
-            } else if event.stream.hasPrefix("tag-") {
-                if tagAggregates[event.entityID] == nil { tagIDs.append(event.entityID) }
-                tagAggregates[event.entityID, default: TagAggregate()].apply(event)
-            } else {
-                if todoAggregates[event.entityID] == nil { todoIDs.append(event.entityID) }
-                todoAggregates[event.entityID, default: TodoAggregate()].apply(event)
+        func run(_ entity: String, _ id: UUID, _ action: ChronicleModel.Command.Action) throws {
+            for event in try memory.decide(entity, id, action) {
+                switch event {
+                case .userCreated(let id, _, _): userIDs.append(id)
+                case .todoCreated(let id, _, _, _, _): todoIDs.append(id)
+                case .tagCreated(let id, _, _): tagIDs.append(id)
+                default: break
+                }
+                snapshot.apply(event)
             }
-            snapshot.apply(event)
-        }
-
-        /// The live tag holding a name, looked up as a caller of TagCommands would.
-        func holder(of name: String) -> UUID? {
-            snapshot.tags.values.first { Tag.foldedName($0.name) == Tag.foldedName(name) }?.id
         }
 
         for step in 0..<3_000 {
@@ -333,44 +323,22 @@ struct DomainSnapshotTests {
                 .randomElement(using: &random)!
             do {
                 switch Int.random(in: 0..<14, using: &random) {
-                case 0:
-                    apply(try UserCommands.create(id: uuid(100_000 + step), name: "u\(step % 7)", age: step % 151))
-                case 1:
-                    apply(try UserCommands.update(userAggregates[anyUser] ?? UserAggregate(), id: anyUser,
-                                                  name: "v\(step % 5)", age: nil))
-                case 2 where step % 3 == 0:
-                    let owned = snapshot.todos.values.filter { $0.userId == anyUser }
-                    for event in try UserCommands.delete(userAggregates[anyUser] ?? UserAggregate(),
-                                                         id: anyUser, liveTodosOfUser: Array(owned)) {
-                        apply(event)
-                    }
+                case 0: try run("User", uuid(100_000 + step), .create(["name": .text("u\(step % 7)"), "age": .integer(step % 151)]))
+                case 1: try run("User", anyUser, .update(["name": .text("v\(step % 5)")]))
+                case 2 where step % 3 == 0: try run("User", anyUser, .delete)
                 case 3, 4:
-                    let owner: UUID? = Bool.random(using: &random) ? anyUser : nil
-                    apply(try TodoCommands.create(id: uuid(200_000 + step), title: "t\(step)", deadline: deadline,
-                                                  userId: owner, owner: owner.flatMap { userAggregates[$0] }, memo: nil))
-                case 5:
-                    apply(try TodoCommands.update(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo,
-                                                  title: nil, deadline: deadline, memo: nil))
-                case 6, 7:
-                    apply(try TodoCommands.complete(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo))
-                case 8:
-                    apply(try TodoCommands.reopen(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo))
-                case 10:
-                    apply(try TagCommands.create(id: uuid(300_000 + step), name: tagName, color: "#00AA00",
-                                                 nameHolder: holder(of: tagName)))
-                case 11 where step % 4 == 0:
-                    apply(try TagCommands.delete(tagAggregates[anyTag] ?? TagAggregate(), id: anyTag))
-                case 11:
-                    apply(try TagCommands.update(tagAggregates[anyTag] ?? TagAggregate(), id: anyTag,
-                                                 name: tagName, color: nil, nameHolder: holder(of: tagName)))
-                case 12:
-                    apply(try TodoCommands.tag(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo,
-                                               tag: tagAggregates[anyTag] ?? TagAggregate(), tagId: anyTag))
-                case 13:
-                    apply(try TodoCommands.untag(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo,
-                                                 tag: tagAggregates[anyTag] ?? TagAggregate(), tagId: anyTag))
-                default:
-                    apply(try TodoCommands.delete(todoAggregates[anyTodo] ?? TodoAggregate(), id: anyTodo))
+                    var values: [String: ChronicleModel.FieldValue] = ["title": .text("t\(step)"), "deadline": .text(deadline)]
+                    if Bool.random(using: &random) { values["userId"] = .text(anyUser.uuidString.lowercased()) }
+                    try run("Todo", uuid(200_000 + step), .create(values))
+                case 5: try run("Todo", anyTodo, .update(["deadline": .text(deadline)]))
+                case 6, 7: try run("Todo", anyTodo, .update(["isCompleted": .boolean(true)]))
+                case 8: try run("Todo", anyTodo, .update(["isCompleted": .boolean(false)]))
+                case 10: try run("Tag", uuid(300_000 + step), .create(["name": .text(tagName), "color": .text("#00aa00")]))
+                case 11 where step % 4 == 0: try run("Tag", anyTag, .delete)
+                case 11: try run("Tag", anyTag, .update(["name": .text(tagName)]))
+                case 12: try run("Todo", anyTodo, .add(field: "tags", member: anyTag))
+                case 13: try run("Todo", anyTodo, .remove(field: "tags", member: anyTag))
+                default: try run("Todo", anyTodo, .delete)
                 }
             } catch {
                 rejected += 1
@@ -379,25 +347,24 @@ struct DomainSnapshotTests {
 
         // Whatever the draw, a live todo ends holding a deleted tag, which its shown form leaves
         // out (CHRONICLE_SEED=0x7059cb95eb9b0e5a drew none).
-        if !todoAggregates.values.contains(where: { $0.isLive && !$0.tags.isSubset(of: Set(snapshot.tags.keys)) }),
+        func holdsDeletedTag(_ todo: UUID, in fold: ChronicleModel.Snapshot) -> Bool {
+            fold.state(of: "Todo", id: todo)?.members(of: "tags").contains { fold.state(of: "Tag", id: $0)?.isDeleted == true } == true
+        }
+        let fold = memory.memory.snapshot
+        if !fold.shown("Todo").contains(where: { holdsDeletedTag($0.id, in: fold) }),
            let todo = snapshot.todos.keys.min(by: { $0.uuidString < $1.uuidString }),
            let tag = snapshot.tags.keys.min(by: { $0.uuidString < $1.uuidString }) {
-            if todoAggregates[todo]?.tags.contains(tag) != true {
-                apply(try TodoCommands.tag(todoAggregates[todo] ?? TodoAggregate(), id: todo, tag: tagAggregates[tag] ?? TagAggregate(), tagId: tag))
+            if fold.state(of: "Todo", id: todo)?.members(of: "tags").contains(tag) != true {
+                try run("Todo", todo, .add(field: "tags", member: tag))
             }
-            apply(try TagCommands.delete(tagAggregates[tag] ?? TagAggregate(), id: tag))
+            try run("Tag", tag, .delete)
         }
 
-        let liveUsers = userAggregates.values.filter(\.isLive).compactMap(\.user)
-        let liveTags = tagAggregates.values.filter(\.isLive).compactMap(\.tag)
+        let model = memory.memory.snapshot
+        let liveUsers = model.shown("User").compactMap(User.init)
+        let liveTags = model.shown("Tag").compactMap(Tag.init)
         let liveTagIDs = Set(liveTags.map(\.id))
-        let liveTodos = todoAggregates.values.filter(\.isLive).compactMap { aggregate in
-            aggregate.todo.map { todo in
-                var todo = todo
-                todo.tags = Todo.sortedTagIDs(aggregate.tags.intersection(liveTagIDs))
-                return todo
-            }
-        }
+        let liveTodos = model.shown("Todo").compactMap { Todo($0, isShownTag: liveTagIDs.contains) }
         #expect(snapshot.users == Dictionary(uniqueKeysWithValues: liveUsers.map { ($0.id, $0) }))
         #expect(snapshot.tags == Dictionary(uniqueKeysWithValues: liveTags.map { ($0.id, $0) }))
         // The commands kept names unique among live tags, whatever their case.
@@ -416,8 +383,8 @@ struct DomainSnapshotTests {
         #expect(liveTodos.allSatisfy { todo in todo.userId.map { snapshot.users[$0] != nil } ?? true })
         #expect(!liveTodos.isEmpty && liveUsers.count > 5 && rejected > 100)
         // Tags must have been exercised: some shown, some hidden by deletion.
-        #expect(liveTags.count > 1 && tagAggregates.values.contains(where: \.isDeleted))
+        #expect(liveTags.count > 1 && model.states(of: "Tag").contains(where: \.isDeleted))
         #expect(liveTodos.contains { !$0.tags.isEmpty })
-        #expect(todoAggregates.values.contains { $0.isLive && !$0.tags.isSubset(of: liveTagIDs) })
+        #expect(model.shown("Todo").contains { holdsDeletedTag($0.id, in: model) })
     }
 }

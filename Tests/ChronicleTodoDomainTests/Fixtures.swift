@@ -30,26 +30,3 @@ func jsonString(_ value: some Encodable) throws -> String {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
-
-/// Aggregates folded from events, for command tests.
-func userAggregate(_ events: DomainEvent...) -> UserAggregate {
-    var aggregate = UserAggregate()
-    for event in events { aggregate.apply(event) }
-    return aggregate
-}
-
-func todoAggregate(_ events: DomainEvent...) -> TodoAggregate {
-    var aggregate = TodoAggregate()
-    for event in events { aggregate.apply(event) }
-    return aggregate
-}
-
-func tagAggregate(_ events: DomainEvent...) -> TagAggregate {
-    var aggregate = TagAggregate()
-    for event in events { aggregate.apply(event) }
-    return aggregate
-}
-
-/// Swift Testing has a `Tag` of its own (for tagging tests); in this module
-/// `Tag` means Chronicle's.
-typealias Tag = ChronicleTodoDomain.Tag

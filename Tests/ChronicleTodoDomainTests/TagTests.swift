@@ -25,7 +25,7 @@ struct TagTests {
         #"{"id":"1f0e5c2a-0000-4000-8000-00000000abcd","name":"Work","color":7}"#,
     ])
     func decodingRejectsMalformedTags(json: String) {
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Tag.self, from: Data(json.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ChronicleTodoDomain.Tag.self, from: Data(json.utf8)) }
     }
 
     @Test func identifiedByItsId() {

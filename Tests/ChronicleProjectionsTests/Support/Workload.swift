@@ -1,19 +1,18 @@
 import ChronicleTestSupport
+import ChronicleSchema
 import ChronicleTodoDomain
 import Foundation
 
 /// A seeded stream of random user, todo and tag commands (and restorations, as undo
-/// appends them), valid and invalid, decided by the
-/// domain's deciders against aggregates kept here (as an app would load them).
+/// appends them), valid and invalid, decided by the todo app's model in memory
+/// (``TodoAppMemory``), after the app's own checks of the values (``TodoAppInput``).
 ///
 /// A rejected command yields no events, as a rejected command appends nothing.
 struct Workload {
     private var random: SeededGenerator
-    private var users: [UUID: UserAggregate] = [:]
-    private var todos: [UUID: TodoAggregate] = [:]
+    private var memory = TodoAppMemory()
     private var userIDs: [UUID] = []
     private var todoIDs: [UUID] = []
-    private var tags: [UUID: TagAggregate] = [:]
     private var tagIDs: [UUID] = []
     private(set) var accepted = 0
     private(set) var rejected = 0
@@ -42,97 +41,81 @@ struct Workload {
             return []
         }
         accepted += 1
-        for event in events { fold(event) }
+        for event in events { note(event) }
         return events
     }
 
     private mutating func decide() throws -> [DomainEvent] {
+        typealias Value = ChronicleModel.FieldValue
         switch Int.random(in: 0..<126, using: &random) {
         case 0..<12:
             let age = chance(10) ? Int.random(in: 151...300, using: &random) : Int.random(in: 0...150, using: &random)
-            return [try UserCommands.create(id: newID(), name: chance(5) ? "   " : pick(Self.names), age: age)]
+            let name = try TodoAppInput.userName(chance(5) ? "   " : pick(Self.names))
+            return try memory.decide("User", newID(), .create(["name": .text(name), "age": .integer(try TodoAppInput.age(age))]))
         case 12..<20:
             let id = someUser()
-            return [try UserCommands.update(users[id] ?? UserAggregate(), id: id,
-                                            name: chance(50) ? pick(Self.names) : nil,
-                                            age: chance(50) ? Int.random(in: -5...155, using: &random) : nil)]
+            var values: [String: Value] = [:]
+            if chance(50) { values["name"] = .text(try TodoAppInput.userName(pick(Self.names))) }
+            if chance(50) { values["age"] = .integer(try TodoAppInput.age(Int.random(in: -5...155, using: &random))) }
+            return try memory.decide("User", id, .update(values))
         case 20..<24:
-            let id = someUser()
-            let owned = todos.values.compactMap { $0.isLive ? $0.todo : nil }.filter { $0.userId == id }
-                .sorted { $0.id.uuidString < $1.id.uuidString }
-            return try UserCommands.delete(users[id] ?? UserAggregate(), id: id, liveTodosOfUser: owned)
+            return try memory.decide("User", someUser(), .delete)
         case 24..<50:
-            let owner: UUID? = chance(40) ? nil : someUser()
-            return [try TodoCommands.create(id: newID(), title: chance(3) ? "" : pick(Self.titles), deadline: someDeadline(),
-                                            userId: owner, owner: owner.flatMap { users[$0] },
-                                            memo: chance(30) ? "memo \(Int.random(in: 0..<9, using: &random))" : nil)]
+            var values: [String: Value] = ["title": .text(try TodoAppInput.title(chance(3) ? "" : pick(Self.titles))),
+                                           "deadline": .text(try TodoAppInput.deadline(someDeadline()))]
+            if !chance(40) { values["userId"] = .text(someUser().uuidString.lowercased()) }
+            if chance(30) { values["memo"] = .text("memo \(Int.random(in: 0..<9, using: &random))") }
+            return try memory.decide("Todo", newID(), .create(values))
         case 50..<65:
             let id = someTodo()
-            return [try TodoCommands.update(todos[id] ?? TodoAggregate(), id: id,
-                                            title: chance(30) ? pick(Self.titles) : nil,
-                                            deadline: chance(60) ? someDeadline() : nil,
-                                            memo: chance(20) ? "changed" : nil)]
+            var values: [String: Value] = [:]
+            if chance(30) { values["title"] = .text(try TodoAppInput.title(pick(Self.titles))) }
+            if chance(60) { values["deadline"] = .text(try TodoAppInput.deadline(someDeadline())) }
+            if chance(20) { values["memo"] = .text("changed") }
+            return try memory.decide("Todo", id, .update(values))
         case 65..<80:
-            let id = someTodo()
-            return [try TodoCommands.complete(todos[id] ?? TodoAggregate(), id: id)]
+            return try memory.decide("Todo", someTodo(), .update(["isCompleted": .boolean(true)]))
         case 80..<88:
-            let id = someTodo()
-            return [try TodoCommands.reopen(todos[id] ?? TodoAggregate(), id: id)]
+            return try memory.decide("Todo", someTodo(), .update(["isCompleted": .boolean(false)]))
         case 88..<100:
-            let id = someTodo()
-            return [try TodoCommands.delete(todos[id] ?? TodoAggregate(), id: id)]
+            return try memory.decide("Todo", someTodo(), .delete)
         case 100..<105:
-            let name = pick(Self.tagNames)
-            return [try TagCommands.create(id: newID(), name: name, color: pick(Self.colors), nameHolder: holder(of: name))]
+            let name = try TodoAppInput.tagName(pick(Self.tagNames)), color = try TodoAppInput.color(pick(Self.colors))
+            return try memory.decide("Tag", newID(), .create(["name": .text(name), "color": .text(color)]))
         case 105..<108:
             let id = someTag()
-            let name: String? = chance(60) ? pick(Self.tagNames) : nil
-            return [try TagCommands.update(tags[id] ?? TagAggregate(), id: id, name: name,
-                                           color: chance(50) ? pick(Self.colors) : nil, nameHolder: name.flatMap(holder))]
+            var values: [String: Value] = [:]
+            if chance(60) { values["name"] = .text(try TodoAppInput.tagName(pick(Self.tagNames))) }
+            if chance(50) { values["color"] = .text(try TodoAppInput.color(pick(Self.colors))) }
+            return try memory.decide("Tag", id, .update(values))
         case 108..<110:
-            let id = someTag()
-            return [try TagCommands.delete(tags[id] ?? TagAggregate(), id: id)]
+            return try memory.decide("Tag", someTag(), .delete)
         case 110..<116:
-            let live = tagIDs.filter { tags[$0]?.isLive == true }
+            let live = tagIDs.filter { memory.isShown("Tag", $0) }
             let todo = someTodo(), tag = !live.isEmpty && chance(80) ? pick(live) : someTag()
-            return [try TodoCommands.tag(todos[todo] ?? TodoAggregate(), id: todo, tag: tags[tag] ?? TagAggregate(), tagId: tag)]
+            return try memory.decide("Todo", todo, .add(field: "tags", member: tag))
         case 120..<123:
-            let deleted = todoIDs.filter { id in
-                todos[id]?.isDeleted == true && todos[id]?.todo?.userId.map { users[$0]?.isLive == true } != false
-            }
+            let deleted = todoIDs.filter { memory.state("Todo", $0)?.isDeleted == true }
             guard !deleted.isEmpty else { throw DomainError.nothingToUndo }
-            return [.todoRestored(id: pick(deleted))]
+            return try memory.decide("Todo", pick(deleted), .restore)
         case 123..<126:
-            let deleted = tagIDs.filter { id in tags[id]?.isDeleted == true && holder(of: tags[id]?.tag?.name ?? "") == nil }
+            let deleted = tagIDs.filter { memory.state("Tag", $0)?.isDeleted == true }
             guard !deleted.isEmpty else { throw DomainError.nothingToUndo }
-            return [.tagRestored(id: pick(deleted))]
+            return try memory.decide("Tag", pick(deleted), .restore)
         default:
             let todo = someTodo()
-            let tag = chance(70) ? (todos[todo]?.tags.sorted { $0.uuidString < $1.uuidString }.first ?? someTag()) : someTag()
-            return [try TodoCommands.untag(todos[todo] ?? TodoAggregate(), id: todo, tag: tags[tag] ?? TagAggregate(), tagId: tag)]
+            let tag = chance(70) ? (memory.state("Todo", todo)?.members(of: "tags").first ?? someTag()) : someTag()
+            return try memory.decide("Todo", todo, .remove(field: "tags", member: tag))
         }
     }
 
-    /// The live tag whose name folds like `name`, as the store's claim would say.
-    private func holder(of name: String) -> UUID? {
-        let folded = Tag.foldedName(name)
-        return tags.first { $0.value.isLive && $0.value.tag.map { Tag.foldedName($0.name) } == folded }?.key
-    }
-
-    private mutating func fold(_ event: DomainEvent) {
+    /// Keeps the ids of the entities created, to pick among.
+    private mutating func note(_ event: DomainEvent) {
         switch event {
-        case .userCreated, .userUpdated, .userDeleted, .userRestored:
-            let id = event.entityID
-            if users[id] == nil { userIDs.append(id) }
-            users[id, default: UserAggregate()].apply(event)
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoRestored, .todoTagged, .todoUntagged:
-            let id = event.entityID
-            if todos[id] == nil { todoIDs.append(id) }
-            todos[id, default: TodoAggregate()].apply(event)
-        case .tagCreated, .tagUpdated, .tagDeleted, .tagRestored:
-            let id = event.entityID
-            if tags[id] == nil { tagIDs.append(id) }
-            tags[id, default: TagAggregate()].apply(event)
+        case .userCreated(let id, _, _): userIDs.append(id)
+        case .todoCreated(let id, _, _, _, _): todoIDs.append(id)
+        case .tagCreated(let id, _, _): tagIDs.append(id)
+        default: break
         }
     }
 
