@@ -80,11 +80,7 @@ extension ModelReplay.Result: ChronicleModel.StateReading {
     }
 
     public func holders(of entity: String, field: String, key: String) -> [UUID] {
-        guard let uniqueness = snapshot.model.entity(named: entity)?.field(named: field)?.unique else { return [] }
-        return snapshot.states(of: entity).filter { state in
-            guard !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
-            return uniqueness.key(text) == key
-        }.map(\.id)
+        snapshot.holders(of: entity, field: field, key: key)
     }
 
     public func children(of entity: String, field: String, parent: UUID) -> [ChronicleModel.EntityState] {

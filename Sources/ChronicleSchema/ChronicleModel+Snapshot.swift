@@ -136,6 +136,16 @@ extension ChronicleModel {
             number(of: entity).map { Array(states[$0].values) } ?? []
         }
 
+        /// The live entities of `entity` whose unique `field` has the key `key`
+        /// (``Uniqueness/key(_:)``), in no order; none when the field is not unique.
+        public func holders(of entity: String, field: String, key: String) -> [UUID] {
+            guard let uniqueness = model.entity(named: entity)?.field(named: field)?.unique else { return [] }
+            return states(of: entity).filter { state in
+                guard !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
+                return uniqueness.key(text) == key
+            }.map(\.id)
+        }
+
         /// The shown entity `id` of `entity`, as ``shown(_:)`` shows it.
         public func shown(_ entity: String, id: UUID) -> EntityState? {
             shown(entity).first { $0.id == id }
