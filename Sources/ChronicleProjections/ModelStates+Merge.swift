@@ -14,9 +14,15 @@ extension ModelStates {
     public static func merged(pulled events: [RecordedEvent], log: EventLog, reader: ChronicleModel.EventReader) throws
         -> [(before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?)] {
         let model = reader.model
+        // Only a keyed entity's creations, updates, deletions and restorations can change a key:
+        // the other events are not even read.
+        var keyedTypes: Set<String> = []
+        for entity in model.entities where entity.fields.contains(where: { $0.unique != nil || $0.onParentDeletion != nil }) {
+            keyedTypes.formUnion([entity.events.created, entity.events.updated, entity.events.deleted, entity.events.restored])
+        }
         var touched: [(entity: String, id: UUID, stream: String)] = []
         var pulledByStream: [String: [(rank: ChronicleModel.EventRank, id: UUID, event: ChronicleModel.Event)]] = [:]
-        for (offset, recorded) in events.enumerated() {
+        for (offset, recorded) in events.enumerated() where keyedTypes.contains(recorded.type) {
             guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
                                                 schemaVersion: Int(recorded.schemaVersion)) else { continue }
             let rank = recorded.position > 0
