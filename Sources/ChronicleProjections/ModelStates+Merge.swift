@@ -3,22 +3,27 @@ import ChronicleLog
 import Foundation
 
 extension ModelStates {
-    /// What storing pulled `events` would change, read from the log alone (no stored entity is
-    /// needed, so a pull never waits for the stored entities): each entity they are about
-    /// whose change can carry a key (``ChronicleModel/Decider/effects(of:)``: one with a unique
-    /// value or a parent, created, deleted, restored, or updated in such a field), folded from
-    /// its stream here, before and after the pulled events join it in the merge's order.
+    /// What storing pulled `events` would change for the keys of unique values, read from the
+    /// log alone (no stored entity is needed, so a pull never waits for the stored entities):
+    /// each entity with a unique value that they create, update in such a field, delete or
+    /// restore, and each restored child of a parent (its parent is not in its restoration's
+    /// data), folded from its stream here before and after the pulled events join it in the
+    /// merge's order. A child that comes under a parent otherwise is told by
+    /// ``parentTouches(pulled:reader:)``, from the event alone.
     ///
     /// - parameter events: the pulled events in the server's order, each at its server
     ///   position (0 when it has none: it then ranks after everything here, in the given order).
     public static func merged(pulled events: [RecordedEvent], log: EventLog, reader: ChronicleModel.EventReader) throws
         -> [(before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?)] {
         let model = reader.model
-        // Only a keyed entity's creations, updates, deletions and restorations can change a key:
-        // the other events are not even read.
+        // Only these can change a unique value's key: the other events are not even read.
         var keyedTypes: Set<String> = []
-        for entity in model.entities where entity.fields.contains(where: { $0.unique != nil || $0.onParentDeletion != nil }) {
-            keyedTypes.formUnion([entity.events.created, entity.events.updated, entity.events.deleted, entity.events.restored])
+        for entity in model.entities {
+            if entity.fields.contains(where: { $0.unique != nil }) {
+                keyedTypes.formUnion([entity.events.created, entity.events.updated, entity.events.deleted, entity.events.restored])
+            } else if entity.fields.contains(where: { $0.onParentDeletion != nil }) {
+                keyedTypes.insert(entity.events.restored)
+            }
         }
         var touched: [(entity: String, id: UUID, stream: String)] = []
         var pulledByStream: [String: [(rank: ChronicleModel.EventRank, id: UUID, event: ChronicleModel.Event)]] = [:]
@@ -29,7 +34,7 @@ extension ModelStates {
                 ? ChronicleModel.EventRank(upstream: recorded.position, position: .max)
                 : ChronicleModel.EventRank(upstream: nil, position: .max - UInt64(events.count - offset))
             if pulledByStream[recorded.stream] == nil {
-                guard mayChangeKeys(event, model) else { continue }
+                guard mayChangeUniqueKeys(event, model) else { continue }
                 touched.append((event.entity, event.id, recorded.stream))
             }
             pulledByStream[recorded.stream, default: []].append((rank, recorded.id, event))
@@ -47,16 +52,44 @@ extension ModelStates {
         }
     }
 
-    /// Whether `event` can change a key of its entity: the entity has a unique value or a
-    /// parent, and the event creates, deletes or restores it, or writes such a field.
-    static func mayChangeKeys(_ event: ChronicleModel.Event, _ model: ChronicleModel) -> Bool {
+    /// Whether `event` (of a type ``merged(pulled:log:reader:)`` reads) needs its entity folded:
+    /// all but an update that writes no unique value.
+    static func mayChangeUniqueKeys(_ event: ChronicleModel.Event, _ model: ChronicleModel) -> Bool {
         guard let entity = model.entity(named: event.entity) else { return false }
-        func keyed(_ field: ChronicleModel.Field) -> Bool { field.unique != nil || field.onParentDeletion != nil }
-        switch event.change {
-        case .created, .deleted, .restored: return entity.fields.contains(where: keyed)
-        case .updated(let values): return entity.fields.contains { keyed($0) && values[$0.name] != nil }
-        case .set, .added, .removed: return false
+        if case .updated(let values) = event.change { return entity.fields.contains { $0.unique != nil && values[$0.name] != nil } }
+        return true
+    }
+
+    /// The parents' keys pulled `events` touch: each creation or update that names a parent
+    /// whose deletion reaches the entity touches that parent's children key, as a local command
+    /// would, so that a deletion of the parent decided here meanwhile is decided again. Read
+    /// from the events alone; a touch of a parent the merge keeps elsewhere only makes such a
+    /// deletion decide once more.
+    public static func parentTouches(pulled events: [RecordedEvent], reader: ChronicleModel.EventReader) -> [ChronicleModel.Condition] {
+        let model = reader.model
+        var types: Set<String> = []
+        for entity in model.entities where entity.fields.contains(where: { $0.onParentDeletion != nil }) {
+            types.formUnion([entity.events.created, entity.events.updated])
         }
+        var touches: [ChronicleModel.Condition] = []
+        var seen: Set<ChronicleModel.Condition> = []
+        for recorded in events where types.contains(recorded.type) {
+            guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
+                                                schemaVersion: Int(recorded.schemaVersion)),
+                  let entity = model.entity(named: event.entity) else { continue }
+            let values: ChronicleModel.FieldValues
+            switch event.change {
+            case .created(let written), .updated(let written): values = written
+            default: continue
+            }
+            for field in entity.fields where field.onParentDeletion != nil {
+                guard case .reference(let target) = field.type, let parent = model.entity(named: target),
+                      case .text(let text)? = values[field.name] else { continue }
+                let touch = ChronicleModel.Condition.touch(ChronicleModel.Decider.childrenKey(parent: parent, text, child: entity))
+                if seen.insert(touch).inserted { touches.append(touch) }
+            }
+        }
+        return touches
     }
 
     /// The events of `records` (of one stream, here) that the model reads, each with its event

@@ -52,7 +52,7 @@ extension ChronicleModel.Decider {
     }
 
     /// The key a parent's children touch: `<parent stream>-<id>/<child stream>s`.
-    static func childrenKey(parent: ChronicleModel.Entity, _ id: String, child: ChronicleModel.Entity) -> String {
+    public static func childrenKey(parent: ChronicleModel.Entity, _ id: String, child: ChronicleModel.Entity) -> String {
         "\(parent.stream)-\(id)/\(child.stream)s"
     }
 
