@@ -11,8 +11,8 @@ extension WriteStep {
     ///   `DomainError.invalidColor(_:)`, `DomainError.emptyTagName`, `DomainError.tagNameTooLong(_:)`.
     @discardableResult
     nonisolated(nonsending) public func createTag(name: String, color: String) async throws -> Tag {
-        let name = try checked { () throws(DomainError) in try TodoAppInput.tagName(name) }
-        let color = try checked { () throws(DomainError) in try TodoAppInput.color(color) }
+        let name = try ChronicleError.mapping { try TodoAppInput.tagName(name) }
+        let color = try ChronicleError.mapping { try TodoAppInput.color(color) }
         let id = UUIDv7.make()
         try decide("Tag", id, .create(["name": .text(name), "color": .text(color)]))
         return try tag(id)
@@ -25,8 +25,8 @@ extension WriteStep {
     nonisolated(nonsending) public func updateTag(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> Tag {
         guard name != nil || color != nil else { throw ChronicleError.rejected(.nothingToUpdate) }
         var values: [String: ChronicleModel.FieldValue] = [:]
-        if let name { values["name"] = .text(try checked { () throws(DomainError) in try TodoAppInput.tagName(name) }) }
-        if let color { values["color"] = .text(try checked { () throws(DomainError) in try TodoAppInput.color(color) }) }
+        if let name { values["name"] = .text(try ChronicleError.mapping { try TodoAppInput.tagName(name) }) }
+        if let color { values["color"] = .text(try ChronicleError.mapping { try TodoAppInput.color(color) }) }
         try decide("Tag", id, .update(values))
         return try tag(id)
     }

@@ -9,8 +9,8 @@ extension WriteStep {
     @discardableResult
     nonisolated(nonsending) public func createTodo(title: String, deadline: String, userId: UUID? = nil, memo: String? = nil) async throws -> Todo {
         var values: [String: ChronicleModel.FieldValue] = [
-            "title": .text(try checked { () throws(DomainError) in try TodoAppInput.title(title) }),
-            "deadline": .text(try checked { () throws(DomainError) in try TodoAppInput.deadline(deadline) }),
+            "title": .text(try ChronicleError.mapping { try TodoAppInput.title(title) }),
+            "deadline": .text(try ChronicleError.mapping { try TodoAppInput.deadline(deadline) }),
         ]
         if let userId { values["userId"] = .text(userId.lowercasedString) }
         if let memo { values["memo"] = .text(memo) }
@@ -25,8 +25,8 @@ extension WriteStep {
     nonisolated(nonsending) public func updateTodo(_ id: UUID, title: String? = nil, deadline: String? = nil, memo: String? = nil) async throws -> Todo {
         guard title != nil || deadline != nil || memo != nil else { throw ChronicleError.rejected(.nothingToUpdate) }
         var values: [String: ChronicleModel.FieldValue] = [:]
-        if let title { values["title"] = .text(try checked { () throws(DomainError) in try TodoAppInput.title(title) }) }
-        if let deadline { values["deadline"] = .text(try checked { () throws(DomainError) in try TodoAppInput.deadline(deadline) }) }
+        if let title { values["title"] = .text(try ChronicleError.mapping { try TodoAppInput.title(title) }) }
+        if let deadline { values["deadline"] = .text(try ChronicleError.mapping { try TodoAppInput.deadline(deadline) }) }
         if let memo { values["memo"] = .text(memo) }
         try decide("Todo", id, .update(values))
         return try todo(id)

@@ -8,8 +8,8 @@ extension WriteStep {
     /// - throws: ``ChronicleError/rejected(_:)`` with the broken rule.
     @discardableResult
     nonisolated(nonsending) public func createUser(name: String, age: Int) async throws -> User {
-        let name = try checked { () throws(DomainError) in try TodoAppInput.userName(name) }
-        let age = try checked { () throws(DomainError) in try TodoAppInput.age(age) }
+        let name = try ChronicleError.mapping { try TodoAppInput.userName(name) }
+        let age = try ChronicleError.mapping { try TodoAppInput.age(age) }
         let id = UUIDv7.make()
         try decide("User", id, .create(["name": .text(name), "age": .integer(age)]))
         return try user(id)
@@ -20,8 +20,8 @@ extension WriteStep {
     nonisolated(nonsending) public func updateUser(_ id: UUID, name: String? = nil, age: Int? = nil) async throws -> User {
         guard name != nil || age != nil else { throw ChronicleError.rejected(.nothingToUpdate) }
         var values: [String: ChronicleModel.FieldValue] = [:]
-        if let name { values["name"] = .text(try checked { () throws(DomainError) in try TodoAppInput.userName(name) }) }
-        if let age { values["age"] = .integer(try checked { () throws(DomainError) in try TodoAppInput.age(age) }) }
+        if let name { values["name"] = .text(try ChronicleError.mapping { try TodoAppInput.userName(name) }) }
+        if let age { values["age"] = .integer(try ChronicleError.mapping { try TodoAppInput.age(age) }) }
         try decide("User", id, .update(values))
         return try user(id)
     }

@@ -67,9 +67,4 @@ public final class WriteStep {
         guard let state = try state("Tag", id), let tag = Tag(state) else { throw .rejected(.unknownTag(id)) }
         return tag
     }
-
-    /// The value checked by the todo app's own rule, its refusal as a rejection.
-    func checked<Value>(_ check: () throws(DomainError) -> Value) throws(ChronicleError) -> Value {
-        do { return try check() } catch { throw .rejected(error) }
-    }
 }
