@@ -96,11 +96,10 @@ extension ChronicleStore {
     nonisolated(nonsending) func appendDecided<Value>(
         _ decide: (StoreReading) async throws -> (decision: ChronicleModel.Decision, note: HistoryNote, value: Value)
     ) async throws -> (appended: AppendResult?, value: Value) {
-        let states = try entityStates()
         var attempt = 0
         while true {
             attempt += 1
-            let decided = try await decide(try StoreReading(log: log, states: states, reader: eventReader))
+            let decided = try await decide(try StoreReading(log: log, states: entityStates, reader: eventReader))
             guard !decided.decision.events.isEmpty else { return (nil, decided.value) }
             do {
                 let result = try await ModelAppend.append(decided.decision, to: log, note: decided.note.bytes)
