@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "ChronicleSchema", dependencies: ["JSONText", "UUIDText"]),
         // The todo app's model (User, Todo, Tag, DailyStat), declared on ChronicleSchema alone.
         .target(name: "ChronicleTodoModel", dependencies: ["ChronicleSchema"]),
-        .target(name: "ChronicleProjections", dependencies: ["ChronicleSchema", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText"]),
+        .target(name: "ChronicleProjections", dependencies: ["ChronicleSchema", "ChronicleTodoDomain", "ChronicleTodoModel", "ChronicleLog", "ChronicleLMDB", "UUIDText"]),
         .target(name: "ChronicleSync", dependencies: [
             "ChronicleLog", "ChronicleWire", "ChronicleLMDB",
             .product(name: "Logging", package: "swift-log"),
@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(name: "ChronicleLogTests", dependencies: ["ChronicleLog", "CCRC32C", "ChronicleWire", "ChronicleLMDB", "ChronicleTorture", "ChronicleCLI",
                                                        "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "ChronicleSchema", "UUIDText", "ChronicleTestSupport"]),
+        .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "ChronicleTodoModel", "ChronicleSchema", "UUIDText", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTodoDomain", "ChronicleLog", "ChronicleProjections", "ChronicleTorture",

@@ -11,9 +11,11 @@ import Foundation
 /// ```
 ///
 /// Events are folded in the merge's order (the server's order, then this replica's unsent
-/// events: ``ChronicleModel/EventRank``), which is what the stored models equal. The stored
-/// models are not touched. Memory grows with the events read: every one is held, decoded, to
-/// be put in that order.
+/// events: ``ChronicleModel/EventRank``), which is what the stored models equal: in the log's
+/// order, except that an event ranked before one its entity has folded already (a pulled
+/// event before this replica's unsent one) folds that entity again from its stream, in rank
+/// order, as the stored models do. The stored models are not touched. Memory grows with the
+/// entities, not with the events.
 public enum ModelReplay {
     /// The fold, and what could not be read.
     public struct Result: Sendable {
@@ -38,7 +40,8 @@ public enum ModelReplay {
         guard position <= head else { throw ProjectionError.beyondHead(position: position, head: head) }
         let reader = ChronicleModel.EventReader(model)
         var result = Result(position: position, snapshot: ChronicleModel.Snapshot(model), events: 0, unread: 0)
-        var ranked: [(rank: ChronicleModel.EventRank, event: ChronicleModel.Event)] = []
+        // The rank of the last event folded into each entity.
+        var folded: [EntityKey: ChronicleModel.EventRank] = [:]
         var last: UInt64 = 0
         while last < position {
             let chunk = try log.read(after: last, limit: Int(min(position - last, 4096)), maxBytes: EventLog.defaultBatchBytes)
@@ -47,20 +50,52 @@ public enum ModelReplay {
             for recorded in chunk where recorded.position <= position {
                 result.events += 1
                 result.versions[recorded.stream] = max(result.versions[recorded.stream] ?? 0, recorded.version)
+                let event: ChronicleModel.Event
                 do {
-                    let event = try reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
-                                                schemaVersion: Int(recorded.schemaVersion))
-                    ranked.append((ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position), event))
+                    event = try reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
+                                            schemaVersion: Int(recorded.schemaVersion))
                 } catch {
                     result.unread += 1
                     if result.firstProblem == nil { result.firstProblem = "event \(recorded.position): \(error.description)" }
+                    continue
+                }
+                let rank = ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position)
+                let key = EntityKey(entity: event.entity, id: event.id)
+                if let previous = folded[key], rank < previous {
+                    folded[key] = try refold(key, stream: recorded.stream, through: recorded.position, log: log, reader: reader,
+                                             into: &result.snapshot)
+                } else {
+                    result.snapshot.apply(event, rank: rank)
+                    folded[key] = rank
                 }
             }
             last = end
         }
-        ranked.sort { $0.rank < $1.rank }
-        for (rank, event) in ranked { result.snapshot.apply(event, rank: rank) }
         return result
+    }
+
+    /// An entity of the model.
+    private struct EntityKey: Hashable {
+        var entity: String
+        var id: UUID
+    }
+
+    /// Folds entity `key` again from the events of `stream` up to `position`, in rank order;
+    /// returns the rank of the last. Events the model cannot read were counted when first read.
+    private static func refold(_ key: EntityKey, stream: String, through position: UInt64, log: EventLog,
+                               reader: ChronicleModel.EventReader, into snapshot: inout ChronicleModel.Snapshot) throws
+        -> ChronicleModel.EventRank {
+        let recorded = try log.read(stream: stream).filter { $0.position <= position }
+        let upstream = try log.upstreamPositions(of: recorded.map(\.position))
+        let ranked = recorded.compactMap { recorded -> (rank: ChronicleModel.EventRank, event: ChronicleModel.Event)? in
+            guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
+                                               schemaVersion: Int(recorded.schemaVersion)),
+                  event.entity == key.entity, event.id == key.id else { return nil }
+            return (ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position), event)
+        }.sorted { $0.rank < $1.rank }
+        snapshot.forget(entity: key.entity, id: key.id)
+        for (rank, event) in ranked { snapshot.apply(event, rank: rank) }
+        return ranked.last?.rank ?? ChronicleModel.EventRank(upstream: nil, position: position)
     }
 }
 

@@ -13,8 +13,8 @@ public enum ModelVerifier {
     /// What is wrong with the models, one line each (empty when intact).
     ///
     /// Always: every projection's checkpoint is at most the log's head. With `deep`, the
-    /// log is also folded in memory (by ``DomainSnapshot``) up to each projection's
-    /// checkpoint and compared with the stored model and its indexes. A model built by
+    /// log is also folded in memory by the todo app's model (``Replay``) up to each
+    /// projection's checkpoint and compared with the stored model and its indexes. A model built by
     /// an older projection version (awaiting its rebuild) is not compared.
     public static func problems(log: EventLog, models: ReadModels, deep: Bool) throws -> [String] {
         let head = try log.head()
@@ -31,16 +31,11 @@ public enum ModelVerifier {
                 }
             }
             guard !compare.isEmpty else { return problems }
-            compare.sort { $0.1.checkpoint < $1.1.checkpoint }
-            var snapshot = DomainSnapshot()
-            var position: UInt64 = 0
+            // One fold for each checkpoint (the projections usually share one).
+            var folds: [UInt64: TodoAppSnapshot] = [:]
             for (name, state) in compare {
-                while position < state.checkpoint {
-                    guard let chunk = try LogPrefetcher.read(log, after: position, limit: Int(min(state.checkpoint - position, 4096)),
-                                                             maxBytes: EventLog.defaultBatchBytes) else { break }
-                    for item in chunk.events.items { snapshot.apply(item) }
-                    position = chunk.last
-                }
+                let snapshot = try folds[state.checkpoint] ?? Replay.snapshot(log: log, until: state.checkpoint)
+                folds[state.checkpoint] = snapshot
                 let dbs = models.databases.databases(name, state.slot)
                 let found: String?
                 do {
@@ -66,10 +61,10 @@ public enum ModelVerifier {
 
     // MARK: - Comparisons
 
-    private static func usersDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+    private static func usersDifference(_ snapshot: TodoAppSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
         let stored = try ReadModels.users(txn, dbs)
         // The index's order (NFC name bytes, then id): a total order, unlike Swift's for a few names.
-        let expected = snapshot.users.values
+        let expected = snapshot.users
             .map { (user: $0, order: ModelCodec.nameOrder($0.name, id: $0.id)) }
             .sorted { $0.order.lexicographicallyPrecedes($1.order) }
             .map(\.user)
@@ -78,7 +73,7 @@ public enum ModelVerifier {
         return count == stored.count ? nil : "\(count) users stored but \(stored.count) in the name index"
     }
 
-    private static func todosDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+    private static func todosDifference(_ snapshot: TodoAppSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
         var stored: [Todo] = []
         try scan(txn, dbs[1]) { key, _ in
             let id = try ModelCodec.id(in: key, at: key.count - 16)
@@ -88,12 +83,13 @@ public enum ModelVerifier {
             stored.append(todo)
         }
         // The model keeps deleted tags in a todo (reads drop them); the snapshot shows the live ones.
+        let shownTags = Set(snapshot.tags.map(\.id))
         let shown = stored.map { todo in
             var shown = todo
-            shown.tags = todo.tags.filter { snapshot.tags[$0] != nil }
+            shown.tags = todo.tags.filter(shownTags.contains)
             return shown
         }
-        let expected = snapshot.sortedTodos
+        let expected = snapshot.todos
         if let difference = firstDifference(shown, expected, "todo") { return difference }
         let count = try txn.count(dbs[0])
         if count != stored.count { return "\(count) todos stored but \(stored.count) in the deadline index" }
@@ -130,11 +126,11 @@ public enum ModelVerifier {
         return tagEntries == tagKeys ? nil : "the tag index has \(tagEntries.count) entries that do not match the todos' \(tagKeys.count) tags"
     }
 
-    private static func tagsDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+    private static func tagsDifference(_ snapshot: TodoAppSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
         let stored = try ReadModels.listByName(txn, index: dbs[1], name: { Tag.foldedName($0.name) }) { id in
             try TagsProjection.load(id, txn: txn, byID: dbs[0])
         }
-        let expected = snapshot.tags.values
+        let expected = snapshot.tags
             .map { (tag: $0, order: ModelCodec.nameOrder(Tag.foldedName($0.name), id: $0.id)) }
             .sorted { $0.order.lexicographicallyPrecedes($1.order) }
             .map(\.tag)
@@ -143,7 +139,7 @@ public enum ModelVerifier {
         return count == stored.count ? nil : "\(count) tags stored but \(stored.count) in the name index"
     }
 
-    private static func statsDifference(_ snapshot: DomainSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
+    private static func statsDifference(_ snapshot: TodoAppSnapshot, _ txn: Transaction, _ dbs: [Database]) throws -> String? {
         var stored: [DailyStat] = []
         try scan(txn, dbs[0]) { key, value in
             var reader = ModelReader(key)
@@ -151,7 +147,7 @@ public enum ModelVerifier {
             stored.append(DailyStat(date: try ModelCodec.day(fromKey: try reader.integer(UInt32.self)),
                                     total: counts.total, completed: counts.completed))
         }
-        return firstDifference(stored, snapshot.sortedStats, "stat")
+        return firstDifference(stored, snapshot.stats, "stat")
     }
 
     private struct Found: Error, CustomStringConvertible {

@@ -137,15 +137,3 @@ extension Projection {
         return skipped
     }
 }
-
-extension DomainSnapshot {
-    /// Folds one decoded item in, as the projections do (``Projection/apply(_:)``).
-    mutating func apply(_ item: DecodedEvents.Item) {
-        if let refold = item.refold, let event = item.event {
-            forget(stream: event.stream)
-            for earlier in refold { if let event = earlier.event { apply(event, rank: earlier.rank) } }
-            return
-        }
-        if let event = item.event, !item.overruled { apply(event, rank: item.rank) }
-    }
-}

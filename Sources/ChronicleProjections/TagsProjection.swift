@@ -17,7 +17,7 @@ struct TagsProjection: Projection {
     static let databaseNames = ["tags", "tags.by-name", "tags.groups", "tags.hidden"]
 
     /// The fold, in place: the tag before `event` at `position` (nil: none) becomes the tag after it, by
-    /// the rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
+    /// the rules of the todo app's model (``Kept/fold(_:_:create:change:)``).
     static func fold(_ event: DomainEvent, at position: UInt64, _ tag: inout Kept<StoredTag>?) {
         Kept.fold(event, &tag, create: {
             switch event {

@@ -27,7 +27,7 @@ struct TodosProjection: Projection {
                                 "todos.hidden", "todos.hidden-by-user", dailyStatsDatabase]
 
     /// The fold, in place: the todo before `event` (nil: none) becomes the todo after it, by the rules
-    /// of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``). A todo created for a
+    /// of the todo app's model (``Kept/fold(_:_:create:change:)``). A todo created for a
     /// deleted user (`ownerDeleted`) is kept hidden.
     static func fold(_ event: DomainEvent, _ todo: inout Kept<Todo>?, ownerDeleted: Bool = false) {
         let wasAbsent = todo == nil

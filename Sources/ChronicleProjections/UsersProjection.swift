@@ -12,7 +12,7 @@ struct UsersProjection: Projection {
     static let databaseNames = ["users", "users.by-name", "users.hidden"]
 
     /// The fold, in place: the user before `event` (nil: none) becomes the user after it, by the
-    /// rules of ``DomainSnapshot`` (``Kept/fold(_:_:create:change:)``).
+    /// rules of the todo app's model (``Kept/fold(_:_:create:change:)``).
     static func fold(_ event: DomainEvent, _ user: inout Kept<User>?) {
         Kept.fold(event, &user, create: {
             switch event {

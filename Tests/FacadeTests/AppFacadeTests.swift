@@ -101,7 +101,7 @@ struct AppFacadeTests {
             #expect(try store.head() == 2)
             let history = try store.events(inStream: "user-" + ada.id.uuidString.lowercased())
             #expect(history.map(\.version) == [1, 2])
-            #expect(try store.replay(until: 1).snapshot.users[ada.id]?.age == 36)
+            #expect(try store.replay(until: 1).snapshot.user(ada.id)?.age == 36)
             #expect(try store.verify().isIntact)
             let rebuilt = try await store.rebuild()
             #expect(rebuilt.eventsRead == 2)

@@ -29,12 +29,12 @@ struct ReplayCommand: AsyncParsableCommand {
         let result = try Replay.result(log: log, until: try until ?? log.head())
         let snapshot = result.snapshot
         if json {
-            CLIOutput.line("{\"position\":\(result.position),\"users\":\(ModelJSON.array(snapshot.sortedUsers, ModelJSON.user)),"
-                           + "\"todos\":\(ModelJSON.array(snapshot.sortedTodos, ModelJSON.todo)),"
-                           + "\"stats\":\(ModelJSON.array(snapshot.sortedStats, ModelJSON.stat))}")
+            CLIOutput.line("{\"position\":\(result.position),\"users\":\(ModelJSON.array(snapshot.users, ModelJSON.user)),"
+                           + "\"todos\":\(ModelJSON.array(snapshot.todos, ModelJSON.todo)),"
+                           + "\"stats\":\(ModelJSON.array(snapshot.stats, ModelJSON.stat))}")
             return
         }
-        let completed = snapshot.todos.values.filter(\.isCompleted).count
+        let completed = snapshot.todos.filter(\.isCompleted).count
         CLIOutput.line("as of position \(result.position): \(snapshot.users.count) users, \(snapshot.todos.count) todos "
                        + "(\(completed) completed), \(snapshot.stats.count) days with todos")
         if result.skippedEvents > 0 {

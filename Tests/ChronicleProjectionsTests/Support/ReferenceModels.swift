@@ -3,7 +3,7 @@ import Foundation
 import UUIDText
 
 /// An independent fold of the domain events, written for the tests from the SPEC alone
-/// (it shares no code with the projections or with `DomainSnapshot`): stats are counted
+/// (it shares no code with the projections or with the model's fold): stats are counted
 /// from the live todos, not moved by deltas.
 struct ReferenceModels: Equatable {
     var users: [UUID: User] = [:]
