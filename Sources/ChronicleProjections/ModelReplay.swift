@@ -28,20 +28,24 @@ public enum ModelReplay {
         /// newer shape), with the first problem's line: they are kept in the log, not shown.
         public var unread: UInt64
         public var firstProblem: String?
-        /// Per stream, the version of its last event read (what a decision read it at).
+        /// Per stream, the version of its last event read (what a decision read it at); empty when
+        /// the fold was made without (`keepingVersions: false`).
         public var versions: [String: UInt64] = [:]
     }
 
     /// Folds events 1 through `position` (the head by default) under `model`.
+    /// - parameter keepingVersions: whether ``Result/versions`` is filled (what a decision on the
+    ///   fold reads); a caller that only shows the fold leaves it empty.
     /// - throws: ``ProjectionError/beyondHead(position:head:)`` when `position` is past the log's end.
-    public static func snapshot(log: EventLog, model: ChronicleModel, until position: UInt64? = nil) throws -> Result {
+    public static func snapshot(log: EventLog, model: ChronicleModel, until position: UInt64? = nil,
+                                keepingVersions: Bool = true) throws -> Result {
         let head = try log.head()
         let position = position ?? head
         guard position <= head else { throw ProjectionError.beyondHead(position: position, head: head) }
         let reader = ChronicleModel.EventReader(model)
         var result = Result(position: position, snapshot: ChronicleModel.Snapshot(model), events: 0, unread: 0)
-        // The rank of the last event folded into each entity.
-        var folded: [EntityKey: ChronicleModel.EventRank] = [:]
+        // Per entity (by place), the rank of the last event folded into each of its entities.
+        var folded = [[UUID: ChronicleModel.EventRank]](repeating: [:], count: model.entities.count)
         var last: UInt64 = 0
         while last < position {
             let chunk = try log.read(after: last, limit: Int(min(position - last, 4096)), maxBytes: EventLog.defaultBatchBytes)
@@ -49,7 +53,9 @@ public enum ModelReplay {
             let upstream = try log.upstreamPositions(in: first...end)
             for recorded in chunk where recorded.position <= position {
                 result.events += 1
-                result.versions[recorded.stream] = max(result.versions[recorded.stream] ?? 0, recorded.version)
+                if keepingVersions {
+                    result.versions[recorded.stream] = max(result.versions[recorded.stream] ?? 0, recorded.version)
+                }
                 let event: ChronicleModel.Event
                 do {
                     event = try reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
@@ -60,13 +66,14 @@ public enum ModelReplay {
                     continue
                 }
                 let rank = ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position)
-                let key = EntityKey(entity: event.entity, id: event.id)
-                if let previous = folded[key], rank < previous {
-                    folded[key] = try refold(key, stream: recorded.stream, through: recorded.position, log: log, reader: reader,
-                                             into: &result.snapshot)
+                // The reader names only the model's entities.
+                let place = model.entities.firstIndex { $0.name == event.entity }!
+                if let previous = folded[place][event.id], rank < previous {
+                    folded[place][event.id] = try refold(event.entity, event.id, stream: recorded.stream, through: recorded.position,
+                                                         log: log, reader: reader, into: &result.snapshot)
                 } else {
-                    result.snapshot.apply(event, rank: rank)
-                    folded[key] = rank
+                    result.snapshot.apply(event, place: place, rank: rank)
+                    folded[place][event.id] = rank
                 }
             }
             last = end
@@ -74,15 +81,9 @@ public enum ModelReplay {
         return result
     }
 
-    /// An entity of the model.
-    private struct EntityKey: Hashable {
-        var entity: String
-        var id: UUID
-    }
-
-    /// Folds entity `key` again from the events of `stream` up to `position`, in rank order;
-    /// returns the rank of the last. Events the model cannot read were counted when first read.
-    private static func refold(_ key: EntityKey, stream: String, through position: UInt64, log: EventLog,
+    /// Folds entity `id` of `entity` again from the events of `stream` up to `position`, in rank
+    /// order; returns the rank of the last. Events the model cannot read were counted when first read.
+    private static func refold(_ entity: String, _ id: UUID, stream: String, through position: UInt64, log: EventLog,
                                reader: ChronicleModel.EventReader, into snapshot: inout ChronicleModel.Snapshot) throws
         -> ChronicleModel.EventRank {
         let recorded = try log.read(stream: stream).filter { $0.position <= position }
@@ -90,10 +91,10 @@ public enum ModelReplay {
         let ranked = recorded.compactMap { recorded -> (rank: ChronicleModel.EventRank, event: ChronicleModel.Event)? in
             guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
                                                schemaVersion: Int(recorded.schemaVersion)),
-                  event.entity == key.entity, event.id == key.id else { return nil }
+                  event.entity == entity, event.id == id else { return nil }
             return (ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position), event)
         }.sorted { $0.rank < $1.rank }
-        snapshot.forget(entity: key.entity, id: key.id)
+        snapshot.forget(entity: entity, id: id)
         for (rank, event) in ranked { snapshot.apply(event, rank: rank) }
         return ranked.last?.rank ?? ChronicleModel.EventRank(upstream: nil, position: position)
     }

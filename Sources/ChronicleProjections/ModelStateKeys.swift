@@ -56,11 +56,6 @@ enum ModelStateKeys {
         return UUID(uuid: value)
     }
 
-    /// Whether `a` sorts before `b` in the order of their lowercase text (their bytes' order).
-    static func precedes(_ a: UUID, _ b: UUID) -> Bool {
-        withUnsafeBytes(of: a.uuid) { x in withUnsafeBytes(of: b.uuid) { y in x.lexicographicallyPrecedes(y) } }
-    }
-
     /// FNV-1a, 64 bits: stable across runs and platforms (Swift's `Hasher` is seeded per process).
     static func hash(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -166,6 +166,6 @@ extension ModelStateKeys {
                                _ b: (value: ChronicleModel.FieldValue, id: UUID)) -> Bool {
         if a.value.sortsBefore(b.value) { return true }
         if b.value.sortsBefore(a.value) { return false }
-        return precedes(a.id, b.id)
+        return a.id.sortsBefore(b.id)
     }
 }

@@ -144,7 +144,7 @@ struct ModelStatesBatch {
                                  children: IndexChanges(txn: txn, database: tables.children),
                                  values: IndexChanges(txn: txn, database: tables.values))
         let entries = touched.sorted { a, b in
-            a.key.entity != b.key.entity ? a.key.entity < b.key.entity : ModelStateKeys.precedes(a.key.id, b.key.id)
+            a.key.entity != b.key.entity ? a.key.entity < b.key.entity : a.key.id.sortsBefore(b.key.id)
         }
         for (key, entry) in entries {
             let before = entry.before

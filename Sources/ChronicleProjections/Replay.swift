@@ -24,7 +24,7 @@ public enum Replay {
 
     /// ``snapshot(log:until:)`` with the number of events read and skipped.
     public static func result(log: EventLog, until position: UInt64) throws -> ReplayResult {
-        let replayed = try ModelReplay.snapshot(log: log, model: TodoAppModel.model, until: position)
+        let replayed = try ModelReplay.snapshot(log: log, model: TodoAppModel.model, until: position, keepingVersions: false)
         return ReplayResult(position: replayed.position, snapshot: TodoAppSnapshot(replayed.snapshot),
                             events: replayed.events, skippedEvents: replayed.unread)
     }

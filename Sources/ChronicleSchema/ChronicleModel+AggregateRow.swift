@@ -24,11 +24,18 @@ extension ChronicleModel.Snapshot {
     /// The rows of aggregate `name` over the shown entities, sorted by key (nil: no such aggregate).
     /// A row exists while one shown entity has its key.
     public func rows(of name: String) -> [ChronicleModel.AggregateRow]? {
+        guard let aggregate = model.aggregates.first(where: { $0.name == name }) else { return nil }
+        return rows(of: name, among: shown(aggregate.entity))
+    }
+
+    /// ``rows(of:)`` over `shown`, the entities of the aggregate's entity as ``shown(_:)`` shows
+    /// them (computed once for a caller that reads them too).
+    public func rows(of name: String, among shown: [ChronicleModel.EntityState]) -> [ChronicleModel.AggregateRow]? {
         guard let aggregate = model.aggregates.first(where: { $0.name == name }),
               let entity = model.entity(named: aggregate.entity),
               let grouped = entity.field(named: aggregate.groupedBy) else { return nil }
         var groups: [ChronicleModel.FieldValue: [ChronicleModel.EntityState]] = [:]
-        for state in shown(aggregate.entity) {
+        for state in shown {
             // Grouped by the entity's own value: a unique value shown with a suffix (`Work (2)`)
             // counts in its value's row.
             guard let key = self.state(of: aggregate.entity, id: state.id)?.values[grouped.name] else { continue }

@@ -95,6 +95,6 @@ extension ChronicleModel.EventReader {
 extension ChronicleModel {
     /// Ids in the order lists show them: by their lowercase spelling.
     public static func sortedIDs(_ ids: some Sequence<UUID>) -> [UUID] {
-        ids.map { ($0, $0.lowercasedString) }.sorted { $0.1 < $1.1 }.map(\.0)
+        ids.sorted { $0.sortsBefore($1) }
     }
 }

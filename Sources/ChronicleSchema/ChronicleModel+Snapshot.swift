@@ -172,7 +172,7 @@ extension ChronicleModel {
                 guard let uniqueness = field.unique else { continue }
                 showCollisions(of: field.name, under: uniqueness, in: &shown, ranks: uniqueRanks[number])
             }
-            return shown.map { ($0, $0.id.uuidString.lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
+            return shown.sorted { $0.id.sortsBefore($1.id) }
         }
 
         /// Whether `state` is shown: not deleted, and its parents (here) shown. Parent chains

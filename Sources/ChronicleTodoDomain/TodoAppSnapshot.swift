@@ -30,18 +30,15 @@ public struct TodoAppSnapshot: Sendable, Equatable {
     public init(_ fold: ChronicleModel.Snapshot) {
         // `shown` keeps only the shown members of each set, so every tag a todo shows is shown.
         users = fold.shown("User").compactMap(User.init)
-            .map { (user: $0, id: $0.id.lowercasedString) }
-            .sorted { ($0.user.name, $0.id) < ($1.user.name, $1.id) }
-            .map(\.user)
-        todos = fold.shown("Todo").compactMap { Todo($0, isShownTag: { _ in true }) }
-            .map { (todo: $0, id: $0.id.lowercasedString) }
-            .sorted { ($0.todo.deadline, $0.id) < ($1.todo.deadline, $1.id) }
-            .map(\.todo)
+            .sorted { $0.name != $1.name ? $0.name < $1.name : $0.id.sortsBefore($1.id) }
+        let shownTodos = fold.shown("Todo")
+        todos = shownTodos.compactMap { Todo($0, isShownTag: { _ in true }) }
+            .sorted { $0.deadline != $1.deadline ? $0.deadline < $1.deadline : $0.id.sortsBefore($1.id) }
         tags = fold.shown("Tag").compactMap(Tag.init)
-            .map { (tag: $0, name: Tag.foldedName($0.name), id: $0.id.lowercasedString) }
-            .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+            .map { (tag: $0, name: Tag.foldedName($0.name)) }
+            .sorted { $0.name != $1.name ? $0.name < $1.name : $0.tag.id.sortsBefore($1.tag.id) }
             .map(\.tag)
-        stats = (fold.rows(of: "DailyStat") ?? []).compactMap(DailyStat.init).sorted { $0.date < $1.date }
+        stats = (fold.rows(of: "DailyStat", among: shownTodos) ?? []).compactMap(DailyStat.init).sorted { $0.date < $1.date }
     }
 
     /// The shown user `id`, or nil.

@@ -12,6 +12,9 @@ if arguments.first == LiveLatency.subcommand {
 if arguments.first == CommandThroughput.subcommand {
     exit(await CommandThroughput.main(Array(arguments.dropFirst())))
 }
+if arguments.first == ReplayTiming.subcommand {
+    exit(ReplayTiming.main(Array(arguments.dropFirst())))
+}
 if arguments.first == JSONComparison.subcommand {
     exit(JSONComparison.main(Array(arguments.dropFirst())))
 }
