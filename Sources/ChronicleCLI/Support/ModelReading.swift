@@ -9,17 +9,18 @@ struct ModelReading {
     let model: ChronicleModel
     let replayed: ModelReplay.Result
 
-    /// The store's entities as of position `until` (nil: the log's head).
+    /// The store's entities as of position `until` (nil: the log's head); with
+    /// `forDecisions`, each stream's version too (what a command decides at).
     /// - throws: ``ProjectionError/beyondHead(position:head:)`` for a position past the log's head.
-    init(_ options: StoreOptions, until: UInt64? = nil) throws {
+    init(_ options: StoreOptions, until: UInt64? = nil, forDecisions: Bool = false) throws {
         let log = try StoreAccess.openLog(options)
-        try self.init(log: log, model: try RecordedModel(log: log).model, until: until)
+        try self.init(log: log, model: try RecordedModel(log: log).model, until: until, forDecisions: forDecisions)
     }
 
     /// The entities of `log` under `model` (the one the store records) as of position `until`.
-    init(log: EventLog, model: ChronicleModel, until: UInt64?) throws {
+    init(log: EventLog, model: ChronicleModel, until: UInt64?, forDecisions: Bool = false) throws {
         self.model = model
-        replayed = try ModelReplay.snapshot(log: log, model: model, until: until)
+        replayed = try ModelReplay.snapshot(log: log, model: model, until: until, keepingVersions: forDecisions)
         if replayed.unread > 0 {
             CLIOutput.note("note: \(replayed.unread) event\(replayed.unread == 1 ? "" : "s") of the log "
                            + "model '\(model.name)' version \(model.version) cannot read \(replayed.unread == 1 ? "is" : "are") "

@@ -9,7 +9,7 @@ import ChronicleProjections
 enum ModelWriting {
     /// Decides `command` on the store and appends it; returns the decision appended.
     static func run(_ command: (ChronicleModel) throws -> ChronicleModel.Command, store: StoreOptions) async throws {
-        let reading = try ModelReading(store)
+        let reading = try ModelReading(store, forDecisions: true)
         let decision = try ChronicleModel.Decider(reading.model).decide(try command(reading.model), reading: reading.replayed)
         _ = try await ModelAppend.append(decision, to: try StoreAccess.openLog(store))
     }
