@@ -24,37 +24,44 @@ extension ModelStatesBatch {
         var hiddenAfter: Bool { after.map { !$0.isDeleted && !shownAfter } ?? false }
     }
 
-    /// Every entity the batch touched, and, down the chain, the children of each whose
-    /// deletion hides them and which hides them now and did not before (or the other way
-    /// round): judged before and after the batch.
-    func showingChanges() throws -> [ShowingChange] {
+    /// Every entity the batch touched (`entries`, the batch's ``touched``, in their order:
+    /// the first changes are theirs, in the same order), then, down the chain, the children of
+    /// each whose deletion hides them and which hides them now and did not before (or the
+    /// other way round): judged before and after the batch.
+    func showingChanges(_ entries: [(key: Key, value: Touched)]) throws -> [ShowingChange] {
         var untouched = Untouched()
         var changes: [ShowingChange] = []
-        var pending = Array(touched.keys)
-        var seen = Set(pending)
-        while let key = pending.popLast() {
-            let before = try state(key, .before, &untouched), after = try state(key, .after, &untouched)
+        changes.reserveCapacity(entries.count)
+        var pending: [Key] = []
+        var seen: Set<Key> = []
+        func judge(_ key: Key, before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?) throws {
             let shownBefore = try before.map { try isShown(key, $0, .before, &untouched) } ?? false
             let shownAfter = try after.map { try isShown(key, $0, .after, &untouched) } ?? false
             changes.append(ShowingChange(key: key, before: before, after: after, shownBefore: shownBefore, shownAfter: shownAfter))
             // A parent hides its children when it is there and not shown; one not found hides nothing.
-            guard (before != nil && !shownBefore) != (after != nil && !shownAfter) else { continue }
+            guard (before != nil && !shownBefore) != (after != nil && !shownAfter) else { return }
             for (child, field) in owner.hidingReferences[key.entity] {
                 let prefix = ModelStateKeys.childrenPrefix(child, field, parent: key.id)
                 try txn.scan(tables.children, prefix: prefix) { key, _ in
                     guard let id = ModelStateKeys.trailingID(key) else { return }
                     let childKey = Key(entity: child, id: id)
-                    if seen.insert(childKey).inserted { pending.append(childKey) }
+                    if touched[childKey] == nil, seen.insert(childKey).inserted { pending.append(childKey) }
                 }
             }
+        }
+        for (key, entry) in entries {
+            try judge(key, before: entry.before?.state, after: overlay.state(ofEntityAt: key.entity, id: key.id))
+        }
+        while let key = pending.popLast() {
+            try judge(key, before: try state(key, .before, &untouched), after: try state(key, .after, &untouched))
         }
         return changes
     }
 
-    /// Sets the hidden flag of each entity of `changes` the batch did not touch (their
-    /// stored bytes are otherwise unchanged); the touched ones are written whole.
-    func writeHiddenFlags(of changes: [ShowingChange]) throws {
-        for change in changes where touched[change.key] == nil {
+    /// Sets the hidden flag of each entity of `changes`, none of which the batch touched
+    /// (their stored bytes are otherwise unchanged); the touched ones are written whole.
+    func writeHiddenFlags(of changes: ArraySlice<ShowingChange>) throws {
+        for change in changes {
             guard var bytes = try tables.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }

@@ -120,10 +120,15 @@ struct ModelStatesBatch {
 
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
-        let showing = try showingChanges()
+        let entries = touched.sorted { a, b in
+            a.key.entity != b.key.entity ? a.key.entity < b.key.entity : a.key.id.sortsBefore(b.key.id)
+        }
+        // The first changes are the entries', in their order; then the children they hide or show.
+        let showing = try showingChanges(entries)
         try moveShares(showing)
-        try writeHiddenFlags(of: showing)
-        let hidden = Set(showing.lazy.filter(\.hiddenAfter).map(\.key))
+        try writeHiddenFlags(of: showing[entries.count...])
+        // Entities with no unique field have no ranks of unique writes to keep.
+        let keepsUniqueWrites = owner.model.entities.map { $0.fields.contains { $0.unique != nil } }
         var changed: [(entity: String, id: UUID)] = []
         var index: [UInt64: UInt16] = [:]
         for (position, conflict) in conflicts {
@@ -143,17 +148,17 @@ struct ModelStatesBatch {
         var indexes = IndexMoves(unique: IndexChanges(txn: txn, database: tables.unique),
                                  children: IndexChanges(txn: txn, database: tables.children),
                                  values: IndexChanges(txn: txn, database: tables.values))
-        let entries = touched.sorted { a, b in
-            a.key.entity != b.key.entity ? a.key.entity < b.key.entity : a.key.id.sortsBefore(b.key.id)
-        }
-        for (key, entry) in entries {
+        for (index, (key, entry)) in entries.enumerated() {
             let before = entry.before
             let entity = owner.model.entities[key.entity]
-            let after = overlay.state(ofEntityAt: key.entity, id: key.id).map { state in
-                StoredEntity(state: state, isHidden: !hidden.isEmpty && hidden.contains(key), lastApplied: entry.lastApplied,
-                             uniqueWrites: overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id).mapValues(\.position))
+            let change = showing[index]
+            let after = change.after.map { state in
+                StoredEntity(state: state, isHidden: change.hiddenAfter, lastApplied: entry.lastApplied,
+                             uniqueWrites: keepsUniqueWrites[key.entity]
+                                 ? overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id).mapValues(\.position) : [:])
             }
-            guard after != before else { continue }
+            let stateChanged = after?.state != before?.state
+            guard stateChanged || after != before else { continue }
             if let after {
                 var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
                 let bytes = after.encoded(by: entity)
@@ -164,7 +169,7 @@ struct ModelStatesBatch {
                 try tables.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted)
             }
             reindex(entity, number: key.entity, before: before?.state, after: after?.state, into: &indexes)
-            if after?.state != before?.state { changed.append((entity.name, key.id)) }
+            if stateChanged { changed.append((entity.name, key.id)) }
         }
         for index in [indexes.unique, indexes.children, indexes.values] { try index.write() }
         return changed
