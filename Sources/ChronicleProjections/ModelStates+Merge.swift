@@ -82,10 +82,8 @@ extension ModelStates {
             case .created(let written), .updated(let written): values = written
             default: continue
             }
-            for field in entity.fields where field.onParentDeletion != nil {
-                guard case .reference(let target) = field.type, let parent = model.entity(named: target),
-                      case .text(let text)? = values[field.name] else { continue }
-                let touch = ChronicleModel.Condition.touch(ChronicleModel.Decider.childrenKey(parent: parent, text, child: entity))
+            for field in entity.fields {
+                guard let touch = ChronicleModel.Decider.parentTouch(of: entity, field, values[field.name], in: model) else { continue }
                 if seen.insert(touch).inserted { touches.append(touch) }
             }
         }

@@ -56,6 +56,17 @@ extension ChronicleModel.Decider {
         "\(parent.stream)-\(id)/\(child.stream)s"
     }
 
+    /// The touch that `value`, written to `field` of `entity`, makes on its parent's children
+    /// key (``childrenKey(parent:_:child:)``), so that a deletion of that parent decided
+    /// meanwhile decides again; nil unless the field refers to a parent whose deletion reaches
+    /// the entity and `value` names one.
+    public static func parentTouch(of entity: ChronicleModel.Entity, _ field: ChronicleModel.Field,
+                                   _ value: ChronicleModel.FieldValue?, in model: ChronicleModel) -> ChronicleModel.Condition? {
+        guard field.onParentDeletion != nil, case .reference(let target) = field.type, case .text(let text)? = value,
+              let parent = model.entity(named: target) else { return nil }
+        return .touch(childrenKey(parent: parent, text, child: entity))
+    }
+
     /// One command's decision in the making.
     struct Context<Reading: ChronicleModel.StateReading> {
         typealias FieldValue = ChronicleModel.FieldValue
@@ -247,10 +258,10 @@ extension ChronicleModel.Decider {
 
         /// A child's creation or move tells its parent's deleters (`user-<id>/todos`).
         func touchParents(of values: [String: FieldValue], into decision: inout Decision) {
-            for field in entity.fields where field.onParentDeletion != nil {
-                guard case .reference(let target) = field.type, case .text(let text)? = values[field.name],
-                      let parent = model.entity(named: target) else { continue }
-                decision.conditions.append(.touch(ChronicleModel.Decider.childrenKey(parent: parent, text, child: entity)))
+            for field in entity.fields {
+                if let touch = ChronicleModel.Decider.parentTouch(of: entity, field, values[field.name], in: model) {
+                    decision.conditions.append(touch)
+                }
             }
         }
 

@@ -28,10 +28,10 @@ extension ChronicleModel.Decider {
                         if let new { conditions.append(.claim(Self.uniqueKey(entity, field, new), by: stream)) }
                     }
                 }
-                if field.onParentDeletion != nil, case .reference(let target) = field.type, let parent = model.entity(named: target),
-                   let after, !after.isDeleted, case .text(let text)? = after.values[field.name],
-                   before?.values[field.name] != after.values[field.name] || before?.isDeleted != false {
-                    conditions.append(.touch(Self.childrenKey(parent: parent, text, child: entity)))
+                if field.onParentDeletion != nil, let after, !after.isDeleted,
+                   before?.values[field.name] != after.values[field.name] || before?.isDeleted != false,
+                   let touch = Self.parentTouch(of: entity, field, after.values[field.name], in: model) {
+                    conditions.append(touch)
                 }
             }
         }
