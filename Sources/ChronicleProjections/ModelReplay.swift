@@ -56,18 +56,16 @@ public enum ModelReplay {
                 if keepingVersions {
                     result.versions[recorded.stream] = max(result.versions[recorded.stream] ?? 0, recorded.version)
                 }
-                let event: ChronicleModel.Event
+                let (event, place): (ChronicleModel.Event, Int)
                 do {
-                    event = try reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
-                                            schemaVersion: Int(recorded.schemaVersion))
+                    (event, place) = try reader.readPlaced(type: recorded.type, stream: recorded.stream, data: recorded.data,
+                                                           schemaVersion: Int(recorded.schemaVersion))
                 } catch {
                     result.unread += 1
                     if result.firstProblem == nil { result.firstProblem = "event \(recorded.position): \(error.description)" }
                     continue
                 }
                 let rank = ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position)
-                // The reader names only the model's entities.
-                let place = model.entities.firstIndex { $0.name == event.entity }!
                 if let previous = folded[place][event.id], rank < previous {
                     folded[place][event.id] = try refold(event.entity, event.id, stream: recorded.stream, through: recorded.position,
                                                          log: log, reader: reader, into: &result.snapshot)
@@ -86,16 +84,10 @@ public enum ModelReplay {
     private static func refold(_ entity: String, _ id: UUID, stream: String, through position: UInt64, log: EventLog,
                                reader: ChronicleModel.EventReader, into snapshot: inout ChronicleModel.Snapshot) throws
         -> ChronicleModel.EventRank {
-        let recorded = try log.read(stream: stream).filter { $0.position <= position }
-        let upstream = try log.upstreamPositions(of: recorded.map(\.position))
-        let ranked = recorded.compactMap { recorded -> (rank: ChronicleModel.EventRank, event: ChronicleModel.Event)? in
-            guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
-                                               schemaVersion: Int(recorded.schemaVersion)),
-                  event.entity == entity, event.id == id else { return nil }
-            return (ChronicleModel.EventRank(upstream: upstream[recorded.position], position: recorded.position), event)
-        }.sorted { $0.rank < $1.rank }
+        let ranked = try ModelStates.ranked(try log.read(stream: stream).filter { $0.position <= position }, of: entity, id,
+                                            log: log, reader: reader)
         snapshot.forget(entity: entity, id: id)
-        for (rank, event) in ranked { snapshot.apply(event, rank: rank) }
+        for (rank, _, event) in ranked { snapshot.apply(event, rank: rank) }
         return ranked.last?.rank ?? ChronicleModel.EventRank(upstream: nil, position: position)
     }
 }

@@ -40,10 +40,9 @@ extension ModelStates {
             pulledByStream[recorded.stream, default: []].append((rank, recorded.id, event))
         }
         return try touched.map { entity, id, stream in
-            let here = try ranked(try log.read(stream: stream), log: log, reader: reader)
-                .filter { $0.event.entity == entity && $0.event.id == id }
+            let here = try ranked(try log.read(stream: stream), of: entity, id, log: log, reader: reader)
             var before = ChronicleModel.Snapshot(model)
-            for (rank, _, event) in here.sorted(by: { $0.rank < $1.rank }) { before.apply(event, rank: rank) }
+            for (rank, _, event) in here { before.apply(event, rank: rank) }
             let known = Set(here.map(\.id))
             let merged = (here + (pulledByStream[stream] ?? []).filter { !known.contains($0.id) }).sorted { $0.rank < $1.rank }
             var after = ChronicleModel.Snapshot(model)
@@ -90,21 +89,18 @@ extension ModelStates {
         return touches
     }
 
-    /// The events of `records` (of one stream, here) that the model reads, each with its event
-    /// id and where the merge ranks it as known now, in the log's order.
-    func ranked(_ records: [RecordedEvent], reader: ChronicleModel.EventReader) throws
-        -> [(rank: ChronicleModel.EventRank, id: UUID, event: ChronicleModel.Event)] {
-        try Self.ranked(records, log: log, reader: reader)
-    }
-
-    /// ``ranked(_:reader:)`` on `log`.
-    static func ranked(_ records: [RecordedEvent], log: EventLog, reader: ChronicleModel.EventReader) throws
+    /// The events of entity `id` of `entity` among `records` (its stream's, in `log`) that the
+    /// model reads, each with its event id and where the merge ranks it as known now, in that
+    /// order: what a fold of that one entity applies (a refold, a pull's before and after).
+    static func ranked(_ records: [RecordedEvent], of entity: String, _ id: UUID, log: EventLog,
+                       reader: ChronicleModel.EventReader) throws
         -> [(rank: ChronicleModel.EventRank, id: UUID, event: ChronicleModel.Event)] {
         let servers = try log.upstreamPositions(of: records.map(\.position))
         return records.compactMap { recorded in
             guard let event = try? reader.read(type: recorded.type, stream: recorded.stream, data: recorded.data,
-                                                schemaVersion: Int(recorded.schemaVersion)) else { return nil }
+                                                schemaVersion: Int(recorded.schemaVersion)),
+                  event.entity == entity, event.id == id else { return nil }
             return (ChronicleModel.EventRank(upstream: servers[recorded.position], position: recorded.position), recorded.id, event)
-        }
+        }.sorted { $0.rank < $1.rank }
     }
 }

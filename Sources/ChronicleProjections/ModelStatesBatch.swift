@@ -212,9 +212,8 @@ struct ModelStatesBatch {
     /// Folds entity `key` again from its stream's events up to `position`, in the merge's order.
     private mutating func refold(_ key: Key, stream: String, through position: UInt64) throws {
         let entity = owner.model.entities[key.entity]
-        let ranked = try owner.ranked(try events(of: stream).filter { $0.position <= position }, reader: reader)
-            .filter { $0.event.entity == entity.name && $0.event.id == key.id }
-            .sorted { $0.rank < $1.rank }
+        let ranked = try ModelStates.ranked(try events(of: stream).filter { $0.position <= position }, of: entity.name, key.id,
+                                            log: owner.log, reader: reader)
         overlay.forget(entity: entity.name, id: key.id)
         for (rank, _, event) in ranked { overlay.apply(event, rank: rank) }
         touched[key]!.lastApplied = ranked.last?.rank.position ?? 0

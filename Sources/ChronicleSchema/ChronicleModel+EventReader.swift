@@ -88,13 +88,21 @@ extension ChronicleModel {
         /// - throws: ``EventProblem`` naming what is wrong: an unknown type, a stream that is not
         ///   the entity's, data that is not one JSON object, a value of the wrong type, a missing one.
         public func read(type: String, stream: String, data: Data, schemaVersion: Int = 1) throws(EventProblem) -> Event {
+            try readPlaced(type: type, stream: stream, data: data, schemaVersion: schemaVersion).event
+        }
+
+        /// ``read(type:stream:data:schemaVersion:)``, with the event's entity's place in
+        /// ``ChronicleModel/entities``, as the form of `readPlaced` that reads a record's bytes
+        /// in place returns it.
+        public func readPlaced(type: String, stream: String, data: Data,
+                               schemaVersion: Int = 1) throws(EventProblem) -> (event: Event, place: Int) {
             var (type, stream) = (type, stream)
             let read = type.withUTF8 { type in
                 stream.withUTF8 { stream in
                     data.withUnsafeBytes { data in
-                        Result { () throws(EventProblem) -> Event in
+                        Result { () throws(EventProblem) -> (event: Event, place: Int) in
                             try readPlaced(type: UnsafeRawBufferPointer(type), stream: UnsafeRawBufferPointer(stream),
-                                           data: data, schemaVersion: schemaVersion).event
+                                           data: data, schemaVersion: schemaVersion)
                         }
                     }
                 }
