@@ -320,6 +320,11 @@ public final class Environment: @unchecked Sendable {
     /// For a large write about to start: a map that fills halfway through a write transaction
     /// makes LMDB abort it, and ``write(_:)`` runs all of its work again after growing.
     public func ensureRoom(for bytes: Int) throws(LMDBError) {
+        // Most calls find room: they wait for no transaction of this process to end.
+        pthread_rwlock_rdlock(mapLock)
+        let hasRoom = currentMapSize() >= min(usedSize() + bytes, options.maxMapSize)
+        pthread_rwlock_unlock(mapLock)
+        if hasRoom { return }
         pthread_rwlock_wrlock(mapLock)
         defer { pthread_rwlock_unlock(mapLock) }
         let current = currentMapSize()

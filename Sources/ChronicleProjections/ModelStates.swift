@@ -236,6 +236,14 @@ public final class ModelStates: Sendable {
     /// - throws: ``ProjectionError/supersededEntities`` when a newer rebuild replaced this one.
     @discardableResult
     public func rebuild(progress: @escaping @Sendable (_ position: UInt64) -> Void = { _ in }) throws -> UInt64 {
+        try rebuild(eventsPerTransaction: Self.largeBatchSize, progress: progress)
+    }
+
+    /// ``rebuild(progress:)`` folding the log from far behind (more than `eventsPerTransaction`
+    /// or ``batchSize`` events, the fewer) on two threads, `eventsPerTransaction` events per
+    /// write transaction at most (``pipelinedCatchUp(from:to:into:eventsPerTransaction:)``).
+    @discardableResult
+    func rebuild(eventsPerTransaction: Int, progress: @escaping @Sendable (_ position: UInt64) -> Void = { _ in }) throws -> UInt64 {
         let token = withUnsafeBytes(of: UUID().uuid) { Array($0) }
         let slot = try ProjectionError.mappingStorage {
             try environment.write { txn in
@@ -248,7 +256,9 @@ public final class ModelStates: Sendable {
         let target = FoldTarget.rebuilding(slot: slot, token: token, progress: progress)
         // Far behind first, in many transactions; then, in one, level with the log and swapped in.
         let head = try log.head()
-        if head > UInt64(Self.batchSize) { _ = try catchUp(from: 0, to: head, into: target) }
+        if head > UInt64(min(Self.batchSize, eventsPerTransaction)) {
+            _ = try pipelinedCatchUp(from: 0, to: head, into: target, eventsPerTransaction: eventsPerTransaction)
+        }
         while true {
             _ = try foldTransactions(to: try log.head(), into: target, foldNear)
             let swapped = try ProjectionError.mappingStorage {
@@ -342,7 +352,7 @@ public final class ModelStates: Sendable {
         }
     }
 
-    private static func count(unread: Int, first: String?, _ txn: Transaction, _ meta: Database) throws {
+    static func count(unread: Int, first: String?, _ txn: Transaction, _ meta: Database) throws {
         guard unread > 0 else { return }
         let before = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? $0.loadUnaligned(as: UInt64.self) : 0 } ?? 0
         try txn.put(meta, key: Array("unread".utf8), value: bytes(UInt64(littleEndian: before) + UInt64(unread)))

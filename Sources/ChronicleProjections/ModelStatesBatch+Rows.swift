@@ -13,7 +13,12 @@ extension ModelStatesBatch {
         guard !aggregates.isEmpty else { return }
         var rows: [[UInt8]: StoredAggregateRow] = [:]
         for change in changes {
+            // Shown neither before nor after: in no row.
+            guard change.shownBefore || change.shownAfter else { continue }
             for (number, plan) in owner.sharePlans[change.key.entity] {
+                // Shown both times with the same values: the same share of the same row.
+                if change.shownBefore, change.shownAfter, let before = change.before, let after = change.after,
+                   plan.readsTheSame(in: before, after) { continue }
                 let old = change.shownBefore ? change.before.flatMap { StoredAggregateRow(share: $0, planned: plan) } : nil
                 let new = change.shownAfter ? change.after.flatMap { StoredAggregateRow(share: $0, planned: plan) } : nil
                 guard old != new else { continue }

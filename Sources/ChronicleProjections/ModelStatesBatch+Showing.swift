@@ -9,6 +9,10 @@ extension ModelStatesBatch {
     /// What the batch reads while judging what it shows: the entities it did not touch, each once.
     struct Untouched {
         var states: [Key: ChronicleModel.EntityState?] = [:]
+        /// Whether each parent met is shown before and after the batch (nil: not there),
+        /// remembered where the model's hiding references have no cycle.
+        var parentsShownBefore: [Key: Bool?] = [:]
+        var parentsShownAfter: [Key: Bool?] = [:]
     }
 
     /// One entity whose shown-ness the batch may change: its state before and after the
@@ -60,14 +64,19 @@ extension ModelStatesBatch {
 
     /// Sets the hidden flag of each entity of `changes`, none of which the batch touched
     /// (their stored bytes are otherwise unchanged); the touched ones are written whole.
-    func writeHiddenFlags(of changes: ArraySlice<ShowingChange>) throws {
+    /// Returns the entities whose flag changed.
+    @discardableResult
+    func writeHiddenFlags(of changes: ArraySlice<ShowingChange>) throws -> [Key] {
+        var flagged: [Key] = []
         for change in changes {
             guard var bytes = try tables.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }
             bytes[0] = flags
             try tables.put(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
+            flagged.append(change.key)
         }
+        return flagged
     }
 
     /// Entity `key` before or after the batch.
@@ -85,8 +94,24 @@ extension ModelStatesBatch {
     /// Whether `state` is shown at `moment` (``ChronicleModel/isShown(_:parent:)``).
     private func isShown(_ key: Key, _ state: ChronicleModel.EntityState, _ moment: Moment,
                          _ untouched: inout Untouched) throws -> Bool {
-        try owner.showing.isShown(state, place: key.entity) { place, id in
-            try self.state(Key(entity: place, id: id), moment, &untouched)
+        guard owner.showing.isAcyclic else {
+            return try owner.showing.isShown(state, place: key.entity) { place, id in
+                try self.state(Key(entity: place, id: id), moment, &untouched)
+            }
         }
+        return try owner.showing.isShown(state, place: key.entity) { place, id in
+            try parentIsShown(Key(entity: place, id: id), moment, &untouched)
+        }
+    }
+
+    /// Whether parent `key` is shown at `moment` (nil: not there), judged once per batch.
+    private func parentIsShown(_ key: Key, _ moment: Moment, _ untouched: inout Untouched) throws -> Bool? {
+        if let known = moment == .before ? untouched.parentsShownBefore[key] : untouched.parentsShownAfter[key] { return known }
+        let shown = try state(key, moment, &untouched).map { try isShown(key, $0, moment, &untouched) }
+        switch moment {
+        case .before: untouched.parentsShownBefore[key] = .some(shown)
+        case .after: untouched.parentsShownAfter[key] = .some(shown)
+        }
+        return shown
     }
 }

@@ -13,9 +13,11 @@ struct ModelStatesBatch {
     }
 
     let owner: ModelStates
-    let txn: Transaction
+    /// The transaction it reads the stored entities in, then writes them in (a pipelined
+    /// rebuild folds in a read transaction and writes in another: ``settle(in:_:after:)``).
+    private(set) var txn: Transaction
     /// The tables it folds into: the states readers use, or those a rebuild fills.
-    let tables: ModelStateTables
+    private(set) var tables: ModelStateTables
     /// How the model reads the events folded.
     let reader: ChronicleModel.EventReader
     /// The touched entities as folded so far.
@@ -26,7 +28,28 @@ struct ModelStatesBatch {
         var before: StoredEntity?
         /// The position of the last event folded into it (0: none).
         var lastApplied: UInt64
+        /// False while `before` is not known: the entity was taken from the batch before,
+        /// whose write had not committed (``settle(in:_:after:)`` learns it).
+        var isBeforeKnown = true
     }
+
+    /// What a batch folded, handed to the next one while its write may not have committed: the
+    /// next batch takes the entities it touched from here, not from the database.
+    struct Handover {
+        let overlay: ChronicleModel.Snapshot
+        let touched: [Key: Touched]
+    }
+
+    /// What a batch's write left: each entity it touched as now stored (nil: none), and the
+    /// untouched ones whose hidden flag alone it changed. A batch folded meanwhile learns from
+    /// it what its entities were before (``settle(in:_:after:)``).
+    struct Written {
+        var entities: [Key: StoredEntity?] = [:]
+        var flagged: Set<Key> = []
+    }
+
+    /// The batch folded before this one, when its write may not have committed.
+    private var previous: Handover?
 
     /// The touched entities: one lookup per event finds all the batch keeps of one.
     private(set) var touched: [Key: Touched] = [:]
@@ -45,10 +68,13 @@ struct ModelStatesBatch {
     /// fold loads, before ``finish()`` writes.
     private var ceilings: [StoredIDCeiling?]
 
-    init(states owner: ModelStates, txn: Transaction, tables: ModelStateTables) {
+    /// A batch folding into `tables`, reading what is stored in `txn`; when `previous` is
+    /// given, the entities that batch touched are taken from it (its write may still be running).
+    init(states owner: ModelStates, txn: Transaction, tables: ModelStateTables, following previous: Handover? = nil) {
         self.owner = owner
         self.txn = txn
         self.tables = tables
+        self.previous = previous
         reader = ChronicleModel.EventReader(owner.model)
         overlay = ChronicleModel.Snapshot(owner.model)
         ceilings = Array(repeating: nil, count: owner.model.entities.count)
@@ -118,15 +144,60 @@ struct ModelStatesBatch {
         }
     }
 
+    /// What this batch folded, for the next batch to take over (``init(states:txn:tables:following:)``).
+    var handover: Handover { Handover(overlay: overlay, touched: touched) }
+
+    /// Lets go of the batch before this one, once this one has folded.
+    mutating func releasePrevious() { previous = nil }
+
+    /// Readies a batch folded in a read transaction to be written in `txn`, into `tables`
+    /// (as they are there), after the write of the batch before it, which left `written`:
+    /// what was stored of each entity it took from that batch, or whose hidden flag that
+    /// batch changed, is read from there (or from `txn`). It may run again in a new
+    /// transaction (LMDB's map grew): it then reads the same.
+    mutating func settle(in txn: Transaction, _ tables: ModelStateTables, after written: Written?) throws {
+        self.txn = txn
+        self.tables = tables
+        ceilings = Array(repeating: nil, count: owner.model.entities.count)
+        guard let written else { return }
+        let checksFlags = !written.flagged.isEmpty
+        for slot in touched.indices {
+            let (key, entry) = touched[slot]
+            guard !entry.isBeforeKnown || (checksFlags && written.flagged.contains(key)) else { continue }
+            let before: StoredEntity?
+            if !entry.isBeforeKnown, let known = written.entities[key] {
+                before = known
+            } else {
+                let entity = owner.model.entities[key.entity]
+                before = try tables.storedBytes(txn, key.entity, key.id).map {
+                    try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity])
+                }
+            }
+            touched.values[slot].before = before
+            touched.values[slot].isBeforeKnown = true
+        }
+    }
+
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
+        try finish(keepingWritten: false).changed
+    }
+
+    /// ``finish()``, and, when `keepingWritten`, what it left stored of the entities it
+    /// touched or flagged (for the next batch of a pipelined rebuild, folded meanwhile).
+    func finish(keepingWritten: Bool) throws -> (changed: [(entity: String, id: UUID)], written: Written) {
         let entries = touched.sorted { a, b in
             a.key.entity != b.key.entity ? a.key.entity < b.key.entity : a.key.id.sortsBefore(b.key.id)
         }
         // The first changes are the entries', in their order; then the children they hide or show.
         let showing = try showingChanges(entries)
         try moveShares(showing)
-        try writeHiddenFlags(of: showing[entries.count...])
+        var written = Written()
+        let flagged = try writeHiddenFlags(of: showing[entries.count...])
+        if keepingWritten {
+            written.flagged = Set(flagged)
+            written.entities.reserveCapacity(entries.count)
+        }
         // Entities with no unique field have no ranks of unique writes to keep.
         let keepsUniqueWrites = owner.model.entities.map { $0.fields.contains { $0.unique != nil } }
         var changed: [(entity: String, id: UUID)] = []
@@ -157,6 +228,7 @@ struct ModelStatesBatch {
                              uniqueWrites: keepsUniqueWrites[key.entity]
                                  ? overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id).mapValues(\.position) : [:])
             }
+            if keepingWritten { written.entities[key] = .some(after) }
             let stateChanged = after?.state != before?.state
             guard stateChanged || after != before else { continue }
             if let after {
@@ -172,7 +244,7 @@ struct ModelStatesBatch {
             if stateChanged { changed.append((entity.name, key.id)) }
         }
         for index in [indexes.unique, indexes.children, indexes.values] { try index.write() }
-        return changed
+        return (changed, written)
     }
 
     // MARK: - Folding
@@ -181,6 +253,18 @@ struct ModelStatesBatch {
     /// the position of the last event folded into it (0: none), and where ``touched`` holds it.
     private mutating func load(_ key: Key) throws -> (lastApplied: UInt64, slot: [Key: Touched].Index) {
         if let slot = touched.index(forKey: key) { return (touched.values[slot].lastApplied, slot) }
+        if let previous, let handed = previous.touched[key] {
+            // Folded by the batch before, whose write may not have committed: taken as that
+            // write stores it (unique ranks by position alone; nothing stored when nothing folded).
+            let state = previous.overlay.state(ofEntityAt: key.entity, id: key.id)
+            let lastApplied = state == nil ? 0 : handed.lastApplied
+            touched[key] = Touched(before: nil, lastApplied: lastApplied, isBeforeKnown: false)
+            if let state {
+                let ranks = previous.overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id)
+                overlay.load(state, uniqueRanks: ranks.mapValues { .init(upstream: nil, position: $0.position) })
+            }
+            return (lastApplied, touched.index(forKey: key)!)
+        }
         let entity = owner.model.entities[key.entity]
         let stored = try mayBeStored(key)
             ? tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]) } : nil
@@ -237,7 +321,11 @@ struct ModelStatesBatch {
                          before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?, into indexes: inout IndexMoves) {
         let id = before?.id ?? after?.id
         guard let id else { return }
+        let isDeletedAlike = before?.isDeleted == after?.isDeleted
         for field in owner.indexPlans[number] {
+            // Every entry of a field comes from its value and whether the entity is deleted.
+            if isDeletedAlike, let before, let after,
+               before.values.value(at: field.place, named: field.name) == after.values.value(at: field.place, named: field.name) { continue }
             if let uniqueness = field.uniqueness {
                 let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: field.place)
                 let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: field.place)

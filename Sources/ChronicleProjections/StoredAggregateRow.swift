@@ -58,6 +58,15 @@ struct StoredAggregateRow: Equatable {
                 (measure.kind, measure.field.map(placed), measure.field.flatMap { entity.field(named: $0)?.type })
             }
         }
+
+        /// Whether `a` and `b` hold the same values in every field a share reads: then, both
+        /// shown, they are the same share.
+        func readsTheSame(in a: ChronicleModel.EntityState, _ b: ChronicleModel.EntityState) -> Bool {
+            func same(_ field: (name: String, place: Int)) -> Bool {
+                a.values.value(at: field.place, named: field.name) == b.values.value(at: field.place, named: field.name)
+            }
+            return same(groupedBy) && measures.allSatisfy { $0.field.map(same) ?? true }
+        }
     }
 
     init(key: ChronicleModel.FieldValue, members: Int, measures: [ChronicleModel.FieldValue]) {

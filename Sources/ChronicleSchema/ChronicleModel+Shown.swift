@@ -24,6 +24,9 @@ extension ChronicleModel {
         private let places: [String: Int]
         private let names: [String]
         private let longestChain: Int
+        /// Whether no chain of hiding references comes back to where it began: then whether
+        /// an entity is shown does not depend on where a chain met it, and may be remembered.
+        package let isAcyclic: Bool
 
         /// The rule of `model`.
         public init(_ model: ChronicleModel) {
@@ -38,6 +41,37 @@ extension ChronicleModel {
             self.places = places
             names = model.entities.map(\.name)
             longestChain = model.entities.count
+            isAcyclic = Self.isAcyclic(hiding.map { $0.map(\.target) })
+        }
+
+        /// Whether the graph of `edges` (each node's targets) has no cycle.
+        private static func isAcyclic(_ edges: [[Int]]) -> Bool {
+            // 0: not met, 1: on the current path, 2: done.
+            var marks = Array(repeating: 0, count: edges.count)
+            func visit(_ node: Int) -> Bool {
+                if marks[node] == 1 { return false }
+                if marks[node] == 2 { return true }
+                marks[node] = 1
+                for target in edges[node] where !visit(target) { return false }
+                marks[node] = 2
+                return true
+            }
+            return edges.indices.allSatisfy(visit)
+        }
+
+        /// Whether `state`, an entity of the model's entity at `place`, is shown, told by
+        /// `parentIsShown` whether each parent it names is (nil: not there). For a caller that
+        /// judges many children of few parents and remembers each parent's answer; only
+        /// where the rule ``isAcyclic``, else an answer depends on the chain that asked.
+        package func isShown(_ state: EntityState, place: Int,
+                             parentIsShown: (_ place: Int, _ id: UUID) throws -> Bool?) rethrows -> Bool {
+            guard !state.isDeleted, hiding.indices.contains(place) else { return false }
+            for (field, fieldPlace, target) in hiding[place] {
+                guard let parentID = state.reference(at: fieldPlace, named: field),
+                      let shown = try parentIsShown(target, parentID) else { continue }
+                if !shown { return false }
+            }
+            return true
         }
 
         /// Whether `state` is shown (``ChronicleModel/isShown(_:parent:)``).

@@ -1,0 +1,113 @@
+@_spi(Operator) import Chronicle
+import ChronicleTestSupport
+import ChronicleLog
+import Foundation
+@testable import ChronicleProjections
+import Synchronization
+import Testing
+
+/// A declared model's rebuild from far behind folds one batch while a second thread writes the
+/// batch before it (`ModelStates.pipelinedCatchUp`): the next batch reads what is stored as the
+/// last commit left it, and takes from the batch being written the entities it touched. What it
+/// builds must be, byte for byte, what the catch-ups that followed the log built, whatever the
+/// size of its transactions.
+@Suite("a declared model's rebuild, folded and written on two threads", .timeLimit(.minutes(5)))
+struct PipelinedRebuildTests {
+    @Test("random commands on two devices syncing: a rebuild in small transactions builds the catch-ups' bytes",
+          arguments: ["notebook", "todo"])
+    func aRebuildBuildsTheCatchUpsBytes(modelName: String) async throws {
+        let model = modelName == "notebook" ? NotebookModel.model : TodoAppModel.model
+        let name = "PipelinedRebuildTests.aRebuildBuildsTheCatchUpsBytes.\(modelName)"
+        print("\(name): seed 0x\(String(TestSeed.seed(for: name), radix: 16)) (replay the run: \(TestSeed.replay))")
+        var random = TestSeed.generator(for: name)
+        let folder = try TemporaryFolder("pipelined-rebuild")
+        defer { folder.remove() }
+        var devices = [try StoredEntitiesTests.open(folder, "a", model: model), try StoredEntitiesTests.open(folder, "b", model: model)]
+        var server = ServerOrder()
+        let commands = RandomModelCommand(model: model)
+        var known: [String: [UUID]] = [:]
+        for _ in 1...1500 {
+            let device = Int.random(in: 0..<2, using: &random)
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                try await server.sync(devices[device], index: device)
+                continue
+            }
+            let command = commands.random(&random, known: known)
+            do {
+                try await devices[device].perform { step in try step.perform(command) }
+                if case .create = command.action { known[command.entity, default: []].append(command.id) }
+            } catch ChronicleError.refused {
+                continue
+            }
+        }
+        for _ in 0..<2 { for index in devices.indices { try await server.sync(devices[index], index: index) } }
+        // The stores' states as their catch-ups left them, batch after batch as the log grew.
+        for index in devices.indices { _ = try await devices[index].entities(model.entities[0].name) }
+        for device in devices { await device.close() }
+        devices = []
+
+        for device in ["a", "b"] {
+            let log = try EventLog(path: folder.path + "/\(device)/log")
+            defer { log.close() }
+            let path = folder.path + "/\(device)/entities"
+            let states = try ModelStates(path: path, model: model, log: log, noSync: true)
+            try states.catchUp()
+            let caughtUp = try Self.tables(of: states)
+            let size = Int.random(in: 3...60, using: &random)
+            let commits = Mutex(0)
+            let head = try log.head()
+            #expect(try states.rebuild(eventsPerTransaction: size) { _ in commits.withLock { $0 += 1 } } == head)
+            let count = commits.withLock { $0 }
+            print("\(name): device \(device), \(head) events rebuilt \(size) a transaction in \(count) commits")
+            #expect(count > Int(head) / size, "the rebuild wrote in \(count) transactions")
+            let rebuilt = try Self.tables(of: states)
+            for (table, entries) in caughtUp {
+                #expect(rebuilt[table] == entries, "device \(device), \(size) events a transaction: table \(table) differs")
+            }
+            #expect(try ModelStatesVerifier.problems(path: path, model: model, log: log, deep: true) == [])
+        }
+    }
+
+    @Test("a note hidden by one batch as its folder is deleted, and touched by the next as the folder comes back, is shown")
+    func aChildHiddenByTheBatchBeingWritten() async throws {
+        let folder = try TemporaryFolder("pipelined-rebuild-hidden")
+        defer { folder.remove() }
+        let store = try StoredEntitiesTests.open(folder, "store", model: NotebookModel.model)
+        // Transactions of two events: the note is hidden by the one that deletes its folder, and
+        // touched by the one that restores it, folded while the one before is written.
+        let (work, note) = try await store.perform { step in
+            (try step.create("Folder", ["name": .text("Work")]), try step.create("Note", ["day": .text("2026-05-01")]))
+        }
+        try await store.perform { step in try step.update("Note", note, ["folderId": .text(work.uuidString.lowercased()), "body": .text("milk")]) }
+        _ = try await store.perform { step in try step.create("Label", ["name": .text("red")]) }
+        try await store.perform { step in try step.delete("Folder", work) }
+        _ = try await store.perform { step in try step.create("Label", ["name": .text("blue")]) }
+        try await store.perform { step in try step.restore("Folder", work) }
+        try await store.perform { step in try step.update("Note", note, ["body": .text("milk")]) }
+        let log = store.log
+        #expect(try log.head() == 8)
+        #expect(try await store.entities("Note").map(\.id) == [note])
+        let states = try ModelStates(path: folder.path + "/states", model: NotebookModel.model, log: log, noSync: true)
+        for _ in 0..<20 {
+            try states.rebuild(eventsPerTransaction: 2)
+            #expect(try states.shown("Note").map(\.id) == [note])
+        }
+        #expect(try ModelStatesVerifier.problems(path: folder.path + "/states", model: NotebookModel.model, log: log, deep: true) == [])
+        await store.close()
+    }
+
+    /// Every key and value of the tables readers use, by the table's name in the active slot.
+    static func tables(of states: ModelStates) throws -> [String: [[UInt8]: [UInt8]]] {
+        try states.environment.read { txn in
+            let tables = try states.tables(txn)
+            let named = [("deleted", tables.deleted), ("unique", tables.unique), ("children", tables.children),
+                         ("values", tables.values), ("conflicts", tables.conflicts), ("rows", tables.rows), ("meta", tables.meta)]
+                + tables.live.enumerated().map { ("live.\($0)", $1) }
+            var entries: [String: [[UInt8]: [UInt8]]] = [:]
+            for (name, database) in named {
+                try txn.scan(database, prefix: []) { key, value in entries[name, default: [:]][Array(key)] = Array(value) }
+            }
+            return entries
+        }
+    }
+}
