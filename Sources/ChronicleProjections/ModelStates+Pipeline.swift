@@ -5,13 +5,14 @@ import ChronicleLMDB
 import Synchronization
 
 extension ModelStates {
-    /// A rebuild's fold from far behind, on two threads: while a second thread writes and
-    /// commits one batch (judging what it shows, encoding and indexing the entities it
-    /// touched: two thirds of the work), this one folds the next. The next batch reads the
+    /// A rebuild's fold from far behind, on two threads: while a second thread encodes, writes
+    /// and commits one batch's entities, this one folds the next. The next batch reads the
     /// stored entities in a read transaction that sees every batch but the one being written,
     /// and takes the entities that one touched from its fold (``ModelStatesBatch/Handover``).
-    /// Each transaction folds `eventsPerTransaction` events at most (and
-    /// ``EventLog/defaultBatchBytes`` of their data). Returns the position reached.
+    /// The batches write the entities' states alone; the indexes, rows and hidden flags are
+    /// derived from them at the end, in one transaction (``StatesDerivation``). Each batch
+    /// folds `eventsPerTransaction` events at most (and ``EventLog/defaultBatchBytes`` of
+    /// their data). Returns the position reached.
     ///
     /// Only a rebuild's slot folds this way: no other process writes it (another rebuild takes
     /// it over, and this one then throws ``ProjectionError/supersededEntities``).
@@ -30,7 +31,7 @@ extension ModelStates {
         while reached < head {
             let folded = try ProjectionError.mappingStorage {
                 try environment.read { txn -> (batch: ModelStatesBatch, last: UInt64)? in
-                    var batch = ModelStatesBatch(states: self, txn: txn, tables: try target.tables(of: self, txn), following: previous)
+                    var batch = ModelStatesBatch(rebuildingAfter: previous, states: self, txn: txn, tables: try target.tables(of: self, txn))
                     var (events, bytes, last) = (0, 0, reached)
                     while events < eventsPerTransaction && bytes < EventLog.defaultBatchBytes, let chunk = try source.next() {
                         try batch.fold(chunk)
@@ -52,6 +53,13 @@ extension ModelStates {
             reached = last
         }
         try writer.waitUntilFree()
+        // The batches wrote the states alone: the indexes, rows and hidden flags follow from them.
+        try ProjectionError.mappingStorage {
+            try environment.write { txn in
+                let tables = try target.tables(of: self, txn)
+                try StatesDerivation.derive(self, txn, tables)
+            }
+        }
         return reached
     }
 }
@@ -70,8 +78,6 @@ private final class PipelinedBatchWriter: @unchecked Sendable {
     private let free = DispatchSemaphore(value: 1)
     /// The first write's error: the writes after it are not made.
     private let failure = Mutex<(any Error)?>(nil)
-    /// What the last write left (the writing thread's alone).
-    private var lastWritten: ModelStatesBatch.Written?
     /// How much each transaction grows the map, so that the next seldom runs twice.
     private let forecast = MapGrowthForecast()
 
@@ -111,22 +117,20 @@ private final class PipelinedBatchWriter: @unchecked Sendable {
     private func commit(_ folded: ModelStatesBatch, from checkpoint: UInt64, to last: UInt64) throws {
         var batch = folded
         let environment = states.environment
-        let written = try ProjectionError.mappingStorage {
+        try ProjectionError.mappingStorage {
             try environment.ensureRoom(for: forecast.room)
             let used = environment.usedSize()
             defer { forecast.record(from: used, to: environment.usedSize()) }
-            return try environment.write { txn -> ModelStatesBatch.Written in
+            try environment.write { txn in
                 let tables = try target.tables(of: states, txn)
                 // Only this rebuild writes its slot: a checkpoint elsewhere means another took it over.
                 guard try ModelStates.checkpoint(txn, tables.meta) == checkpoint else { throw ProjectionError.supersededEntities }
-                try batch.settle(in: txn, tables, after: lastWritten)
-                let (_, written) = try batch.finish(keepingWritten: true)
+                batch.move(to: txn, tables)
+                _ = try batch.finish()
                 try ModelStates.count(unread: batch.unread, first: batch.firstUnread, txn, tables.meta)
                 try txn.put(tables.meta, key: Array("position".utf8), value: ModelStates.bytes(last))
-                return written
             }
         }
-        lastWritten = written
         if case .rebuilding(_, _, let progress) = target { progress(last) }
     }
 }

@@ -42,9 +42,7 @@ extension ModelStatesBatch {
             let stored = try key.withUnsafeBytes { k in
                 try txn.get(tables.rows, key: k).map { try StoredAggregateRow.decode($0, aggregate: owner.model.aggregates[aggregate].name) }
             }
-            rows[key] = stored ?? StoredAggregateRow(key: share.key, members: 0, measures: share.measures.map { measure in
-                if case .integer = measure { .integer(0) } else { .text("0") }
-            })
+            rows[key] = stored ?? .empty(like: share)
         }
         rows[key]?.add(share, sign: sign)
     }

@@ -64,19 +64,14 @@ extension ModelStatesBatch {
 
     /// Sets the hidden flag of each entity of `changes`, none of which the batch touched
     /// (their stored bytes are otherwise unchanged); the touched ones are written whole.
-    /// Returns the entities whose flag changed.
-    @discardableResult
-    func writeHiddenFlags(of changes: ArraySlice<ShowingChange>) throws -> [Key] {
-        var flagged: [Key] = []
+    func writeHiddenFlags(of changes: ArraySlice<ShowingChange>) throws {
         for change in changes {
             guard var bytes = try tables.storedBytes(txn, change.key.entity, change.key.id).map(Array.init), !bytes.isEmpty else { continue }
             let flags = change.hiddenAfter ? bytes[0] | StoredEntity.hiddenFlag : bytes[0] & ~StoredEntity.hiddenFlag
             guard flags != bytes[0] else { continue }
             bytes[0] = flags
             try tables.put(txn, change.key.entity, change.key.id, bytes: bytes, isDeleted: flags & 1 == 1)
-            flagged.append(change.key)
         }
-        return flagged
     }
 
     /// Entity `key` before or after the batch.

@@ -14,7 +14,7 @@ struct ModelStatesBatch {
 
     let owner: ModelStates
     /// The transaction it reads the stored entities in, then writes them in (a pipelined
-    /// rebuild folds in a read transaction and writes in another: ``settle(in:_:after:)``).
+    /// rebuild folds in a read transaction and writes in another: ``move(to:_:)``).
     private(set) var txn: Transaction
     /// The tables it folds into: the states readers use, or those a rebuild fills.
     private(set) var tables: ModelStateTables
@@ -28,9 +28,6 @@ struct ModelStatesBatch {
         var before: StoredEntity?
         /// The position of the last event folded into it (0: none).
         var lastApplied: UInt64
-        /// False while `before` is not known: the entity was taken from the batch before,
-        /// whose write had not committed (``settle(in:_:after:)`` learns it).
-        var isBeforeKnown = true
     }
 
     /// What a batch folded, handed to the next one while its write may not have committed: the
@@ -40,16 +37,12 @@ struct ModelStatesBatch {
         let touched: [Key: Touched]
     }
 
-    /// What a batch's write left: each entity it touched as now stored (nil: none), and the
-    /// untouched ones whose hidden flag alone it changed. A batch folded meanwhile learns from
-    /// it what its entities were before (``settle(in:_:after:)``).
-    struct Written {
-        var entities: [Key: StoredEntity?] = [:]
-        var flagged: Set<Key> = []
-    }
-
     /// The batch folded before this one, when its write may not have committed.
     private var previous: Handover?
+    /// Whether ``finish()`` writes the entities' states alone (``init(rebuildingAfter:states:txn:tables:)``).
+    private let writesStatesOnly: Bool
+    /// Per entity, whether it has a unique field (whose writes' ranks its states keep).
+    private let keepsUniqueWrites: [Bool]
 
     /// The touched entities: one lookup per event finds all the batch keeps of one.
     private(set) var touched: [Key: Touched] = [:]
@@ -68,13 +61,27 @@ struct ModelStatesBatch {
     /// fold loads, before ``finish()`` writes.
     private var ceilings: [StoredIDCeiling?]
 
-    /// A batch folding into `tables`, reading what is stored in `txn`; when `previous` is
-    /// given, the entities that batch touched are taken from it (its write may still be running).
-    init(states owner: ModelStates, txn: Transaction, tables: ModelStateTables, following previous: Handover? = nil) {
+    /// A batch folding into `tables`, reading what is stored in `txn`.
+    init(states owner: ModelStates, txn: Transaction, tables: ModelStateTables) {
+        self.init(states: owner, txn: txn, tables: tables, previous: nil, writingStatesOnly: false)
+    }
+
+    /// A batch of a rebuild from far behind, which writes the entities' states and the
+    /// conflicts alone, none hidden: the indexes, rows and hidden flags are derived once its
+    /// fold is done (``StatesDerivation``). The entities `previous` (the batch before, whose
+    /// write may still be running) touched are taken from it, as its write stores them.
+    init(rebuildingAfter previous: Handover?, states owner: ModelStates, txn: Transaction, tables: ModelStateTables) {
+        self.init(states: owner, txn: txn, tables: tables, previous: previous, writingStatesOnly: true)
+    }
+
+    private init(states owner: ModelStates, txn: Transaction, tables: ModelStateTables, previous: Handover?,
+                 writingStatesOnly: Bool) {
         self.owner = owner
         self.txn = txn
         self.tables = tables
         self.previous = previous
+        writesStatesOnly = writingStatesOnly
+        keepsUniqueWrites = owner.model.entities.map { $0.fields.contains { $0.unique != nil } }
         reader = ChronicleModel.EventReader(owner.model)
         overlay = ChronicleModel.Snapshot(owner.model)
         ceilings = Array(repeating: nil, count: owner.model.entities.count)
@@ -144,75 +151,35 @@ struct ModelStatesBatch {
         }
     }
 
-    /// What this batch folded, for the next batch to take over (``init(states:txn:tables:following:)``).
+    /// What this batch folded, for the next batch to take over (``init(rebuildingAfter:states:txn:tables:)``).
     var handover: Handover { Handover(overlay: overlay, touched: touched) }
 
     /// Lets go of the batch before this one, once this one has folded.
     mutating func releasePrevious() { previous = nil }
 
-    /// Readies a batch folded in a read transaction to be written in `txn`, into `tables`
-    /// (as they are there), after the write of the batch before it, which left `written`:
-    /// what was stored of each entity it took from that batch, or whose hidden flag that
-    /// batch changed, is read from there (or from `txn`). It may run again in a new
-    /// transaction (LMDB's map grew): it then reads the same.
-    mutating func settle(in txn: Transaction, _ tables: ModelStateTables, after written: Written?) throws {
+    /// Moves a batch folded in a read transaction to `txn`, where ``finish()`` writes it into
+    /// `tables` (the same tables, as that transaction opens them).
+    mutating func move(to txn: Transaction, _ tables: ModelStateTables) {
         self.txn = txn
         self.tables = tables
         ceilings = Array(repeating: nil, count: owner.model.entities.count)
-        guard let written else { return }
-        let checksFlags = !written.flagged.isEmpty
-        for slot in touched.indices {
-            let (key, entry) = touched[slot]
-            guard !entry.isBeforeKnown || (checksFlags && written.flagged.contains(key)) else { continue }
-            let before: StoredEntity?
-            if !entry.isBeforeKnown, let known = written.entities[key] {
-                before = known
-            } else {
-                let entity = owner.model.entities[key.entity]
-                before = try tables.storedBytes(txn, key.entity, key.id).map {
-                    try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity])
-                }
-            }
-            touched.values[slot].before = before
-            touched.values[slot].isBeforeKnown = true
-        }
     }
 
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
-        try finish(keepingWritten: false).changed
-    }
-
-    /// ``finish()``, and, when `keepingWritten`, what it left stored of the entities it
-    /// touched or flagged (for the next batch of a pipelined rebuild, folded meanwhile).
-    func finish(keepingWritten: Bool) throws -> (changed: [(entity: String, id: UUID)], written: Written) {
         let entries = touched.sorted { a, b in
             a.key.entity != b.key.entity ? a.key.entity < b.key.entity : a.key.id.sortsBefore(b.key.id)
+        }
+        try writeConflicts()
+        if writesStatesOnly {
+            try writeStates(entries)
+            return []
         }
         // The first changes are the entries', in their order; then the children they hide or show.
         let showing = try showingChanges(entries)
         try moveShares(showing)
-        var written = Written()
-        let flagged = try writeHiddenFlags(of: showing[entries.count...])
-        if keepingWritten {
-            written.flagged = Set(flagged)
-            written.entities.reserveCapacity(entries.count)
-        }
-        // Entities with no unique field have no ranks of unique writes to keep.
-        let keepsUniqueWrites = owner.model.entities.map { $0.fields.contains { $0.unique != nil } }
+        try writeHiddenFlags(of: showing[entries.count...])
         var changed: [(entity: String, id: UUID)] = []
-        var index: [UInt64: UInt16] = [:]
-        for (position, conflict) in conflicts {
-            // As the todo app's conflicts are kept: the pulled event's position, then its conflict's number.
-            let at = index[position, default: 0]
-            index[position] = at + 1
-            var key: [UInt8] = []
-            key.appendBigEndian(position)
-            key.appendBigEndian(at)
-            try txn.put(tables.conflicts, key: key, value: ConflictsProjection.encode(conflict))
-        }
-        // In key order, each entity's live table through puts of its own: new ids, which rise
-        // with time, are appended.
         var puts = [AscendingPuts?](repeating: nil, count: tables.live.count)
         // The index entries moved, written sorted when every entity is: appended where they pass
         // the stored ones, near each other where not.
@@ -221,30 +188,71 @@ struct ModelStatesBatch {
                                  values: IndexChanges(txn: txn, database: tables.values))
         for (index, (key, entry)) in entries.enumerated() {
             let before = entry.before
-            let entity = owner.model.entities[key.entity]
             let change = showing[index]
-            let after = change.after.map { state in
-                StoredEntity(state: state, isHidden: change.hiddenAfter, lastApplied: entry.lastApplied,
-                             uniqueWrites: keepsUniqueWrites[key.entity]
-                                 ? overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id).mapValues(\.position) : [:])
-            }
-            if keepingWritten { written.entities[key] = .some(after) }
+            let after = stored(change.after, of: key, entry, isHidden: change.hiddenAfter)
             let stateChanged = after?.state != before?.state
             guard stateChanged || after != before else { continue }
-            if let after {
-                var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
-                let bytes = after.encoded(by: entity)
-                try tables.write(txn, key.entity, key.id, bytes: bytes, isDeleted: after.state.isDeleted,
-                                wasDeleted: before?.state.isDeleted, puts: &entityPuts)
-                puts[key.entity] = entityPuts
-            } else if let before {
-                try tables.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted)
-            }
+            try write(after, over: before, as: key, puts: &puts)
+            let entity = owner.model.entities[key.entity]
             reindex(entity, number: key.entity, before: before?.state, after: after?.state, into: &indexes)
             if stateChanged { changed.append((entity.name, key.id)) }
         }
         for index in [indexes.unique, indexes.children, indexes.values] { try index.write() }
-        return (changed, written)
+        return changed
+    }
+
+    /// ``finish()`` of a batch that writes the entities' states alone (none hidden).
+    private func writeStates(_ entries: [(key: Key, value: Touched)]) throws {
+        var puts = [AscendingPuts?](repeating: nil, count: tables.live.count)
+        for (key, entry) in entries {
+            let after = stored(overlay.state(ofEntityAt: key.entity, id: key.id), of: key, entry, isHidden: false)
+            guard after != entry.before else { continue }
+            try write(after, over: entry.before, as: key, puts: &puts)
+        }
+    }
+
+    /// Writes what pulled events overruled, as the todo app's conflicts are kept: under the
+    /// pulled event's position, then its conflict's number.
+    private func writeConflicts() throws {
+        var index: [UInt64: UInt16] = [:]
+        for (position, conflict) in conflicts {
+            let at = index[position, default: 0]
+            index[position] = at + 1
+            var key: [UInt8] = []
+            key.appendBigEndian(position)
+            key.appendBigEndian(at)
+            try txn.put(tables.conflicts, key: key, value: ConflictsProjection.encode(conflict))
+        }
+    }
+
+    /// Entity `key`, touched as `entry` says and folded to `state`, as the batch stores it.
+    private func stored(_ state: ChronicleModel.EntityState?, of key: Key, _ entry: Touched, isHidden: Bool) -> StoredEntity? {
+        Self.stored(state, lastApplied: entry.lastApplied, uniqueRanks: overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id),
+                    keepsUniqueWrites: keepsUniqueWrites[key.entity], isHidden: isHidden)
+    }
+
+    /// An entity folded to `state` (nil: nothing stored), last applied at `lastApplied`, its
+    /// unique fields written at `uniqueRanks`, as a batch stores it.
+    private static func stored(_ state: ChronicleModel.EntityState?, lastApplied: UInt64, uniqueRanks: [String: ChronicleModel.EventRank],
+                               keepsUniqueWrites: Bool, isHidden: Bool) -> StoredEntity? {
+        state.map { state in
+            // Entities with no unique field have no ranks of unique writes to keep.
+            StoredEntity(state: state, isHidden: isHidden, lastApplied: lastApplied,
+                         uniqueWrites: keepsUniqueWrites ? uniqueRanks.mapValues(\.position) : [:])
+        }
+    }
+
+    /// Stores `after` as entity `key` where `before` was (nil: removes it), a live one through
+    /// its entity's puts of `puts`: in key order, new ids, which rise with time, are appended.
+    private func write(_ after: StoredEntity?, over before: StoredEntity?, as key: Key, puts: inout [AscendingPuts?]) throws {
+        if let after {
+            var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
+            try tables.write(txn, key.entity, key.id, bytes: after.encoded(by: owner.model.entities[key.entity]),
+                             isDeleted: after.state.isDeleted, wasDeleted: before?.state.isDeleted, puts: &entityPuts)
+            puts[key.entity] = entityPuts
+        } else if let before {
+            try tables.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted)
+        }
     }
 
     // MARK: - Folding
@@ -256,14 +264,14 @@ struct ModelStatesBatch {
         if let previous, let handed = previous.touched[key] {
             // Folded by the batch before, whose write may not have committed: taken as that
             // write stores it (unique ranks by position alone; nothing stored when nothing folded).
-            let state = previous.overlay.state(ofEntityAt: key.entity, id: key.id)
-            let lastApplied = state == nil ? 0 : handed.lastApplied
-            touched[key] = Touched(before: nil, lastApplied: lastApplied, isBeforeKnown: false)
-            if let state {
-                let ranks = previous.overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id)
-                overlay.load(state, uniqueRanks: ranks.mapValues { .init(upstream: nil, position: $0.position) })
+            let stored = Self.stored(previous.overlay.state(ofEntityAt: key.entity, id: key.id), lastApplied: handed.lastApplied,
+                                     uniqueRanks: previous.overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id),
+                                     keepsUniqueWrites: keepsUniqueWrites[key.entity], isHidden: false)
+            touched[key] = Touched(before: stored, lastApplied: stored?.lastApplied ?? 0)
+            if let stored {
+                overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
             }
-            return (lastApplied, touched.index(forKey: key)!)
+            return (stored?.lastApplied ?? 0, touched.index(forKey: key)!)
         }
         let entity = owner.model.entities[key.entity]
         let stored = try mayBeStored(key)

@@ -69,6 +69,13 @@ struct StoredAggregateRow: Equatable {
         }
     }
 
+    /// A row of no members with the key of `share`, its measures zero as `share`'s are spelt.
+    static func empty(like share: StoredAggregateRow) -> StoredAggregateRow {
+        StoredAggregateRow(key: share.key, members: 0, measures: share.measures.map { measure in
+            if case .integer = measure { .integer(0) } else { .text("0") }
+        })
+    }
+
     init(key: ChronicleModel.FieldValue, members: Int, measures: [ChronicleModel.FieldValue]) {
         self.key = key
         self.members = members
