@@ -19,6 +19,12 @@ struct IndexChanges {
         self.database = database
     }
 
+    /// The changes that add `keys`, removing none.
+    init(txn: Transaction, database: Database, adding keys: KeyList) {
+        self.init(txn: txn, database: database)
+        added = keys
+    }
+
     mutating func remove(_ key: [UInt8]) { removed.append(key) }
 
     mutating func add(_ key: [UInt8]) { added.append(key) }

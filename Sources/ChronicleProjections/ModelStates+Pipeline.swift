@@ -1,6 +1,7 @@
 import ChronicleSchema
 import ChronicleLog
 import Dispatch
+import Foundation
 import ChronicleLMDB
 import Synchronization
 
@@ -10,14 +11,14 @@ extension ModelStates {
     /// stored entities in a read transaction that sees every batch but the one being written,
     /// and takes the entities that one touched from its fold (``ModelStatesBatch/Handover``).
     /// The batches write the entities' states alone; the indexes, rows and hidden flags are
-    /// derived from them at the end, in one transaction (``StatesDerivation``). Each batch
+    /// derived from them at the end, as `derivation` says (``StatesDerivation``). Each batch
     /// folds `eventsPerTransaction` events at most (and ``EventLog/defaultBatchBytes`` of
     /// their data). Returns the position reached.
     ///
     /// Only a rebuild's slot folds this way: no other process writes it (another rebuild takes
     /// it over, and this one then throws ``ProjectionError/supersededEntities``).
-    func pipelinedCatchUp(from start: UInt64, to head: UInt64, into target: FoldTarget,
-                           eventsPerTransaction: Int = largeBatchSize) throws -> UInt64 {
+    func pipelinedCatchUp(from start: UInt64, to head: UInt64, into target: FoldTarget, eventsPerTransaction: Int = largeBatchSize,
+                          derivation: (parts: Int, entitiesPerRound: Int)) throws -> UInt64 {
         let (reader, deviceID) = (ChronicleModel.EventReader(model), log.deviceID)
         let source = ChunkReadAhead(log: log, chunkSize: min(Self.readAheadChunk, eventsPerTransaction), after: start) { stored in
             try ModelChunk(stored, reader: reader, deviceID: deviceID)
@@ -54,12 +55,7 @@ extension ModelStates {
         }
         try writer.waitUntilFree()
         // The batches wrote the states alone: the indexes, rows and hidden flags follow from them.
-        try ProjectionError.mappingStorage {
-            try environment.write { txn in
-                let tables = try target.tables(of: self, txn)
-                try StatesDerivation.derive(self, txn, tables)
-            }
-        }
+        try StatesDerivation.derive(self, into: target, parts: derivation.parts, entitiesPerRound: derivation.entitiesPerRound)
         return reached
     }
 }

@@ -241,9 +241,12 @@ public final class ModelStates: Sendable {
 
     /// ``rebuild(progress:)`` folding the log from far behind (more than `eventsPerTransaction`
     /// or ``batchSize`` events, the fewer) on two threads, `eventsPerTransaction` events per
-    /// write transaction at most (``pipelinedCatchUp(from:to:into:eventsPerTransaction:)``).
+    /// write transaction at most, then deriving the indexes and rows in `derivationParts`
+    /// parts at once, `entitiesPerRound` entities a part at a time (``StatesDerivation``).
     @discardableResult
-    func rebuild(eventsPerTransaction: Int, progress: @escaping @Sendable (_ position: UInt64) -> Void = { _ in }) throws -> UInt64 {
+    func rebuild(eventsPerTransaction: Int, derivationParts: Int = ProcessInfo.processInfo.activeProcessorCount,
+                 entitiesPerRound: Int = StatesDerivation.entitiesPerRound,
+                 progress: @escaping @Sendable (_ position: UInt64) -> Void = { _ in }) throws -> UInt64 {
         let token = withUnsafeBytes(of: UUID().uuid) { Array($0) }
         let slot = try ProjectionError.mappingStorage {
             try environment.write { txn in
@@ -257,7 +260,8 @@ public final class ModelStates: Sendable {
         // Far behind first, in many transactions; then, in one, level with the log and swapped in.
         let head = try log.head()
         if head > UInt64(min(Self.batchSize, eventsPerTransaction)) {
-            _ = try pipelinedCatchUp(from: 0, to: head, into: target, eventsPerTransaction: eventsPerTransaction)
+            _ = try pipelinedCatchUp(from: 0, to: head, into: target, eventsPerTransaction: eventsPerTransaction,
+                                     derivation: (derivationParts, entitiesPerRound))
         }
         while true {
             _ = try foldTransactions(to: try log.head(), into: target, foldNear)

@@ -8,9 +8,11 @@ import Testing
 
 /// A declared model's rebuild from far behind folds one batch while a second thread writes the
 /// batch before it (`ModelStates.pipelinedCatchUp`): the next batch reads what is stored as the
-/// last commit left it, and takes from the batch being written the entities it touched. What it
-/// builds must be, byte for byte, what the catch-ups that followed the log built, whatever the
-/// size of its transactions.
+/// last commit left it, and takes from the batch being written the entities it touched. Its
+/// batches write the states alone; the indexes, rows and hidden flags are derived at the end,
+/// the entities read in parts at once, round by round (`StatesDerivation`). What it builds must
+/// be, byte for byte, what the catch-ups that followed the log built, whatever the size of its
+/// transactions, the number of parts and the size of the rounds.
 @Suite("a declared model's rebuild, folded and written on two threads", .timeLimit(.minutes(5)))
 struct PipelinedRebuildTests {
     @Test("random commands on two devices syncing: a rebuild in small transactions builds the catch-ups' bytes",
@@ -54,15 +56,19 @@ struct PipelinedRebuildTests {
             try states.catchUp()
             let caughtUp = try Self.tables(of: states)
             let size = Int.random(in: 3...60, using: &random)
+            let parts = Int.random(in: 1...5, using: &random)
+            let round = Int.random(in: 1...100, using: &random)
             let commits = Mutex(0)
             let head = try log.head()
-            #expect(try states.rebuild(eventsPerTransaction: size) { _ in commits.withLock { $0 += 1 } } == head)
+            #expect(try states.rebuild(eventsPerTransaction: size, derivationParts: parts, entitiesPerRound: round) { _ in
+                commits.withLock { $0 += 1 }
+            } == head)
             let count = commits.withLock { $0 }
-            print("\(name): device \(device), \(head) events rebuilt \(size) a transaction in \(count) commits")
+            print("\(name): device \(device), \(head) events rebuilt \(size) a transaction in \(count) commits, derived in \(parts) parts of \(round) entities a round")
             #expect(count > Int(head) / size, "the rebuild wrote in \(count) transactions")
             let rebuilt = try Self.tables(of: states)
             for (table, entries) in caughtUp {
-                #expect(rebuilt[table] == entries, "device \(device), \(size) events a transaction: table \(table) differs")
+                #expect(rebuilt[table] == entries, "device \(device), \(size) events a transaction, \(parts) parts of \(round): table \(table) differs")
             }
             #expect(try ModelStatesVerifier.problems(path: path, model: model, log: log, deep: true) == [])
         }
