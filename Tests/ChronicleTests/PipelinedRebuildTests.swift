@@ -16,9 +16,9 @@ import Testing
 @Suite("a declared model's rebuild, folded and written on two threads", .timeLimit(.minutes(5)))
 struct PipelinedRebuildTests {
     @Test("random commands on two devices syncing: a rebuild in small transactions builds the catch-ups' bytes",
-          arguments: ["notebook", "todo"])
+          arguments: DeclaredTestModels.names)
     func aRebuildBuildsTheCatchUpsBytes(modelName: String) async throws {
-        let model = modelName == "notebook" ? NotebookModel.model : TodoAppModel.model
+        let model = DeclaredTestModels.model(named: modelName)
         let name = "PipelinedRebuildTests.aRebuildBuildsTheCatchUpsBytes.\(modelName)"
         print("\(name): seed 0x\(String(TestSeed.seed(for: name), radix: 16)) (replay the run: \(TestSeed.replay))")
         var random = TestSeed.generator(for: name)
@@ -28,20 +28,7 @@ struct PipelinedRebuildTests {
         var server = ServerOrder()
         let commands = RandomModelCommand(model: model)
         var known: [String: [UUID]] = [:]
-        for _ in 1...1500 {
-            let device = Int.random(in: 0..<2, using: &random)
-            if Int.random(in: 0..<6, using: &random) == 0 {
-                try await server.sync(devices[device], index: device)
-                continue
-            }
-            let command = commands.random(&random, known: known)
-            do {
-                try await devices[device].perform { step in try step.perform(command) }
-                if case .create = command.action { known[command.entity, default: []].append(command.id) }
-            } catch ChronicleError.refused {
-                continue
-            }
-        }
+        for _ in 1...1500 { _ = try await StoredEntitiesTests.randomStep(devices, &server, commands, &known, &random) }
         for _ in 0..<2 { for index in devices.indices { try await server.sync(devices[index], index: index) } }
         // The stores' states as their catch-ups left them, batch after batch as the log grew.
         for index in devices.indices { _ = try await devices[index].entities(model.entities[0].name) }

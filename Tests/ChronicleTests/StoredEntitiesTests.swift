@@ -527,9 +527,9 @@ struct StoredEntitiesTests {
     }
 
     @Test("random commands on two devices syncing through a server's order: stored states equal the log's fold",
-          arguments: ["notebook", "todo"])
+          arguments: DeclaredTestModels.names)
     func randomCommandsAndPulls(modelName: String) async throws {
-        let model = modelName == "notebook" ? NotebookModel.model : TodoAppModel.model
+        let model = DeclaredTestModels.model(named: modelName)
         let name = "StoredEntitiesTests.randomCommandsAndPulls.\(modelName)"
         print("\(name): seed 0x\(String(TestSeed.seed(for: name), radix: 16)) (replay the run: \(TestSeed.replay))")
         var random = TestSeed.generator(for: name)
@@ -541,23 +541,10 @@ struct StoredEntitiesTests {
         var known: [String: [UUID]] = [:]
         var accepted = 0, refused = 0, syncs = 0
         for step in 1...600 {
-            let device = Int.random(in: 0..<2, using: &random)
-            if Int.random(in: 0..<6, using: &random) == 0 {
-                try await server.sync(devices[device], index: device)
-                syncs += 1
-            } else {
-                // Now and then a step of two or three commands, appended together or not at all.
-                let batch = (0..<(Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1))
-                    .map { _ in commands.random(&random, known: known) }
-                do {
-                    try await devices[device].perform { step in
-                        for command in batch { try step.perform(command) }
-                    }
-                    accepted += 1
-                    for command in batch { if case .create = command.action { known[command.entity, default: []].append(command.id) } }
-                } catch ChronicleError.refused {
-                    refused += 1
-                }
+            switch try await Self.randomStep(devices, &server, commands, &known, &random) {
+            case .synced: syncs += 1
+            case .accepted: accepted += 1
+            case .refused: refused += 1
             }
             if step.isMultiple(of: 60) {
                 for index in devices.indices { try await Self.expectStatesEqualTheFold(devices[index], "step \(step), device \(index)") }
@@ -592,6 +579,32 @@ struct StoredEntitiesTests {
                     "device \(name)")
             log.close()
         }
+    }
+
+    /// What ``randomStep(_:_:_:_:_:)`` did.
+    enum RandomStep { case synced, accepted, refused }
+
+    /// One random step on `devices`: now and then one syncs through `server`; else one performs
+    /// a command read off the model's declaration (now and then a step of two or three,
+    /// appended together or not at all), and the ids it creates join `known`.
+    static func randomStep(_ devices: [ChronicleStore], _ server: inout ServerOrder, _ commands: RandomModelCommand,
+                           _ known: inout [String: [UUID]], _ random: inout SeededGenerator) async throws -> RandomStep {
+        let device = Int.random(in: 0..<devices.count, using: &random)
+        if Int.random(in: 0..<6, using: &random) == 0 {
+            try await server.sync(devices[device], index: device)
+            return .synced
+        }
+        let batch = (0..<(Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1))
+            .map { _ in commands.random(&random, known: known) }
+        do {
+            try await devices[device].perform { step in
+                for command in batch { try step.perform(command) }
+            }
+        } catch ChronicleError.refused {
+            return .refused
+        }
+        for command in batch { if case .create = command.action { known[command.entity, default: []].append(command.id) } }
+        return .accepted
     }
 
     /// Every entity as the store shows it equals the in-memory fold of its whole log, and so do

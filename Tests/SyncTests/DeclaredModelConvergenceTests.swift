@@ -20,9 +20,9 @@ import Testing
 @Suite("Any declared model converges through a faulty network", .timeLimit(.minutes(15)))
 struct DeclaredModelConvergenceTests {
     @Test("random commands of a declared model on 2–4 devices, pushes and pulls through faults, then quiet: all show the same, equal to the fold",
-          arguments: ["notebook", "todo"])
+          arguments: DeclaredTestModels.names)
     func randomRunsConverge(modelName: String) async throws {
-        let model = modelName == "notebook" ? NotebookModel.model : TodoAppModel.model
+        let model = DeclaredTestModels.model(named: modelName)
         let seeds = try ConvergencePropertyTests.seeds("declared-\(modelName)", count: "CHRONICLE_DECLARED_CONVERGENCE_SEEDS", default: 16)
         var failed: [UInt64] = []
         var totals = (accepted: 0, refused: 0, events: 0)
