@@ -112,20 +112,13 @@ private final class PipelinedBatchWriter: @unchecked Sendable {
 
     private func commit(_ folded: ModelStatesBatch, from checkpoint: UInt64, to last: UInt64) throws {
         var batch = folded
-        let environment = states.environment
-        try ProjectionError.mappingStorage {
-            try environment.ensureRoom(for: forecast.room)
-            let used = environment.usedSize()
-            defer { forecast.record(from: used, to: environment.usedSize()) }
-            try environment.write { txn in
-                let tables = try target.tables(of: states, txn)
-                // Only this rebuild writes its slot: a checkpoint elsewhere means another took it over.
-                guard try ModelStates.checkpoint(txn, tables.meta) == checkpoint else { throw ProjectionError.supersededEntities }
-                batch.move(to: txn, tables)
-                _ = try batch.finish()
-                try ModelStates.count(unread: batch.unread, first: batch.firstUnread, txn, tables.meta)
-                try txn.put(tables.meta, key: Array("position".utf8), value: ModelStates.bytes(last))
-            }
+        try states.write(foreseeing: forecast) { txn in
+            let tables = try target.tables(of: states, txn)
+            // Only this rebuild writes its slot: a checkpoint elsewhere means another took it over.
+            guard try ModelStates.checkpoint(txn, tables.meta) == checkpoint else { throw ProjectionError.supersededEntities }
+            batch.move(to: txn, tables)
+            _ = try batch.finish()
+            try ModelStates.record(batch, reaching: last, txn, tables.meta)
         }
         if case .rebuilding(_, _, let progress) = target { progress(last) }
     }

@@ -189,14 +189,9 @@ public final class ModelStates: Sendable {
     private func foldTransactions(to head: UInt64, into target: FoldTarget, foreseeing forecast: MapGrowthForecast? = nil,
                                   _ fold: (inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64) throws -> UInt64 {
         while true {
-            let (reached, more, changed) = try ProjectionError.mappingStorage {
-                if let forecast { try environment.ensureRoom(for: forecast.room) }
-                let used = forecast.map { _ in environment.usedSize() }
-                defer { if let forecast, let used { forecast.record(from: used, to: environment.usedSize()) } }
-                return try environment.write { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
-                    let (checkpoint, last, changed) = try foldTransaction(txn, into: try target.tables(of: self, txn), fold)
-                    return (last, last > checkpoint && last < head, changed)
-                }
+            let (reached, more, changed) = try write(foreseeing: forecast) { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
+                let (checkpoint, last, changed) = try foldTransaction(txn, into: try target.tables(of: self, txn), fold)
+                return (last, last > checkpoint && last < head, changed)
             }
             switch target {
             case .active:
@@ -220,9 +215,26 @@ public final class ModelStates: Sendable {
         let last = try fold(&batch, checkpoint)
         guard last > checkpoint else { return (checkpoint, checkpoint, []) }
         let changed = try batch.finish()
-        try Self.count(unread: batch.unread, first: batch.firstUnread, txn, tables.meta)
-        try txn.put(tables.meta, key: Array("position".utf8), value: Self.bytes(last))
+        try Self.record(batch, reaching: last, txn, tables.meta)
         return (checkpoint, last, changed)
+    }
+
+    /// Runs `body` in a write transaction; with `forecast`, the map is grown before it by what
+    /// the transactions before it grew it (``MapGrowthForecast``), and its growth noted.
+    func write<T>(foreseeing forecast: MapGrowthForecast?, _ body: (Transaction) throws -> T) throws -> T {
+        try ProjectionError.mappingStorage {
+            if let forecast { try environment.ensureRoom(for: forecast.room) }
+            let used = forecast.map { _ in environment.usedSize() }
+            defer { if let forecast, let used { forecast.record(from: used, to: environment.usedSize()) } }
+            return try environment.write(body)
+        }
+    }
+
+    /// Notes in `meta`, after `batch` is written, the events it could not read and that the
+    /// states reach `last`.
+    static func record(_ batch: ModelStatesBatch, reaching last: UInt64, _ txn: Transaction, _ meta: Database) throws {
+        try count(unread: batch.unread, first: batch.firstUnread, txn, meta)
+        try txn.put(meta, key: Array("position".utf8), value: bytes(last))
     }
 
     /// Folds the whole log again into the other set of tables while readers and catch-ups go
@@ -356,7 +368,7 @@ public final class ModelStates: Sendable {
         }
     }
 
-    static func count(unread: Int, first: String?, _ txn: Transaction, _ meta: Database) throws {
+    private static func count(unread: Int, first: String?, _ txn: Transaction, _ meta: Database) throws {
         guard unread > 0 else { return }
         let before = try txn.get(meta, key: Array("unread".utf8)).map { $0.count == 8 ? $0.loadUnaligned(as: UInt64.self) : 0 } ?? 0
         try txn.put(meta, key: Array("unread".utf8), value: bytes(UInt64(littleEndian: before) + UInt64(unread)))

@@ -11,7 +11,7 @@ extension ModelStatesBatch {
     func moveShares(_ changes: [ShowingChange]) throws {
         let aggregates = owner.model.aggregates
         guard !aggregates.isEmpty else { return }
-        var rows: [[UInt8]: StoredAggregateRow] = [:]
+        var rows = RowChanges(txn: txn, database: tables.rows, model: owner.model)
         for change in changes {
             // Shown neither before nor after: in no row.
             guard change.shownBefore || change.shownAfter else { continue }
@@ -22,28 +22,10 @@ extension ModelStatesBatch {
                 let old = change.shownBefore ? change.before.flatMap { StoredAggregateRow(share: $0, planned: plan) } : nil
                 let new = change.shownAfter ? change.after.flatMap { StoredAggregateRow(share: $0, planned: plan) } : nil
                 guard old != new else { continue }
-                if let old { try add(old, sign: -1, to: number, in: &rows) }
-                if let new { try add(new, sign: 1, to: number, in: &rows) }
+                if let old { try rows.add(old, sign: -1, to: number) }
+                if let new { try rows.add(new, sign: 1, to: number) }
             }
         }
-        for (key, row) in rows {
-            if row.members > 0 {
-                try txn.put(tables.rows, key: key, value: row.encoded())
-            } else {
-                try txn.delete(tables.rows, key: key)
-            }
-        }
-    }
-
-    private func add(_ share: StoredAggregateRow, sign: Int, to aggregate: Int,
-                     in rows: inout [[UInt8]: StoredAggregateRow]) throws {
-        let key = ModelStateKeys.row(aggregate, share.key)
-        if rows[key] == nil {
-            let stored = try key.withUnsafeBytes { k in
-                try txn.get(tables.rows, key: k).map { try StoredAggregateRow.decode($0, aggregate: owner.model.aggregates[aggregate].name) }
-            }
-            rows[key] = stored ?? .empty(like: share)
-        }
-        rows[key]?.add(share, sign: sign)
+        try rows.write()
     }
 }

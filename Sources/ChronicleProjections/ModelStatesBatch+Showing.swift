@@ -9,10 +9,6 @@ extension ModelStatesBatch {
     /// What the batch reads while judging what it shows: the entities it did not touch, each once.
     struct Untouched {
         var states: [Key: ChronicleModel.EntityState?] = [:]
-        /// Whether each parent met is shown before and after the batch (nil: not there),
-        /// remembered where the model's hiding references have no cycle.
-        var parentsShownBefore: [Key: Bool?] = [:]
-        var parentsShownAfter: [Key: Bool?] = [:]
     }
 
     /// One entity whose shown-ness the batch may change: its state before and after the
@@ -34,13 +30,18 @@ extension ModelStatesBatch {
     /// other way round): judged before and after the batch.
     func showingChanges(_ entries: [(key: Key, value: Touched)]) throws -> [ShowingChange] {
         var untouched = Untouched()
+        let (judgedBefore, judgedAfter) = (ShownJudgement(owner.showing), ShownJudgement(owner.showing))
         var changes: [ShowingChange] = []
         changes.reserveCapacity(entries.count)
         var pending: [Key] = []
         var seen: Set<Key> = []
         func judge(_ key: Key, before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?) throws {
-            let shownBefore = try before.map { try isShown(key, $0, .before, &untouched) } ?? false
-            let shownAfter = try after.map { try isShown(key, $0, .after, &untouched) } ?? false
+            let shownBefore = try before.map { state in
+                try judgedBefore.isShown(state, key) { try self.state($0, .before, &untouched) }
+            } ?? false
+            let shownAfter = try after.map { state in
+                try judgedAfter.isShown(state, key) { try self.state($0, .after, &untouched) }
+            } ?? false
             changes.append(ShowingChange(key: key, before: before, after: after, shownBefore: shownBefore, shownAfter: shownAfter))
             // A parent hides its children when it is there and not shown; one not found hides nothing.
             guard (before != nil && !shownBefore) != (after != nil && !shownAfter) else { return }
@@ -84,29 +85,5 @@ extension ModelStatesBatch {
         let state = try tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]).state }
         untouched.states[key] = .some(state)
         return state
-    }
-
-    /// Whether `state` is shown at `moment` (``ChronicleModel/isShown(_:parent:)``).
-    private func isShown(_ key: Key, _ state: ChronicleModel.EntityState, _ moment: Moment,
-                         _ untouched: inout Untouched) throws -> Bool {
-        guard owner.showing.isAcyclic else {
-            return try owner.showing.isShown(state, place: key.entity) { place, id in
-                try self.state(Key(entity: place, id: id), moment, &untouched)
-            }
-        }
-        return try owner.showing.isShown(state, place: key.entity) { place, id in
-            try parentIsShown(Key(entity: place, id: id), moment, &untouched)
-        }
-    }
-
-    /// Whether parent `key` is shown at `moment` (nil: not there), judged once per batch.
-    private func parentIsShown(_ key: Key, _ moment: Moment, _ untouched: inout Untouched) throws -> Bool? {
-        if let known = moment == .before ? untouched.parentsShownBefore[key] : untouched.parentsShownAfter[key] { return known }
-        let shown = try state(key, moment, &untouched).map { try isShown(key, $0, moment, &untouched) }
-        switch moment {
-        case .before: untouched.parentsShownBefore[key] = .some(shown)
-        case .after: untouched.parentsShownAfter[key] = .some(shown)
-        }
-        return shown
     }
 }

@@ -345,11 +345,17 @@ struct ModelStatesBatch {
                 move(&indexes.values, from: old, to: new, id: id)
             }
             if field.isReference {
-                let old = before?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
-                let new = after?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(number, field.place, parent: $0) }
+                let old = Self.childrenEntry(before, field: field, entity: number)
+                let new = Self.childrenEntry(after, field: field, entity: number)
                 move(&indexes.children, from: old, to: new, id: id)
             }
         }
+    }
+
+    /// An entity's entry under the parent its reference `field` names, deleted or not (a
+    /// restoration finds it there); nil when it names none.
+    static func childrenEntry(_ state: ChronicleModel.EntityState?, field: IndexedField, entity: Int) -> [UInt8]? {
+        state?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(entity, field.place, parent: $0) }
     }
 
     static func uniqueEntry(_ state: ChronicleModel.EntityState?, field: String, under uniqueness: ChronicleModel.Uniqueness,

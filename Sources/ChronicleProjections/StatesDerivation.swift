@@ -44,9 +44,7 @@ struct StatesDerivation {
     private let states: ModelStates
     private let txn: Transaction
     private let tables: ModelStateTables
-    /// Whether each entity met as a parent is shown (nil: not stored), where the model's hiding
-    /// references have no cycle.
-    private var parentsShown: [Key: Bool?] = [:]
+    private let judgement: ShownJudgement
     private var part = Part()
 
     /// The most entities a part reads in one round.
@@ -101,6 +99,7 @@ struct StatesDerivation {
         self.states = states
         self.txn = txn
         self.tables = tables
+        judgement = ShownJudgement(states.showing)
     }
 
     // MARK: - Planning
@@ -182,8 +181,7 @@ struct StatesDerivation {
         let state = try StoredEntity.decode(value, id: id, entity: states.model.entities[number], layout: states.layouts[number]).state
         // A deleted entity is only under its parents (a restoration finds it there).
         for field in states.indexPlans[number] where field.isReference {
-            guard let parent = state.reference(at: field.place, named: field.name) else { continue }
-            var entry = ModelStateKeys.childrenPrefix(number, field.place, parent: parent)
+            guard var entry = ModelStatesBatch.childrenEntry(state, field: field, entity: number) else { continue }
             ModelStateKeys.append(id, to: &entry)
             part.children.append(entry)
         }
@@ -199,7 +197,7 @@ struct StatesDerivation {
                 part.values.append(entry)
             }
         }
-        guard try isShown(Key(entity: number, id: id), state) else {
+        guard try judgement.isShown(state, Key(entity: number, id: id), parent: self.state) else {
             var bytes = Array(value)
             bytes[0] |= StoredEntity.hiddenFlag
             part.hidden.append((number, id, bytes))
@@ -209,24 +207,6 @@ struct StatesDerivation {
             guard let share = StoredAggregateRow(share: state, planned: plan) else { continue }
             part.rows[ModelStateKeys.row(aggregate, share.key), default: (aggregate, .empty(like: share))].row.add(share, sign: 1)
         }
-    }
-
-    /// Whether `state`, stored as `key`, is shown (``ChronicleModel/ShowingRule``).
-    private mutating func isShown(_ key: Key, _ state: ChronicleModel.EntityState) throws -> Bool {
-        guard states.showing.isAcyclic else {
-            return try states.showing.isShown(state, place: key.entity) { place, id in try self.state(Key(entity: place, id: id)) }
-        }
-        return try states.showing.isShown(state, place: key.entity) { place, id in
-            try parentIsShown(Key(entity: place, id: id))
-        }
-    }
-
-    /// Whether parent `key` is shown (nil: not stored), judged once.
-    private mutating func parentIsShown(_ key: Key) throws -> Bool? {
-        if let known = parentsShown[key] { return known }
-        let shown = try state(key).map { try isShown(key, $0) }
-        parentsShown[key] = .some(shown)
-        return shown
     }
 
     /// Entity `key` as stored, live or deleted.
@@ -242,22 +222,15 @@ struct StatesDerivation {
     /// Stores what `parts` derived in a round: the hidden flags, each part's index entries in
     /// key order, and the rows' shares added to what the rows hold.
     private static func write(_ parts: [Part], _ states: ModelStates, _ txn: Transaction, _ tables: ModelStateTables) throws {
-        var rows: [[UInt8]: StoredAggregateRow] = [:]
+        var rows = RowChanges(txn: txn, database: tables.rows, model: states.model)
         for part in parts {
             for (number, id, bytes) in part.hidden { try tables.put(txn, number, id, bytes: bytes, isDeleted: false) }
             for (keys, database) in [(part.unique, tables.unique), (part.values, tables.values), (part.children, tables.children)] {
                 try IndexChanges(txn: txn, database: database, adding: keys).write()
             }
-            for (key, (aggregate, share)) in part.rows {
-                if rows[key] == nil {
-                    rows[key] = try key.withUnsafeBytes { key in
-                        try txn.get(tables.rows, key: key).map { try StoredAggregateRow.decode($0, aggregate: states.model.aggregates[aggregate].name) }
-                    } ?? .empty(like: share)
-                }
-                rows[key]?.add(share, sign: 1)
-            }
+            for (aggregate, share) in part.rows.values { try rows.add(share, sign: 1, to: aggregate) }
         }
-        for (key, row) in rows { try txn.put(tables.rows, key: key, value: row.encoded()) }
+        try rows.write()
     }
 }
 

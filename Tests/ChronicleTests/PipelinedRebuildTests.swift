@@ -89,18 +89,14 @@ struct PipelinedRebuildTests {
         await store.close()
     }
 
-    /// Every key and value of the tables readers use, by the table's name in the active slot.
-    static func tables(of states: ModelStates) throws -> [String: [[UInt8]: [UInt8]]] {
-        try states.environment.read { txn in
-            let tables = try states.tables(txn)
-            let named = [("deleted", tables.deleted), ("unique", tables.unique), ("children", tables.children),
-                         ("values", tables.values), ("conflicts", tables.conflicts), ("rows", tables.rows), ("meta", tables.meta)]
-                + tables.live.enumerated().map { ("live.\($0)", $1) }
-            var entries: [String: [[UInt8]: [UInt8]]] = [:]
-            for (name, database) in named {
-                try txn.scan(database, prefix: []) { key, value in entries[name, default: [:]][Array(key)] = Array(value) }
-            }
-            return entries
-        }
+    /// Every entry of the tables readers use, in LMDB's order, by the table's name in the active slot.
+    static func tables(of states: ModelStates) throws -> [String: [[[UInt8]]]] {
+        let tables = try states.environment.read { try states.tables($0) }
+        let named = [("deleted", tables.deleted), ("unique", tables.unique), ("children", tables.children),
+                     ("values", tables.values), ("conflicts", tables.conflicts), ("rows", tables.rows), ("meta", tables.meta)]
+            + tables.live.enumerated().map { ("live.\($0)", $1) }
+        return try Dictionary(uniqueKeysWithValues: named.map { name, database in
+            (name, try states.environment.entries(of: database).map { [$0.key, $0.value] })
+        })
     }
 }
