@@ -247,7 +247,7 @@ struct ModelStatesBatch {
     private func write(_ after: StoredEntity?, over before: StoredEntity?, as key: Key, puts: inout [AscendingPuts?]) throws {
         if let after {
             var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
-            try tables.write(txn, key.entity, key.id, bytes: after.encoded(by: owner.model.entities[key.entity]),
+            try tables.write(txn, key.entity, key.id, bytes: after.encoded(by: owner.model.entities[key.entity], layout: owner.layouts[key.entity]),
                              isDeleted: after.state.isDeleted, wasDeleted: before?.state.isDeleted, puts: &entityPuts)
             puts[key.entity] = entityPuts
         } else if let before {
@@ -332,8 +332,8 @@ struct ModelStatesBatch {
         let isDeletedAlike = before?.isDeleted == after?.isDeleted
         for field in owner.indexPlans[number] {
             // Every entry of a field comes from its value and whether the entity is deleted.
-            if isDeletedAlike, let before, let after,
-               before.values.value(at: field.place, named: field.name) == after.values.value(at: field.place, named: field.name) { continue }
+            if isDeletedAlike, let before, let after, before.values.isLaid(as: owner.layouts[number]),
+               after.values.isLaid(as: owner.layouts[number]), before.values.holdsSame(at: field.place, as: after.values) { continue }
             if let uniqueness = field.uniqueness {
                 let old = Self.uniqueEntry(before, field: field.name, under: uniqueness, entity: number, index: field.place)
                 let new = Self.uniqueEntry(after, field: field.name, under: uniqueness, entity: number, index: field.place)

@@ -31,8 +31,9 @@ struct StoredEntity: Equatable {
     /// The flags byte's bit for ``isHidden``.
     static let hiddenFlag: UInt8 = 2
 
-    /// The stored bytes, fields placed by `entity`'s declaration.
-    func encoded(by entity: ChronicleModel.Entity) -> [UInt8] {
+    /// The stored bytes, fields placed by `entity`'s declaration, whose fields' names `layout`
+    /// gives in order (values laid so are copied as their bytes).
+    func encoded(by entity: ChronicleModel.Entity, layout: [String]) -> [UInt8] {
         var bytes: [UInt8] = [(state.isDeleted ? 1 : 0) | (isHidden ? 2 : 0)]
         bytes.reserveCapacity(64)
         Self.append(lastApplied, to: &bytes)
@@ -49,19 +50,13 @@ struct StoredEntity: Equatable {
         }
         let counted = bytes.count
         Self.append(UInt16(0), to: &bytes)
-        var count: UInt16 = 0
-        for index in entity.fields.indices {
-            guard let value = state.values.value(at: index, named: entity.fields[index].name) else { continue }
-            Self.append(UInt16(index), to: &bytes)
-            StoredValue.append(value, to: &bytes)
-            count += 1
-        }
+        let count = state.values.appendStored(to: &bytes, layout: layout)
         bytes[counted] = UInt8(truncatingIfNeeded: count)
         bytes[counted + 1] = UInt8(truncatingIfNeeded: count >> 8)
         return bytes
     }
 
-    /// Reads what ``encoded(by:)`` wrote for entity `id`, its values laid as `layout` (the
+    /// Reads what ``encoded(by:layout:)`` wrote for entity `id`, its values laid as `layout` (the
     /// entity's fields' names, in order: shared by every state decoded).
     /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
     static func decode(_ bytes: UnsafeRawBufferPointer, id: UUID, entity: ChronicleModel.Entity,
@@ -76,12 +71,7 @@ struct StoredEntity: Equatable {
                 uniqueWrites[name] = try reader.integer(UInt64.self)
             }
             let count = Int(try reader.integer(UInt16.self))
-            var values = ChronicleModel.FieldValues(layout: layout)
-            for _ in 0..<count {
-                let place = Int(try reader.integer(UInt16.self))
-                guard place < layout.count else { throw StoredBytesReader.Short() }
-                values.set(try reader.value(), at: place, named: layout[place])
-            }
+            let values = try ChronicleModel.FieldValues(layout: layout, stored: count, from: &reader)
             guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
             let state = ChronicleModel.EntityState(entity: entity.name, id: id, values: values, isDeleted: flags & 1 == 1)
             return StoredEntity(state: state, isHidden: flags & 2 == 2, lastApplied: lastApplied, uniqueWrites: uniqueWrites)

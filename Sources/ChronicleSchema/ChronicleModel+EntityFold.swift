@@ -26,12 +26,20 @@ extension ChronicleModel {
         /// The state a creation of entity `id` of `entity` makes: the values it gives, the
         /// defaults for the others, every set empty, and empty text dropped where the field's rules say so.
         func created(_ entity: String, _ id: UUID, _ given: FieldValues) -> EntityState {
-            // Values read by the model come laid as the fields are: taken whole, gaps filled.
-            var values = given.isLaid(as: layout) ? given : FieldValues(layout: layout)
-            for place in fields.indices {
-                // `null` given to a creation is as if the field were not given.
-                let value = given.value(at: place, named: layout[place]).flatMap { $0 == .null ? nil : $0 }
-                values.set(value ?? (fields[place].isSet ? .ids([]) : fields[place].defaultValue), at: place, named: layout[place])
+            var values: FieldValues
+            if given.isLaid(as: layout) {
+                // Values read by the model come laid as the fields are: taken whole, gaps filled.
+                values = given
+                for place in fields.indices where values.kind(at: place) == nil || values.kind(at: place) == .null {
+                    values.setSlot(fields[place].isSet ? .ids([]) : fields[place].defaultValue, at: place)
+                }
+            } else {
+                values = FieldValues(layout: layout)
+                for place in fields.indices {
+                    // `null` given to a creation is as if the field were not given.
+                    let value = given[layout[place]].flatMap { $0 == .null ? nil : $0 }
+                    values.setSlot(value ?? (fields[place].isSet ? .ids([]) : fields[place].defaultValue), at: place)
+                }
             }
             var state = EntityState(entity: entity, id: id, values: values)
             dropEmptyText(&state, given: given)
@@ -40,11 +48,14 @@ extension ChronicleModel {
 
         /// Writes `given` over `state`'s values (`null` clears one).
         func update(_ state: inout EntityState, with given: FieldValues) {
-            // Slots set by place fall back to the name where the state is laid otherwise.
-            if given.isLaid(as: layout) {
+            // Slots are copied as their bytes where both are laid as the fields are.
+            if given.isLaid(as: layout), state.values.isLaid(as: layout) {
                 for place in layout.indices {
-                    guard let value = given.value(at: place, named: layout[place]) else { continue }
-                    state.values.set(value == .null ? nil : value, at: place, named: layout[place])
+                    switch given.kind(at: place) {
+                    case nil: continue
+                    case .null: state.values.setSlot(nil, at: place)
+                    default: state.values.copySlot(at: place, from: given)
+                    }
                 }
             } else {
                 for (name, value) in given { state.values[name] = value == .null ? nil : value }
@@ -54,8 +65,8 @@ extension ChronicleModel {
 
         /// Drops the empty text `given` wrote where the field's rules say it is no value.
         private func dropEmptyText(_ state: inout EntityState, given: FieldValues) {
-            for place in emptyIsAbsent where given.value(at: place, named: layout[place]) != nil {
-                if case .text("")? = state.values.value(at: place, named: layout[place]) {
+            for place in emptyIsAbsent where given.holdsValue(at: place, named: layout[place]) {
+                if state.values.holdsEmptyText(at: place, named: layout[place]) {
                     state.values.set(nil, at: place, named: layout[place])
                 }
             }

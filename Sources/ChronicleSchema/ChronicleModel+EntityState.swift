@@ -29,11 +29,11 @@ extension ChronicleModel {
         public func members(of field: String) -> [UUID] { values[field]?.members ?? [] }
 
         /// The entity `field` refers to, when it holds one.
-        public func reference(_ field: String) -> UUID? { values[field]?.text.flatMap { UUID(hyphenated: $0) } }
+        public func reference(_ field: String) -> UUID? { values.reference(named: field) }
 
         /// ``reference(_:)`` of the field at `place` among the entity's, as its states lay values.
         package func reference(at place: Int, named field: String) -> UUID? {
-            values.value(at: place, named: field)?.text.flatMap { UUID(hyphenated: $0) }
+            values.reference(at: place, named: field)
         }
     }
 }

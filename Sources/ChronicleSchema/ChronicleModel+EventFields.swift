@@ -65,8 +65,22 @@ extension ChronicleModel.EventReader {
                     try scanner.skipValue(depth: 1)
                     continue
                 }
-                let member = try dataValue(&scanner)
                 let field = entity.fields[place]
+                let member: DataValue
+                if Self.keepsTextInPlace(field), scanner.nextValueKind() == .string {
+                    // Text and ids are copied from the data into the slot: no String is made.
+                    switch try scanner.stringInPlace() {
+                    case .bytes(let range):
+                        let content = UnsafeRawBufferPointer(rebasing: data[range])
+                        let isReference = if case .reference = field.type { true } else { false }
+                        if values.setText(utf8: content, at: place, asReference: isReference) { continue }
+                        member = .string(String(decoding: content, as: UTF8.self))
+                    case .text(let text):
+                        member = .string(text)
+                    }
+                } else {
+                    member = try dataValue(&scanner)
+                }
                 if case .null = member {
                     if nullClears, Self.nullClears(field) { values.set(.null, at: place, named: field.name) }
                     continue
@@ -80,6 +94,16 @@ extension ChronicleModel.EventReader {
         }
         try scanner.end()
         return .values(values, wrong: wrong)
+    }
+
+    /// Whether a string given for `field` is its value as it is: text, a timestamp or a
+    /// reference, of a field that never had another type.
+    private static func keepsTextInPlace(_ field: ChronicleModel.Field) -> Bool {
+        guard field.formerTypes.isEmpty else { return false }
+        switch field.type {
+        case .text, .timestamp, .reference: return true
+        default: return false
+        }
     }
 
     /// The values `members` give for the entity's fields written by creations and updates,

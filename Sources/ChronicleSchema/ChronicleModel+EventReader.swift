@@ -142,7 +142,7 @@ extension ChronicleModel {
             case .created:
                 var values = try fieldValues(ofEntityAt: index, type: type, data: data, nullClears: false)
                 Self.compose(&values, of: entity, from: schemaVersion)
-                for (place, field) in entity.fields.enumerated() where Self.isRequired(field) && values.value(at: place, named: field.name) == nil {
+                for (place, field) in entity.fields.enumerated() where Self.isRequired(field) && !values.holdsValue(at: place, named: field.name) {
                     throw EventProblem("\(type) data is missing '\(field.name)'")
                 }
                 change = .created(values)

@@ -120,6 +120,22 @@ public struct JSONScanner {
         return Self.text(content, escaped: escaped, in: bytes)
     }
 
+    /// Reads a string and returns the range of its content in ``bytes`` when it has no escapes
+    /// (then those bytes are its value, checked UTF-8), else its value: a reader that keeps
+    /// bytes copies them, making no `String`.
+    public mutating func stringInPlace() throws(JSONSyntaxError) -> StringContent {
+        let (content, escaped) = try stringContent()
+        return escaped ? .text(Self.text(content, escaped: true, in: bytes)) : .bytes(content)
+    }
+
+    /// A string's content, as ``stringInPlace()`` reads it.
+    public enum StringContent {
+        /// The range in ``JSONScanner/bytes`` of a string with no escapes.
+        case bytes(Range<Int>)
+        /// The value of a string with escapes.
+        case text(String)
+    }
+
     /// Reads a number and returns the range of its literal text in ``bytes``, checked against
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, and refused when its magnitude
     /// overflows a `Double` (as Foundation's reader refuses it; a tiny one reads as 0 in both).

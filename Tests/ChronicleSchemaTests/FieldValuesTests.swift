@@ -1,4 +1,5 @@
 import ChronicleSchema
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -66,5 +67,78 @@ import Testing
         other.apply(ChronicleModel.Event(type: "BookCreated", entity: "Book", id: id,
                                          change: .created(["pages": .integer(500), "title": .text("Dune"), "shelf": .integer(1)])))
         #expect(other.state(of: "Book", id: id)?.values == ["title": .text("Dune"), "pages": .integer(500)])
+    }
+
+    /// Values kept as their bytes behave as a dictionary does, whatever is written in what
+    /// order: random writes by name, by place and slot to slot, checked against a plain
+    /// dictionary after each, and kept as a stored read model keeps them and read back.
+    @Test func randomWritesReadAsADictionaryAndSurviveTheStoredForm() throws {
+        let name = "FieldValuesTests.randomWrites"
+        var random = TestSeed.generator(for: name)
+        let layout = ["a", "b", "c", "d", "e"]
+        let others = ["x", "y"]
+        func drawValue() -> ChronicleModel.FieldValue {
+            switch Int.random(in: 0..<9, using: &random) {
+            case 0: return .text("")
+            case 1: return .text(String(repeating: "é", count: Int.random(in: 1...40, using: &random)))
+            case 2: return .text(UUID().uuidString.lowercased())
+            case 3: return .text(UUID().uuidString)
+            case 4: return .integer(Int.random(in: Int.min...Int.max, using: &random))
+            case 5: return .number(Double.random(in: -1e9...1e9, using: &random))
+            case 6: return .boolean(Bool.random(using: &random))
+            case 7: return .ids((0..<Int.random(in: 0...3, using: &random)).map { _ in UUID() })
+            default: return .null
+            }
+        }
+        for _ in 0..<200 {
+            var values = ChronicleModel.FieldValues(layout: layout)
+            var oracle: [String: ChronicleModel.FieldValue] = [:]
+            var other = ChronicleModel.FieldValues(layout: layout)
+            var otherOracle: [String: ChronicleModel.FieldValue] = [:]
+            for _ in 0..<Int.random(in: 1...30, using: &random) {
+                let place = Int.random(in: 0..<layout.count, using: &random)
+                let value: ChronicleModel.FieldValue? = Bool.random(using: &random) ? drawValue() : nil
+                switch Int.random(in: 0..<5, using: &random) {
+                case 0:
+                    values.set(value, at: place, named: layout[place])
+                    oracle[layout[place]] = value
+                case 1:
+                    let name = (layout + others).randomElement(using: &random)!
+                    values[name] = value
+                    oracle[name] = value
+                case 2:
+                    other.setSlot(value, at: place)
+                    otherOracle[layout[place]] = value
+                case 3 where values.isLaid(as: layout):
+                    values.copySlot(at: place, from: other)
+                    oracle[layout[place]] = otherOracle[layout[place]]
+                default:
+                    let text = ["", "plain", UUID().uuidString.lowercased(), UUID().uuidString].randomElement(using: &random)!
+                    let isReference = Bool.random(using: &random)
+                    let set = Array(text.utf8).withUnsafeBytes { values.setText(utf8: $0, at: place, asReference: isReference) }
+                    // A reference takes an id in either case, kept as its lowercase spelling.
+                    let expected: ChronicleModel.FieldValue? = isReference
+                        ? UUID(uuidString: text).map { .text($0.uuidString.lowercased()) } : .text(text)
+                    #expect(set == (expected != nil))
+                    if values.names[place] == layout[place], let expected { oracle[layout[place]] = expected }
+                }
+                #expect(values.dictionary == oracle)
+                #expect(values == ChronicleModel.FieldValues(oracle))
+                #expect(values.count == oracle.count)
+                #expect(Set(values.keys) == Set(oracle.keys))
+                for name in layout + others { #expect(values[name] == oracle[name]) }
+            }
+            // Kept as a stored read model keeps the entity's fields, and read back in place.
+            var stored: [UInt8] = []
+            let count = values.appendStored(to: &stored, layout: layout)
+            let read = try stored.withUnsafeBytes { bytes in
+                var reader = StoredBytesReader(bytes: bytes)
+                return try ChronicleModel.FieldValues(layout: layout, stored: count, from: &reader)
+            }
+            #expect(read.dictionary == oracle.filter { layout.contains($0.key) })
+            for place in layout.indices where values.isLaid(as: layout) {
+                #expect(read.holdsSame(at: place, as: values) == true)
+            }
+        }
     }
 }
