@@ -9,6 +9,9 @@
 public struct KeyList: Sendable {
     private var bytes: [UInt8] = []
     private var ranges: [Range<Int>] = []
+    /// The keys' numbers in the order LMDB keeps them, once ``sort()`` found it (nil: not yet,
+    /// or a key was added since).
+    private var order: [Int]?
 
     public init() {}
 
@@ -25,6 +28,49 @@ public struct KeyList: Sendable {
         let start = bytes.count
         bytes.append(contentsOf: key)
         ranges.append(start..<bytes.count)
+        order = nil
+    }
+
+    /// Sorts the keys now, on the thread that calls it (``withSorted(_:)`` then takes this order):
+    /// each of several threads sorts the keys it made, and one merges them (``merged(_:)``).
+    public mutating func sort() {
+        if order == nil { order = sortedIndexes() }
+    }
+
+    /// The keys of `lists` in one list, in the order LMDB keeps them: each list sorted (on the
+    /// caller's thread where ``sort()`` did not), then merged, each key compared with the head
+    /// of each other list.
+    public static func merged(_ lists: [KeyList]) -> KeyList {
+        var merged = KeyList()
+        merged.bytes.reserveCapacity(lists.reduce(0) { $0 + $1.bytes.count })
+        merged.ranges.reserveCapacity(lists.reduce(0) { $0 + $1.ranges.count })
+        let orders = lists.map { $0.order ?? $0.sortedIndexes() }
+        var next = [Int](repeating: 0, count: lists.count)
+        while true {
+            // The list whose next key sorts first.
+            var first: Int?
+            for index in lists.indices where next[index] < orders[index].count {
+                guard let best = first else {
+                    first = index
+                    continue
+                }
+                let key = lists[index].ranges[orders[index][next[index]]], bestKey = lists[best].ranges[orders[best][next[best]]]
+                let precedes = lists[index].bytes.withUnsafeBytes { a in
+                    lists[best].bytes.withUnsafeBytes { b in
+                        KeyOrder.precedes(UnsafeRawBufferPointer(rebasing: a[key]), UnsafeRawBufferPointer(rebasing: b[bestKey]))
+                    }
+                }
+                if precedes { first = index }
+            }
+            guard let first else { break }
+            let range = lists[first].ranges[orders[first][next[first]]]
+            next[first] += 1
+            let start = merged.bytes.count
+            lists[first].bytes.withUnsafeBytes { merged.bytes.append(contentsOf: $0[range]) }
+            merged.ranges.append(start..<merged.bytes.count)
+        }
+        merged.order = Array(merged.ranges.indices)
+        return merged
     }
 
     /// The key numbered `index`.
@@ -42,7 +88,7 @@ public struct KeyList: Sendable {
 
     /// Hands `body` the keys in the order LMDB keeps them, each where it lies (valid only during the call).
     public func withSorted<T>(_ body: ([UnsafeRawBufferPointer]) throws -> T) rethrows -> T {
-        let order = sortedIndexes()
+        let order = self.order ?? sortedIndexes()
         return try bytes.withUnsafeBytes { all in try body(order.map { UnsafeRawBufferPointer(rebasing: all[ranges[$0]]) }) }
     }
 

@@ -17,7 +17,7 @@ extension ModelStates {
             var all: [StoredEntity] = []
             try view.scan(view.tables.live[number], prefix: []) { key, value in
                 guard let id = ModelStateKeys.trailingID(key) else { return }
-                let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number], layout: layouts[number])
+                let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number].name, layout: layouts[number])
                 all.append(stored)
             }
             return try view.shown(all, number: number)
@@ -151,7 +151,7 @@ struct StatesView {
     /// Entity `id` of entity `number`, decoded without keeping it for the read (a candidate
     /// of a range, read once).
     func decoded(_ number: Int, _ id: UUID) throws -> StoredEntity? {
-        try storedBytes(number, id).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number], layout: states.layouts[number]) }
+        try storedBytes(number, id).map { try StoredEntity.decode($0, id: id, entity: states.model.entities[number].name, layout: states.layouts[number]) }
     }
 
     /// The stored bytes of entity `id` of entity `number`, live or deleted (valid for the

@@ -124,7 +124,7 @@ extension StatesView {
                                                                         of candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)],
                                                                         number: Int) throws -> [Record] {
         let entity = states.model.entities[number]
-        let decoded = try candidates.map { try StoredEntity.decode($0.bytes, id: $0.id, entity: entity, layout: states.layouts[number]) }
+        let decoded = try candidates.map { try StoredEntity.decode($0.bytes, id: $0.id, entity: entity.name, layout: states.layouts[number]) }
         let lookup = ChronicleModel.FieldLookup(entity)
         return try shown(decoded, number: number).map { state in
             do { return try Record(ChronicleModel.Fields(state, lookup: lookup)) } catch { throw RecordInitializerError(error: error) }

@@ -39,6 +39,8 @@ public final class ModelStates: Sendable {
     let entityNumbers: [String: Int]
     /// Per entity, its fields' names in order: the layout of the values of the states it decodes.
     let layouts: [[String]]
+    /// Per entity, its name (what its states are of).
+    let entityNames: [String]
     /// Per entity, the aggregates of it (by their place in the model) and how each reads a share.
     let sharePlans: [[(aggregate: Int, plan: StoredAggregateRow.SharePlan)]]
     /// Per entity, the fields whose values are indexed: declared so, or grouped by an aggregate.
@@ -78,6 +80,7 @@ public final class ModelStates: Sendable {
         self.log = log
         entityNumbers = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { ($1.name, $0) })
         layouts = model.entities.map { $0.fields.map(\.name) }
+        entityNames = model.entities.map(\.name)
         sharePlans = model.entities.map { entity in
             model.aggregates.enumerated().filter { $1.entity == entity.name }.map { ($0, StoredAggregateRow.SharePlan($1, of: entity)) }
         }

@@ -55,7 +55,7 @@ extension ModelStatesBatch {
             }
         }
         for (key, entry) in entries {
-            try judge(key, before: entry.before?.state, after: overlay.state(ofEntityAt: key.entity, id: key.id))
+            try judge(key, before: entry.before?.state, after: entry.state)
         }
         while let key = pending.popLast() {
             try judge(key, before: try state(key, .before, &untouched), after: try state(key, .after, &untouched))
@@ -78,11 +78,11 @@ extension ModelStatesBatch {
     /// Entity `key` before or after the batch.
     private func state(_ key: Key, _ moment: Moment, _ untouched: inout Untouched) throws -> ChronicleModel.EntityState? {
         if let known = touched[key] {
-            return moment == .before ? known.before?.state : overlay.state(ofEntityAt: key.entity, id: key.id)
+            return moment == .before ? known.before?.state : known.state
         }
         if let known = untouched.states[key] { return known }
         let entity = owner.model.entities[key.entity]
-        let state = try tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]).state }
+        let state = try tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity.name, layout: owner.layouts[key.entity]).state }
         untouched.states[key] = .some(state)
         return state
     }

@@ -7,9 +7,25 @@ import ChronicleLMDB
 /// entities they touch (each read from the database once), then the changed entities and
 /// their index entries written.
 struct ModelStatesBatch {
-    struct Key: Hashable {
+    /// An entity of the model: its place, and its id. Keys sort as the tables store them: by
+    /// entity, then by the id's bytes.
+    struct Key: Hashable, Comparable {
         var entity: Int
         var id: UUID
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.entity != b.entity { return a.entity < b.entity }
+            // An id's bytes in order are two big-endian numbers: compared as numbers.
+            let (a0, a1) = a.halves, (b0, b1) = b.halves
+            return a0 != b0 ? a0 < b0 : a1 < b1
+        }
+
+        private var halves: (UInt64, UInt64) {
+            withUnsafeBytes(of: id.uuid) { bytes in
+                (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+        }
     }
 
     let owner: ModelStates
@@ -20,20 +36,33 @@ struct ModelStatesBatch {
     private(set) var tables: ModelStateTables
     /// How the model reads the events folded.
     let reader: ChronicleModel.EventReader
-    /// The touched entities as folded so far.
-    private(set) var overlay: ChronicleModel.Snapshot
-    /// What the batch knows of an entity it touched.
+    /// How events change an entity's state.
+    let fold: ChronicleModel.StateFold
+    /// What the batch knows of an entity it touched: what was stored, and the state folded so
+    /// far, kept together (one lookup an event).
     struct Touched {
         /// What the database held before the batch (nil: nothing).
         var before: StoredEntity?
         /// The position of the last event folded into it (0: none).
         var lastApplied: UInt64
+        /// The entity as folded so far (nil: none of its events created it).
+        var state: ChronicleModel.EntityState?
+        /// Per unique field, the rank of the write that gave its value.
+        var uniqueRanks: [String: ChronicleModel.EventRank]
+
+        /// An entity as stored before the batch (nil: nothing), its unique values' writes
+        /// ranked by their positions alone.
+        init(stored: StoredEntity?) {
+            before = stored
+            lastApplied = stored?.lastApplied ?? 0
+            state = stored?.state
+            uniqueRanks = stored?.uniqueWrites.mapValues { .init(upstream: nil, position: $0) } ?? [:]
+        }
     }
 
     /// What a batch folded, handed to the next one while its write may not have committed: the
     /// next batch takes the entities it touched from here, not from the database.
     struct Handover {
-        let overlay: ChronicleModel.Snapshot
         let touched: [Key: Touched]
     }
 
@@ -83,7 +112,7 @@ struct ModelStatesBatch {
         writesStatesOnly = writingStatesOnly
         keepsUniqueWrites = owner.model.entities.map { $0.fields.contains { $0.unique != nil } }
         reader = ChronicleModel.EventReader(owner.model)
-        overlay = ChronicleModel.Snapshot(owner.model)
+        fold = ChronicleModel.StateFold(owner.model)
         ceilings = Array(repeating: nil, count: owner.model.entities.count)
     }
 
@@ -127,7 +156,7 @@ struct ModelStatesBatch {
             let position = entry.position
             let rank = ChronicleModel.EventRank(upstream: upstream[position], position: position)
             if rank.upstream == nil {
-                overlay.apply(event, place: number, rank: rank)
+                Self.apply(event, place: number, rank: rank, by: fold, to: &touched.values[slot])
                 touched.values[slot].lastApplied = position
                 continue
             }
@@ -145,14 +174,14 @@ struct ModelStatesBatch {
             if previous > 0, rank < (try self.rank(of: previous)) {
                 try refold(key, stream: stream, through: position)
             } else {
-                overlay.apply(event, place: number, rank: rank)
+                Self.apply(event, place: number, rank: rank, by: fold, to: &touched.values[slot])
                 touched.values[slot].lastApplied = position
             }
         }
     }
 
     /// What this batch folded, for the next batch to take over (``init(rebuildingAfter:states:txn:tables:)``).
-    var handover: Handover { Handover(overlay: overlay, touched: touched) }
+    var handover: Handover { Handover(touched: touched) }
 
     /// Lets go of the batch before this one, once this one has folded.
     mutating func releasePrevious() { previous = nil }
@@ -167,9 +196,8 @@ struct ModelStatesBatch {
 
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
-        let entries = touched.sorted { a, b in
-            a.key.entity != b.key.entity ? a.key.entity < b.key.entity : a.key.id.sortsBefore(b.key.id)
-        }
+        // The keys are sorted, not the entries: they are small and hold no references.
+        let entries = touched.keys.sorted().map { (key: $0, value: touched[$0]!) }
         try writeConflicts()
         if writesStatesOnly {
             try writeStates(entries)
@@ -205,7 +233,7 @@ struct ModelStatesBatch {
     private func writeStates(_ entries: [(key: Key, value: Touched)]) throws {
         var puts = [AscendingPuts?](repeating: nil, count: tables.live.count)
         for (key, entry) in entries {
-            let after = stored(overlay.state(ofEntityAt: key.entity, id: key.id), of: key, entry, isHidden: false)
+            let after = stored(entry.state, of: key, entry, isHidden: false)
             guard after != entry.before else { continue }
             try write(after, over: entry.before, as: key, puts: &puts)
         }
@@ -227,7 +255,7 @@ struct ModelStatesBatch {
 
     /// Entity `key`, touched as `entry` says and folded to `state`, as the batch stores it.
     private func stored(_ state: ChronicleModel.EntityState?, of key: Key, _ entry: Touched, isHidden: Bool) -> StoredEntity? {
-        Self.stored(state, lastApplied: entry.lastApplied, uniqueRanks: overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id),
+        Self.stored(state, lastApplied: entry.lastApplied, uniqueRanks: entry.uniqueRanks,
                     keepsUniqueWrites: keepsUniqueWrites[key.entity], isHidden: isHidden)
     }
 
@@ -247,7 +275,7 @@ struct ModelStatesBatch {
     private func write(_ after: StoredEntity?, over before: StoredEntity?, as key: Key, puts: inout [AscendingPuts?]) throws {
         if let after {
             var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
-            try tables.write(txn, key.entity, key.id, bytes: after.encoded(by: owner.model.entities[key.entity], layout: owner.layouts[key.entity]),
+            try tables.write(txn, key.entity, key.id, bytes: after.encoded(layout: owner.layouts[key.entity]),
                              isDeleted: after.state.isDeleted, wasDeleted: before?.state.isDeleted, puts: &entityPuts)
             puts[key.entity] = entityPuts
         } else if let before {
@@ -257,30 +285,34 @@ struct ModelStatesBatch {
 
     // MARK: - Folding
 
-    /// Puts entity `key` in the overlay, as stored, the first time the batch meets it; returns
+    /// Puts entity `key` in ``touched``, as stored, the first time the batch meets it; returns
     /// the position of the last event folded into it (0: none), and where ``touched`` holds it.
     private mutating func load(_ key: Key) throws -> (lastApplied: UInt64, slot: [Key: Touched].Index) {
         if let slot = touched.index(forKey: key) { return (touched.values[slot].lastApplied, slot) }
         if let previous, let handed = previous.touched[key] {
             // Folded by the batch before, whose write may not have committed: taken as that
             // write stores it (unique ranks by position alone; nothing stored when nothing folded).
-            let stored = Self.stored(previous.overlay.state(ofEntityAt: key.entity, id: key.id), lastApplied: handed.lastApplied,
-                                     uniqueRanks: previous.overlay.uniqueRanks(ofEntityAt: key.entity, id: key.id),
+            let stored = Self.stored(handed.state, lastApplied: handed.lastApplied, uniqueRanks: handed.uniqueRanks,
                                      keepsUniqueWrites: keepsUniqueWrites[key.entity], isHidden: false)
-            touched[key] = Touched(before: stored, lastApplied: stored?.lastApplied ?? 0)
-            if let stored {
-                overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
-            }
-            return (stored?.lastApplied ?? 0, touched.index(forKey: key)!)
+            return insert(Touched(stored: stored), as: key)
         }
-        let entity = owner.model.entities[key.entity]
         let stored = try mayBeStored(key)
-            ? tables.storedBytes(txn, key.entity, key.id).map { try StoredEntity.decode($0, id: key.id, entity: entity, layout: owner.layouts[key.entity]) } : nil
-        touched[key] = Touched(before: stored, lastApplied: stored?.lastApplied ?? 0)
-        if let stored {
-            overlay.load(stored.state, uniqueRanks: stored.uniqueWrites.mapValues { .init(upstream: nil, position: $0) })
-        }
-        return (stored?.lastApplied ?? 0, touched.index(forKey: key)!)
+            ? tables.storedBytes(txn, key.entity, key.id).map {
+                try StoredEntity.decode($0, id: key.id, entity: owner.entityNames[key.entity], layout: owner.layouts[key.entity])
+            } : nil
+        return insert(Touched(stored: stored), as: key)
+    }
+
+    /// Adds what the batch knows of entity `key`, first met; returns ``load(_:)``'s answer.
+    private mutating func insert(_ entry: Touched, as key: Key) -> (lastApplied: UInt64, slot: [Key: Touched].Index) {
+        touched[key] = entry
+        return (entry.lastApplied, touched.index(forKey: key)!)
+    }
+
+    /// Folds `event`, of the entity at `place`, into what the batch knows of it, by `fold`.
+    private static func apply(_ event: ChronicleModel.Event, place: Int, rank: ChronicleModel.EventRank,
+                              by fold: ChronicleModel.StateFold, to entry: inout Touched) {
+        fold.apply(event, place: place, rank: rank, to: &entry.state, uniqueRanks: &entry.uniqueRanks)
     }
 
     /// Whether entity `key` may be stored: false when its id sorts after every id stored of its
@@ -306,8 +338,9 @@ struct ModelStatesBatch {
         let entity = owner.model.entities[key.entity]
         let ranked = try ModelStates.ranked(try events(of: stream).filter { $0.position <= position }, of: entity.name, key.id,
                                             log: owner.log, reader: reader)
-        overlay.forget(entity: entity.name, id: key.id)
-        for (rank, _, event) in ranked { overlay.apply(event, rank: rank) }
+        touched[key]!.state = nil
+        touched[key]!.uniqueRanks = [:]
+        for (rank, _, event) in ranked { Self.apply(event, place: key.entity, rank: rank, by: fold, to: &touched[key]!) }
         touched[key]!.lastApplied = ranked.last?.rank.position ?? 0
     }
 

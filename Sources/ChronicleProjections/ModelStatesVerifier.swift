@@ -82,7 +82,7 @@ public enum ModelStatesVerifier {
                 extra.append("\(name) \(id.uuidString.lowercased())")
                 return
             }
-            let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number], layout: model.entities[number].fields.map(\.name))
+            let stored = try StoredEntity.decode(value, id: id, entity: model.entities[number].name, layout: model.entities[number].fields.map(\.name))
             if stored.state != expected || stored.isShown != shown.contains(key) {
                 differing.append("\(name) \(id.uuidString.lowercased())")
             } else if stored.state.isDeleted != inDeleted {

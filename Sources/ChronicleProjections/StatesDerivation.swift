@@ -74,6 +74,10 @@ struct StatesDerivation {
                         try states.environment.read { txn in
                             var derivation = StatesDerivation(states: states, txn: txn, tables: try target.tables(of: states, txn))
                             let next = try derivation.read(plan, part: index, from: place, limit: max(1, entitiesPerRound))
+                            // Sorted here, on this part's thread: the write merges the parts' keys.
+                            derivation.part.unique.sort()
+                            derivation.part.values.sort()
+                            derivation.part.children.sort()
                             return (derivation.part, next)
                         }
                     }
@@ -178,7 +182,7 @@ struct StatesDerivation {
 
     /// Derives what entity `id` of the entity at `number`, stored as `value`, adds.
     private mutating func derive(_ number: Int, _ id: UUID, _ value: UnsafeRawBufferPointer, isDeleted: Bool) throws {
-        let state = try StoredEntity.decode(value, id: id, entity: states.model.entities[number], layout: states.layouts[number]).state
+        let state = try StoredEntity.decode(value, id: id, entity: states.model.entities[number].name, layout: states.layouts[number]).state
         // A deleted entity is only under its parents (a restoration finds it there).
         for field in states.indexPlans[number] where field.isReference {
             guard var entry = ModelStatesBatch.childrenEntry(state, field: field, entity: number) else { continue }
@@ -213,7 +217,7 @@ struct StatesDerivation {
     private func state(_ key: Key) throws -> ChronicleModel.EntityState? {
         let entity = states.model.entities[key.entity]
         return try tables.storedBytes(txn, key.entity, key.id).map {
-            try StoredEntity.decode($0, id: key.id, entity: entity, layout: states.layouts[key.entity]).state
+            try StoredEntity.decode($0, id: key.id, entity: entity.name, layout: states.layouts[key.entity]).state
         }
     }
 
@@ -225,10 +229,12 @@ struct StatesDerivation {
         var rows = RowChanges(txn: txn, database: tables.rows, model: states.model)
         for part in parts {
             for (number, id, bytes) in part.hidden { try tables.put(txn, number, id, bytes: bytes, isDeleted: false) }
-            for (keys, database) in [(part.unique, tables.unique), (part.values, tables.values), (part.children, tables.children)] {
-                try IndexChanges(txn: txn, database: database, adding: keys).write()
-            }
             for (aggregate, share) in part.rows.values { try rows.add(share, sign: 1, to: aggregate) }
+        }
+        // Each index's keys, the parts' merged: one ascending pass, appended past what is stored.
+        for (keys, database) in [(parts.map(\.unique), tables.unique), (parts.map(\.values), tables.values),
+                                 (parts.map(\.children), tables.children)] {
+            try IndexChanges(txn: txn, database: database, adding: KeyList.merged(keys)).write()
         }
         try rows.write()
     }

@@ -31,9 +31,9 @@ struct StoredEntity: Equatable {
     /// The flags byte's bit for ``isHidden``.
     static let hiddenFlag: UInt8 = 2
 
-    /// The stored bytes, fields placed by `entity`'s declaration, whose fields' names `layout`
-    /// gives in order (values laid so are copied as their bytes).
-    func encoded(by entity: ChronicleModel.Entity, layout: [String]) -> [UInt8] {
+    /// The stored bytes, fields placed by the entity's declaration, whose fields' names
+    /// `layout` gives in order (values laid so are copied as their bytes).
+    func encoded(layout: [String]) -> [UInt8] {
         var bytes: [UInt8] = [(state.isDeleted ? 1 : 0) | (isHidden ? 2 : 0)]
         bytes.reserveCapacity(64)
         Self.append(lastApplied, to: &bytes)
@@ -41,8 +41,8 @@ struct StoredEntity: Equatable {
         let writesCounted = bytes.count
         bytes.append(0)
         if !uniqueWrites.isEmpty {
-            for index in entity.fields.indices {
-                guard let position = uniqueWrites[entity.fields[index].name] else { continue }
+            for index in layout.indices {
+                guard let position = uniqueWrites[layout[index]] else { continue }
                 Self.append(UInt16(index), to: &bytes)
                 Self.append(position, to: &bytes)
                 bytes[writesCounted] += 1
@@ -56,39 +56,32 @@ struct StoredEntity: Equatable {
         return bytes
     }
 
-    /// Reads what ``encoded(by:layout:)`` wrote for entity `id`, its values laid as `layout` (the
-    /// entity's fields' names, in order: shared by every state decoded).
+    /// Reads what ``encoded(layout:)`` wrote for entity `id` of the entity named `entity`, its
+    /// values laid as `layout` (the entity's fields' names, in order: shared by every state decoded).
     /// - throws: ``ProjectionError/corruptModel(_:)`` when the bytes are not such a record.
-    static func decode(_ bytes: UnsafeRawBufferPointer, id: UUID, entity: ChronicleModel.Entity,
-                       layout: [String]) throws -> StoredEntity {
+    static func decode(_ bytes: UnsafeRawBufferPointer, id: UUID, entity: String, layout: [String]) throws -> StoredEntity {
         var reader = StoredBytesReader(bytes: bytes)
         do {
             let flags = try reader.byte()
             let lastApplied = try reader.integer(UInt64.self)
             var uniqueWrites: [String: UInt64] = [:]
             for _ in 0..<(try reader.byte()) {
-                let name = try reader.fieldName(of: entity)
+                let place = Int(try reader.integer(UInt16.self))
+                guard place < layout.count else { throw StoredBytesReader.Short() }
+                let name = layout[place]
                 uniqueWrites[name] = try reader.integer(UInt64.self)
             }
             let count = Int(try reader.integer(UInt16.self))
             let values = try ChronicleModel.FieldValues(layout: layout, stored: count, from: &reader)
             guard reader.remaining == 0 else { throw StoredBytesReader.Short() }
-            let state = ChronicleModel.EntityState(entity: entity.name, id: id, values: values, isDeleted: flags & 1 == 1)
+            let state = ChronicleModel.EntityState(entity: entity, id: id, values: values, isDeleted: flags & 1 == 1)
             return StoredEntity(state: state, isHidden: flags & 2 == 2, lastApplied: lastApplied, uniqueWrites: uniqueWrites)
         } catch {
-            throw ProjectionError.corruptModel("the stored \(entity.name) \(id.uuidString.lowercased()) cannot be read")
+            throw ProjectionError.corruptModel("the stored \(entity) \(id.uuidString.lowercased()) cannot be read")
         }
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         StoredValue.append(value, to: &bytes)
-    }
-}
-
-extension StoredBytesReader {
-    mutating func fieldName(of entity: ChronicleModel.Entity) throws -> String {
-        let index = Int(try integer(UInt16.self))
-        guard index < entity.fields.count else { throw Short() }
-        return entity.fields[index].name
     }
 }

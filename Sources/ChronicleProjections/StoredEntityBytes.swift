@@ -1,7 +1,7 @@
 import ChronicleSchema
 import Foundation
 
-/// A stored entity (what ``StoredEntity/encoded(by:layout:)`` wrote) read in place: whether it is
+/// A stored entity (what ``StoredEntity/encoded(layout:)`` wrote) read in place: whether it is
 /// shown and any one value, without decoding the rest. A read judges each set's members so,
 /// and hands the entities it returns to a ``ChronicleRecord`` as ``ChronicleModel/Fields``,
 /// which reads their values in place too.

@@ -20,14 +20,13 @@ extension ChronicleModel.EventReader {
     /// value has the wrong type.
     func fieldValues(ofEntityAt index: Int, type: String, data: UnsafeRawBufferPointer,
                      nullClears: Bool) throws(ChronicleModel.EventProblem) -> ChronicleModel.FieldValues {
-        let entity = model.entities[index]
         guard let places = fieldPlaces[index] else {
             var members = try Self.members(type: type, data: data)
-            return try Self.values(of: entity, laid: layouts[index], in: &members, type: type, nullClears: nullClears)
+            return try Self.values(of: model.entities[index], laid: layouts[index], in: &members, type: type, nullClears: nullClears)
         }
         let parsed: ParsedFields
         do throws(JSONSyntaxError) {
-            parsed = try Self.parseFields(data, of: entity, places: places, layout: layouts[index], type: type, nullClears: nullClears)
+            parsed = try parseFields(data, ofEntityAt: index, places: places, type: type, nullClears: nullClears)
         } catch {
             throw ChronicleModel.EventProblem("\(type) data is not valid JSON: \(error)")
         }
@@ -46,15 +45,19 @@ extension ChronicleModel.EventReader {
         case notObject(String)
     }
 
-    private static func parseFields(_ data: UnsafeRawBufferPointer, of entity: ChronicleModel.Entity, places: [String: Int],
-                                    layout: [String], type: String, nullClears: Bool) throws(JSONSyntaxError) -> ParsedFields {
+    /// Reads `data` into slots laid as the fields of the entity at `index`, whose writable
+    /// fields `places` gives by name. Reads nothing of the entity's declaration but to convert
+    /// a value that is not text (``fieldReadings``).
+    private func parseFields(_ data: UnsafeRawBufferPointer, ofEntityAt index: Int, places: [String: Int],
+                             type: String, nullClears: Bool) throws(JSONSyntaxError) -> ParsedFields {
+        let readings = fieldReadings[index]
         var scanner = JSONScanner(data)
         guard scanner.nextValueKind() == .object else {
-            let value = try dataValue(&scanner)
+            let value = try Self.dataValue(&scanner)
             try scanner.end()
             return .notObject(value.kind)
         }
-        var values = ChronicleModel.FieldValues(layout: layout)
+        var values = ChronicleModel.FieldValues(layout: layouts[index])
         var wrong: (place: Int, problem: ChronicleModel.EventProblem)?
         if try scanner.enterObject() {
             var names = JSONMemberNames()
@@ -65,28 +68,27 @@ extension ChronicleModel.EventReader {
                     try scanner.skipValue(depth: 1)
                     continue
                 }
-                let field = entity.fields[place]
+                let reading = readings[place]
                 let member: DataValue
-                if Self.keepsTextInPlace(field), scanner.nextValueKind() == .string {
+                if reading.keepsTextInPlace, scanner.nextValueKind() == .string {
                     // Text and ids are copied from the data into the slot: no String is made.
                     switch try scanner.stringInPlace() {
                     case .bytes(let range):
                         let content = UnsafeRawBufferPointer(rebasing: data[range])
-                        let isReference = if case .reference = field.type { true } else { false }
-                        if values.setText(utf8: content, at: place, asReference: isReference) { continue }
+                        if values.setText(utf8: content, at: place, asReference: reading.isReference) { continue }
                         member = .string(String(decoding: content, as: UTF8.self))
                     case .text(let text):
                         member = .string(text)
                     }
                 } else {
-                    member = try dataValue(&scanner)
+                    member = try Self.dataValue(&scanner)
                 }
                 if case .null = member {
-                    if nullClears, Self.nullClears(field) { values.set(.null, at: place, named: field.name) }
+                    if nullClears, reading.nullClears { values.setSlot(.null, at: place) }
                     continue
                 }
                 do throws(ChronicleModel.EventProblem) {
-                    values.set(try converted(member, of: field, type: type), at: place, named: field.name)
+                    values.setSlot(try Self.converted(member, of: model.entities[index].fields[place], type: type), at: place)
                 } catch {
                     if place < wrong?.place ?? .max { wrong = (place, error) }
                 }
@@ -96,13 +98,20 @@ extension ChronicleModel.EventReader {
         return .values(values, wrong: wrong)
     }
 
-    /// Whether a string given for `field` is its value as it is: text, a timestamp or a
-    /// reference, of a field that never had another type.
-    private static func keepsTextInPlace(_ field: ChronicleModel.Field) -> Bool {
-        guard field.formerTypes.isEmpty else { return false }
-        switch field.type {
-        case .text, .timestamp, .reference: return true
-        default: return false
+    /// How a creation's or an update's data is read into one field: what the reader needs of
+    /// its declaration for each member, planned once.
+    struct FieldReading: Sendable {
+        /// Whether a string given is the value as it is, copied from the data (``FieldValues/setText(utf8:at:asReference:)``):
+        /// text, a timestamp or a reference, of a field that never had another type.
+        let keepsTextInPlace: Bool
+        let isReference: Bool
+        /// Whether `null` in an update clears it (``nullClears(_:)``).
+        let nullClears: Bool
+
+        init(_ field: ChronicleModel.Field) {
+            isReference = if case .reference = field.type { true } else { false }
+            keepsTextInPlace = field.formerTypes.isEmpty && (field.type == .text || field.type == .timestamp || isReference)
+            nullClears = ChronicleModel.EventReader.nullClears(field)
         }
     }
 
@@ -128,7 +137,7 @@ extension ChronicleModel.EventReader {
     /// Whether `null` for `field` in an update clears it; else it is absent. A text field that
     /// keeps no empty text is cleared by empty text: null in its place is absent, as the todo
     /// app has always read a memo of null.
-    private static func nullClears(_ field: ChronicleModel.Field) -> Bool {
+    static func nullClears(_ field: ChronicleModel.Field) -> Bool {
         ChronicleModel.FieldValue.isClearable(field) && !field.rules.contains(.emptyIsAbsent)
     }
 

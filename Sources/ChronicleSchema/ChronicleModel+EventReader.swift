@@ -25,6 +25,26 @@ extension ChronicleModel {
         let layouts: [[String]]
         /// Per entity (by place), ``fieldPlaces(of:)``.
         let fieldPlaces: [[String: Int]?]
+        /// Per entity (by place), what reading its events needs of its declaration: an event is
+        /// read without copying the entity's (a copy retains each of its parts).
+        private let plans: [EntityPlan]
+        /// Per entity (by place), per field (by place), how its value is read (``FieldReading``).
+        let fieldReadings: [[FieldReading]]
+
+        private struct EntityPlan: Sendable {
+            let name: String
+            let stream: String
+            let eventSchemaVersion: Int
+            /// The places of the fields a creation must give (``isRequired(_:)``).
+            let required: [Int]
+
+            init(_ entity: Entity) {
+                name = entity.name
+                stream = entity.stream
+                eventSchemaVersion = entity.eventSchemaVersion
+                required = entity.fields.indices.filter { EventReader.isRequired(entity.fields[$0]) }
+            }
+        }
 
         private enum Kind: Sendable {
             case created, updated, deleted, restored
@@ -67,6 +87,8 @@ extension ChronicleModel {
             self.streams = streams
             layouts = model.entities.map { $0.fields.map(\.name) }
             fieldPlaces = model.entities.map(Self.fieldPlaces(of:))
+            plans = model.entities.map(EntityPlan.init)
+            fieldReadings = model.entities.map { $0.fields.map(FieldReading.init) }
         }
 
         /// Whether the model declares events of `type`.
@@ -126,14 +148,14 @@ extension ChronicleModel {
                 throw EventProblem("unknown event type \(EventProblem.quotedName(String(decoding: typeBytes, as: UTF8.self)))")
             }
             let (type, (index, kind)) = kinds[known]
-            let entity = model.entities[index]
+            let plan = plans[index]
             guard let (named, id) = self.entity(ofStream: streamBytes), named == index else {
-                throw EventProblem("\(type) stream \(EventProblem.quotedName(String(decoding: streamBytes, as: UTF8.self))) is not '\(entity.stream)-<lowercase uuid>'")
+                throw EventProblem("\(type) stream \(EventProblem.quotedName(String(decoding: streamBytes, as: UTF8.self))) is not '\(plan.stream)-<lowercase uuid>'")
             }
             guard schemaVersion >= 1 else { throw EventProblem("\(type) schema version \(schemaVersion) is not valid") }
-            guard schemaVersion <= entity.eventSchemaVersion else {
+            guard schemaVersion <= plan.eventSchemaVersion else {
                 throw EventProblem("\(type) data of schema version \(schemaVersion) is newer than model '\(model.name)' "
-                                   + "version \(model.version) reads (\(entity.eventSchemaVersion))")
+                                   + "version \(model.version) reads (\(plan.eventSchemaVersion))")
             }
             // Data that gives no fields is still checked to be one JSON object.
             let members = kind.givesFields ? [:] : try Self.members(type: type, data: data)
@@ -141,14 +163,14 @@ extension ChronicleModel {
             switch kind {
             case .created:
                 var values = try fieldValues(ofEntityAt: index, type: type, data: data, nullClears: false)
-                Self.compose(&values, of: entity, from: schemaVersion)
-                for (place, field) in entity.fields.enumerated() where Self.isRequired(field) && !values.holdsValue(at: place, named: field.name) {
-                    throw EventProblem("\(type) data is missing '\(field.name)'")
+                if schemaVersion < plan.eventSchemaVersion { Self.compose(&values, of: model.entities[index]) }
+                for place in plan.required where !values.holdsValue(at: place, named: layouts[index][place]) {
+                    throw EventProblem("\(type) data is missing '\(layouts[index][place])'")
                 }
                 change = .created(values)
             case .updated:
                 var values = try fieldValues(ofEntityAt: index, type: type, data: data, nullClears: true)
-                Self.compose(&values, of: entity, from: schemaVersion)
+                if schemaVersion < plan.eventSchemaVersion { Self.compose(&values, of: model.entities[index]) }
                 change = .updated(values)
             case .deleted:
                 change = .deleted
@@ -161,7 +183,7 @@ extension ChronicleModel {
             case .removed(let field, let member):
                 change = .removed(field: field, member: try Self.member(member, in: members, type: type))
             }
-            return (Event(type: type, entity: entity.name, id: id, change: change), index)
+            return (Event(type: type, entity: plan.name, id: id, change: change), index)
         }
 
         /// The place of the entity and the id a stream's UTF-8 name gives, or nil.
@@ -178,8 +200,9 @@ extension ChronicleModel {
             !field.isOptional && field.defaultValue == nil && field.setBy == nil && field.type.name != "references"
         }
 
-        private static func compose(_ values: inout FieldValues, of entity: Entity, from version: Int) {
-            guard version < entity.eventSchemaVersion else { return }
+        /// Composes the text of the fields that keep it in canonical composition, in data of
+        /// an older schema version than the entity's.
+        private static func compose(_ values: inout FieldValues, of entity: Entity) {
             for field in entity.fields where field.rules.contains(.canonicalComposition) {
                 if case .text(let text)? = values[field.name] { values[field.name] = .text(text.precomposedStringWithCanonicalMapping) }
             }

@@ -30,13 +30,13 @@ extension ChronicleModel {
         /// Per entity (by place), id and unique field: the rank of the write that gave its value.
         private var uniqueRanks: [[UUID: [String: EventRank]]]
         private var applied: UInt64 = 0
-        /// Per entity (by place), how its events change it.
-        private let folds: [EntityFold]
+        /// How events change each entity.
+        private let fold: StateFold
 
         /// An empty snapshot of `model`, as of position 0.
         public init(_ model: ChronicleModel) {
             self.model = model
-            folds = model.entities.map { EntityFold($0) }
+            fold = StateFold(model)
             states = Array(repeating: [:], count: model.entities.count)
             uniqueRanks = Array(repeating: [:], count: model.entities.count)
         }
@@ -63,32 +63,14 @@ extension ChronicleModel {
         /// Folds in `event`, an event of the model's entity at `place` (in ``ChronicleModel/entities``).
         package mutating func apply(_ event: Event, place number: Int, rank: EventRank) {
             applied = max(applied, rank.position)
-            let fold = folds[number]
-            let id = event.id
-            switch event.change {
-            case .created(let given):
-                // One lookup: a creation of an id that exists puts the existing state back.
-                if let existing = states[number].updateValue(fold.created(event.entity, id, given), forKey: id) {
-                    states[number][id] = existing
-                    return
-                }
-                noteUnique(of: fold, number, id, written: given, rank: rank)
-            case .deleted, .restored:
-                let deleted = event.change == .deleted
-                guard let slot = states[number].index(forKey: id), states[number].values[slot].isDeleted != deleted else { return }
-                states[number].values[slot].isDeleted = deleted
-            case .updated(let given):
-                guard let slot = states[number].index(forKey: id), !states[number].values[slot].isDeleted else { return }
-                fold.update(&states[number].values[slot], with: given)
-                noteUnique(of: fold, number, id, written: given, rank: rank)
-            case .set(let field, let on):
-                guard let slot = states[number].index(forKey: id), !states[number].values[slot].isDeleted else { return }
-                states[number].values[slot].values[field] = .boolean(on)
-            case .added(let field, let member), .removed(let field, let member):
-                guard let slot = states[number].index(forKey: id), !states[number].values[slot].isDeleted else { return }
-                var members = Set(states[number].values[slot].members(of: field))
-                if case .added = event.change { members.insert(member) } else { members.remove(member) }
-                states[number].values[slot].values[field] = .ids(ChronicleModel.sortedIDs(members))
+            // The state and the ranks are changed where they are kept, found once each; an
+            // entity with no unique field keeps no ranks.
+            if fold.keepsUniqueRanks(ofEntityAt: number) {
+                fold.apply(event, place: number, rank: rank, to: &states[number][event.id],
+                           uniqueRanks: &uniqueRanks[number][event.id, default: [:]])
+            } else {
+                var none: [String: EventRank] = [:]
+                fold.apply(event, place: number, rank: rank, to: &states[number][event.id], uniqueRanks: &none)
             }
         }
 
@@ -212,13 +194,6 @@ extension ChronicleModel {
                     guard case .text(let text)? = shown[index].values[field] else { continue }
                     shown[index].values[field] = .text(Uniqueness.shown(text, place: place + 1))
                 }
-            }
-        }
-
-        private mutating func noteUnique(of fold: EntityFold, _ number: Int, _ id: UUID, written: FieldValues,
-                                         rank: EventRank) {
-            for name in fold.unique where written[name] != nil {
-                uniqueRanks[number][id, default: [:]][name] = rank
             }
         }
     }
