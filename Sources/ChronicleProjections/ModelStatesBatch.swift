@@ -109,6 +109,8 @@ struct ModelStatesBatch {
         self.txn = txn
         self.tables = tables
         self.previous = previous
+        // About as many entities as the batch before touched: room made once, not grown.
+        touched.reserveCapacity(previous?.touched.count ?? 0)
         writesStatesOnly = writingStatesOnly
         keepsUniqueWrites = owner.model.entities.map { $0.fields.contains { $0.unique != nil } }
         reader = ChronicleModel.EventReader(owner.model)
@@ -197,12 +199,13 @@ struct ModelStatesBatch {
     /// Writes every entity the batch changed, with its index entries; returns them.
     func finish() throws -> [(entity: String, id: UUID)] {
         // The keys are sorted, not the entries: they are small and hold no references.
-        let entries = touched.keys.sorted().map { (key: $0, value: touched[$0]!) }
+        let keys = touched.keys.sorted()
         try writeConflicts()
         if writesStatesOnly {
-            try writeStates(entries)
+            try writeStates(keys)
             return []
         }
+        let entries = keys.map { (key: $0, value: touched[$0]!) }
         // The first changes are the entries', in their order; then the children they hide or show.
         let showing = try showingChanges(entries)
         try moveShares(showing)
@@ -230,13 +233,33 @@ struct ModelStatesBatch {
     }
 
     /// ``finish()`` of a batch that writes the entities' states alone (none hidden).
-    private func writeStates(_ entries: [(key: Key, value: Touched)]) throws {
+    /// Each entity's bytes are made from what the batch knows of it, as they are read (no
+    /// copy of it, no ``StoredEntity`` made): it is written whole unless nothing was folded in.
+    private func writeStates(_ keys: [Key]) throws {
         var puts = [AscendingPuts?](repeating: nil, count: tables.live.count)
-        for (key, entry) in entries {
-            let after = stored(entry.state, of: key, entry, isHidden: false)
-            guard after != entry.before else { continue }
-            try write(after, over: entry.before, as: key, puts: &puts)
+        for key in keys {
+            guard let slot = touched.index(forKey: key) else { continue }
+            try writeState(touched.values[slot], as: key, puts: &puts)
         }
+    }
+
+    /// Writes entity `key`, touched as `entry` says, as a batch writing states alone does.
+    private func writeState(_ entry: Touched, as key: Key, puts: inout [AscendingPuts?]) throws {
+        // An entity no event was folded into since it was stored is as it was.
+        if let before = entry.before, before.lastApplied == entry.lastApplied,
+           stored(entry.state, of: key, entry, isHidden: false) == before { return }
+        guard let state = entry.state else {
+            if let before = entry.before { try tables.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted) }
+            return
+        }
+        let keepsRanks = keepsUniqueWrites[key.entity]
+        let bytes = StoredEntity.encoded(state, isHidden: false, lastApplied: entry.lastApplied, layout: owner.layouts[key.entity]) {
+            keepsRanks ? entry.uniqueRanks[$0]?.position : nil
+        }
+        var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
+        try tables.write(txn, key.entity, key.id, bytes: bytes, isDeleted: state.isDeleted,
+                         wasDeleted: entry.before?.state.isDeleted, puts: &entityPuts)
+        puts[key.entity] = entityPuts
     }
 
     /// Writes what pulled events overruled, as the todo app's conflicts are kept: under the

@@ -34,22 +34,28 @@ struct StoredEntity: Equatable {
     /// The stored bytes, fields placed by the entity's declaration, whose fields' names
     /// `layout` gives in order (values laid so are copied as their bytes).
     func encoded(layout: [String]) -> [UInt8] {
+        Self.encoded(state, isHidden: isHidden, lastApplied: lastApplied, layout: layout) { uniqueWrites[$0] }
+    }
+
+    /// The stored bytes of an entity from its parts, without making a ``StoredEntity``: its
+    /// state, its flags, where the merge last applied to it, and, per field by name, the
+    /// position of the write that gave its unique value (nil: none kept).
+    static func encoded(_ state: ChronicleModel.EntityState, isHidden: Bool, lastApplied: UInt64, layout: [String],
+                        uniqueWrite: (String) -> UInt64?) -> [UInt8] {
         var bytes: [UInt8] = [(state.isDeleted ? 1 : 0) | (isHidden ? 2 : 0)]
         bytes.reserveCapacity(64)
-        Self.append(lastApplied, to: &bytes)
+        append(lastApplied, to: &bytes)
         // Each count is written before what it counts, and set once they are written.
         let writesCounted = bytes.count
         bytes.append(0)
-        if !uniqueWrites.isEmpty {
-            for index in layout.indices {
-                guard let position = uniqueWrites[layout[index]] else { continue }
-                Self.append(UInt16(index), to: &bytes)
-                Self.append(position, to: &bytes)
-                bytes[writesCounted] += 1
-            }
+        for index in layout.indices {
+            guard let position = uniqueWrite(layout[index]) else { continue }
+            append(UInt16(index), to: &bytes)
+            append(position, to: &bytes)
+            bytes[writesCounted] += 1
         }
         let counted = bytes.count
-        Self.append(UInt16(0), to: &bytes)
+        append(UInt16(0), to: &bytes)
         let count = state.values.appendStored(to: &bytes, layout: layout)
         bytes[counted] = UInt8(truncatingIfNeeded: count)
         bytes[counted + 1] = UInt8(truncatingIfNeeded: count >> 8)
