@@ -28,18 +28,29 @@ enum ModelStateKeys {
     /// `unique`: entity (2) · field (2) · the key's length (4) · the key (or its hash) · then the
     /// holder's id (16), for a live entity whose unique field has that key.
     static func uniquePrefix(_ entity: Int, _ field: Int, key: String) -> [UInt8] {
-        var bytes = prefix(entity) + prefix(field)
         var text = Array(key.utf8)
         if text.count > longestUniqueKey { text = Array("#\(hash(text))".utf8) }
-        bytes += [UInt8(truncatingIfNeeded: text.count >> 24), UInt8(truncatingIfNeeded: text.count >> 16),
-                  UInt8(truncatingIfNeeded: text.count >> 8), UInt8(truncatingIfNeeded: text.count)]
+        var bytes = started(entity, field, room: 8 + text.count + 16)
+        withUnsafeBytes(of: UInt32(text.count).bigEndian) { bytes += $0 }
         return bytes + text
     }
 
     /// `children`: entity (2) · reference field (2) · parent id (16) · then the child's id (16).
     static func childrenPrefix(_ entity: Int, _ field: Int, parent: UUID) -> [UInt8] {
-        var key = prefix(entity) + prefix(field)
+        var key = started(entity, field, room: 4 + 16 + 16)
         append(parent, to: &key)
+        return key
+    }
+
+    /// A key's first 4 bytes, `first` (2) · `second` (2), in a buffer with room for `room`
+    /// bytes: its parts are appended, not concatenated (each concatenation an allocation).
+    static func started(_ first: Int, _ second: Int, room: Int) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(room)
+        key.append(UInt8(truncatingIfNeeded: first >> 8))
+        key.append(UInt8(truncatingIfNeeded: first))
+        key.append(UInt8(truncatingIfNeeded: second >> 8))
+        key.append(UInt8(truncatingIfNeeded: second))
         return key
     }
 
@@ -72,23 +83,34 @@ extension ModelStateKeys {
     /// `values`: entity (2) · field (2) · the value, encoded so that keys sort as
     /// ``ChronicleModel/FieldValue/sortsBefore(_:)`` sorts values · then the entity's id (16).
     static func valuePrefix(_ entity: Int, _ field: Int, _ value: ChronicleModel.FieldValue) -> [UInt8] {
-        prefix(entity) + prefix(field) + sortable(value)
+        var key = started(entity, field, room: 4 + 12 + 16)
+        appendSortable(value, to: &key)
+        return key
     }
 
     /// `value` as bytes that sort as it does among values of one field: false before true;
     /// numbers by value (a sign-flipped integer, a double's bits made to sort); text by its
     /// UTF-8 bytes (a 0 and a 1 escaped, then a 0 to end it, so that a shorter text sorts first).
     static func sortable(_ value: ChronicleModel.FieldValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendSortable(value, to: &bytes)
+        return bytes
+    }
+
+    /// Appends ``sortable(_:)``'s bytes of `value` to `bytes`.
+    static func appendSortable(_ value: ChronicleModel.FieldValue, to bytes: inout [UInt8]) {
         switch value {
         case .boolean(let flag):
-            return [0, flag ? 1 : 0]
+            bytes += [0, flag ? 1 : 0]
         case .integer(let number):
-            return [1] + bigEndian(UInt64(bitPattern: Int64(number)) ^ (1 << 63))
+            bytes.append(1)
+            appendBigEndian(UInt64(bitPattern: Int64(number)) ^ (1 << 63), to: &bytes)
         case .number(let number):
             let bits = number.bitPattern
-            return [1] + bigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
+            bytes.append(1)
+            appendBigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), to: &bytes)
         case .text(let text):
-            var bytes: [UInt8] = [2]
+            bytes.append(2)
             for byte in text.utf8.prefix(longestIndexedText) {
                 switch byte {
                 case 0: bytes += [1, 1]
@@ -96,11 +118,11 @@ extension ModelStateKeys {
                 default: bytes.append(byte)
                 }
             }
-            return bytes + [0]
+            bytes.append(0)
         case .ids:
-            return [3]
+            bytes.append(3)
         case .null:
-            return [4]
+            bytes.append(4)
         }
     }
 
@@ -115,14 +137,15 @@ extension ModelStateKeys {
     /// longer than ``longestIndexedText``, a hash of it (texts that share their first bytes
     /// keep rows of their own).
     static func row(_ aggregate: Int, _ value: ChronicleModel.FieldValue) -> [UInt8] {
-        var key = prefix(aggregate) + sortable(value)
+        var key = prefix(aggregate)
+        appendSortable(value, to: &key)
         if case .text(let text) = value, text.utf8.count > longestIndexedText {
             key += Array(hash(Array(text.utf8)).utf8)
         }
         return key
     }
 
-    private static func bigEndian(_ value: UInt64) -> [UInt8] {
-        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    private static func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { bytes += $0 }
     }
 }

@@ -20,6 +20,14 @@ struct ModelStatesBatch {
             return a0 != b0 ? a0 < b0 : a1 < b1
         }
 
+        /// Hashed as three numbers, not as the id's 16 bytes one by one.
+        func hash(into hasher: inout Hasher) {
+            let (high, low) = halves
+            hasher.combine(entity)
+            hasher.combine(high)
+            hasher.combine(low)
+        }
+
         private var halves: (UInt64, UInt64) {
             withUnsafeBytes(of: id.uuid) { bytes in
                 (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),

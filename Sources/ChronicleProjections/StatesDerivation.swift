@@ -201,7 +201,8 @@ struct StatesDerivation {
                 part.values.append(entry)
             }
         }
-        guard try judgement.isShown(state, Key(entity: number, id: id), parent: self.state) else {
+        // A closure, not `self.state`: a method taken as a value copies the derivation.
+        guard try judgement.isShown(state, Key(entity: number, id: id), parent: { try self.state($0) }) else {
             var bytes = Array(value)
             bytes[0] |= StoredEntity.hiddenFlag
             part.hidden.append((number, id, bytes))

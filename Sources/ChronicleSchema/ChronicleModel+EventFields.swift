@@ -62,9 +62,13 @@ extension ChronicleModel.EventReader {
         if try scanner.enterObject() {
             var names = JSONMemberNames()
             repeat {
-                let name = try scanner.memberName(unique: &names)
+                // A name is matched by its bytes where it has no escapes (the usual case).
+                let place: Int? = switch try scanner.memberNameInPlace(unique: &names) {
+                case .bytes(let range): Self.place(of: UnsafeRawBufferPointer(rebasing: data[range]), among: readings)
+                case .text(let name): places[name]
+                }
                 // A member the model does not declare (written by a newer version): checked, passed over.
-                guard let place = places[name] else {
+                guard let place else {
                     try scanner.skipValue(depth: 1)
                     continue
                 }
@@ -98,9 +102,20 @@ extension ChronicleModel.EventReader {
         return .values(values, wrong: wrong)
     }
 
+    /// The place of the field written by creations and updates whose name's UTF-8 is `name`.
+    private static func place(of name: UnsafeRawBufferPointer, among readings: [FieldReading]) -> Int? {
+        readings.firstIndex { reading in
+            guard let field = reading.name, field.count == name.count else { return false }
+            return field.withUnsafeBytes { field in field.elementsEqual(name) }
+        }
+    }
+
     /// How a creation's or an update's data is read into one field: what the reader needs of
     /// its declaration for each member, planned once.
     struct FieldReading: Sendable {
+        /// The field's name as UTF-8, for a member named so; nil for a field set by events of
+        /// its own (no member of a creation or an update names it).
+        let name: [UInt8]?
         /// Whether a string given is the value as it is, copied from the data (``FieldValues/setText(utf8:at:asReference:)``):
         /// text, a timestamp or a reference, of a field that never had another type.
         let keepsTextInPlace: Bool
@@ -109,6 +124,7 @@ extension ChronicleModel.EventReader {
         let nullClears: Bool
 
         init(_ field: ChronicleModel.Field) {
+            name = field.setBy == nil ? Array(field.name.utf8) : nil
             isReference = if case .reference = field.type { true } else { false }
             keepsTextInPlace = field.formerTypes.isEmpty && (field.type == .text || field.type == .timestamp || isReference)
             nullClears = ChronicleModel.EventReader.nullClears(field)

@@ -281,10 +281,12 @@ extension ChronicleModel.FieldValues {
     /// The header of `slots` empty slots.
     private static func header(slots: Int) -> [UInt8] {
         let end = UInt32(4 * (slots + 1)).littleEndian
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4 * (slots + 1))
-        for _ in 0...slots { withUnsafeBytes(of: end) { bytes += $0 } }
-        return bytes
+        return [UInt8](unsafeUninitializedCapacity: 4 * (slots + 1)) { buffer, count in
+            for index in 0...slots {
+                UnsafeMutableRawBufferPointer(buffer).storeBytes(of: end, toByteOffset: 4 * index, as: UInt32.self)
+            }
+            count = 4 * (slots + 1)
+        }
     }
 
     private func bound(_ index: Int) -> Int {

@@ -91,6 +91,16 @@ public struct JSONScanner {
         return name
     }
 
+    /// Reads a member's name and the `:` after it, as ``memberName(unique:)`` does, and returns
+    /// it as ``stringInPlace()`` does: the range of its bytes when it has no escapes, so that a
+    /// reader matches it against the names it knows without making a `String`.
+    public mutating func memberNameInPlace(unique names: inout JSONMemberNames) throws(JSONSyntaxError) -> StringContent {
+        let (content, escaped) = try uniqueName(&names)
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"))
+        return escaped ? .text(Self.text(content, escaped: true, in: bytes)) : .bytes(content)
+    }
+
     /// After a member's value: reads `,` and returns `true`, or reads `}` and returns `false`.
     public mutating func nextMember() throws(JSONSyntaxError) -> Bool {
         try separator(closing: UInt8(ascii: "}"))
