@@ -49,8 +49,11 @@ struct ModelStatesBatch {
     /// What the batch knows of an entity it touched: what was stored, and the state folded so
     /// far, kept together (one lookup an event).
     struct Touched {
-        /// What the database held before the batch (nil: nothing).
+        /// What the database held before the batch (nil: nothing, or a batch writing states
+        /// alone, which keeps only ``wasDeleted`` of it).
         var before: StoredEntity?
+        /// Whether what the database held was deleted (nil: nothing held).
+        var wasDeleted: Bool?
         /// The position of the last event folded into it (0: none).
         var lastApplied: UInt64
         /// The entity as folded so far (nil: none of its events created it).
@@ -59,9 +62,11 @@ struct ModelStatesBatch {
         var uniqueRanks: [String: ChronicleModel.EventRank]
 
         /// An entity as stored before the batch (nil: nothing), its unique values' writes
-        /// ranked by their positions alone.
-        init(stored: StoredEntity?) {
-            before = stored
+        /// ranked by their positions alone; with `keepingBefore` false, what was stored is
+        /// let go of once it is folded on (a rebuild's batch needs only its position and flag).
+        init(stored: StoredEntity?, keepingBefore: Bool) {
+            before = keepingBefore ? stored : nil
+            wasDeleted = stored?.state.isDeleted
             lastApplied = stored?.lastApplied ?? 0
             state = stored?.state
             uniqueRanks = stored?.uniqueWrites.mapValues { .init(upstream: nil, position: $0) } ?? [:]
@@ -242,7 +247,7 @@ struct ModelStatesBatch {
 
     /// ``finish()`` of a batch that writes the entities' states alone (none hidden).
     /// Each entity's bytes are made from what the batch knows of it, as they are read (no
-    /// copy of it, no ``StoredEntity`` made): it is written whole unless nothing was folded in.
+    /// copy of it, no ``StoredEntity`` made).
     private func writeStates(_ keys: [Key]) throws {
         var puts = [AscendingPuts?](repeating: nil, count: tables.live.count)
         for key in keys {
@@ -253,11 +258,10 @@ struct ModelStatesBatch {
 
     /// Writes entity `key`, touched as `entry` says, as a batch writing states alone does.
     private func writeState(_ entry: Touched, as key: Key, puts: inout [AscendingPuts?]) throws {
-        // An entity no event was folded into since it was stored is as it was.
-        if let before = entry.before, before.lastApplied == entry.lastApplied,
-           stored(entry.state, of: key, entry, isHidden: false) == before { return }
+        // Every entity a batch touched had an event folded in: it is written (the same bytes
+        // again where the event changed nothing).
         guard let state = entry.state else {
-            if let before = entry.before { try tables.remove(txn, key.entity, key.id, wasDeleted: before.state.isDeleted) }
+            if let wasDeleted = entry.wasDeleted { try tables.remove(txn, key.entity, key.id, wasDeleted: wasDeleted) }
             return
         }
         let keepsRanks = keepsUniqueWrites[key.entity]
@@ -266,7 +270,7 @@ struct ModelStatesBatch {
         }
         var entityPuts = try puts[key.entity] ?? AscendingPuts(txn: txn, database: tables.live[key.entity])
         try tables.write(txn, key.entity, key.id, bytes: bytes, isDeleted: state.isDeleted,
-                         wasDeleted: entry.before?.state.isDeleted, puts: &entityPuts)
+                         wasDeleted: entry.wasDeleted, puts: &entityPuts)
         puts[key.entity] = entityPuts
     }
 
@@ -325,13 +329,13 @@ struct ModelStatesBatch {
             // write stores it (unique ranks by position alone; nothing stored when nothing folded).
             let stored = Self.stored(handed.state, lastApplied: handed.lastApplied, uniqueRanks: handed.uniqueRanks,
                                      keepsUniqueWrites: keepsUniqueWrites[key.entity], isHidden: false)
-            return insert(Touched(stored: stored), as: key)
+            return insert(Touched(stored: stored, keepingBefore: !writesStatesOnly), as: key)
         }
         let stored = try mayBeStored(key)
             ? tables.storedBytes(txn, key.entity, key.id).map {
                 try StoredEntity.decode($0, id: key.id, entity: owner.entityNames[key.entity], layout: owner.layouts[key.entity])
             } : nil
-        return insert(Touched(stored: stored), as: key)
+        return insert(Touched(stored: stored, keepingBefore: !writesStatesOnly), as: key)
     }
 
     /// Adds what the batch knows of entity `key`, first met; returns ``load(_:)``'s answer.
