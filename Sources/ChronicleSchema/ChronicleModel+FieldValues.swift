@@ -64,7 +64,7 @@ extension ChronicleModel {
                 if place >= filled {
                     // Every slot before it is empty and ends here: the value is appended.
                     storage += value
-                    for bound in (place + 1)...layout.count { setBound(bound, storage.count) }
+                    setBounds((place + 1)...layout.count, to: storage.count)
                     filled = place + 1
                 } else {
                     replaceSlot(at: place, with: value)
@@ -249,9 +249,9 @@ extension ChronicleModel.FieldValues {
         return value(at: place)?.text.flatMap { UUID(hyphenated: $0) }
     }
 
-    /// Appends each slot of the first `count` that holds a value, as a stored read model keeps
-    /// it: its place (2), then its value's bytes; returns how many it appended. The slots are
-    /// laid as the entity's fields, whose names `layout` gives.
+    /// Appends the value of each of the entity's fields (whose names `layout` gives, in order)
+    /// that holds one, as a stored read model keeps it: the field's place (2), then the value's
+    /// bytes, copied where the slots are laid as `layout`; returns how many it appended.
     package func appendStored(to bytes: inout [UInt8], layout: [String]) -> Int {
         guard isLaid(as: layout) else {
             var appended = 0
@@ -332,10 +332,23 @@ extension ChronicleModel.FieldValues {
         }
     }
 
-    /// Moves the bounds after slot `place` by `delta` bytes.
+    /// Moves the bounds after slot `place` by `delta` bytes (in one access to the storage).
     private mutating func shiftBounds(after place: Int, by delta: Int) {
         guard delta != 0 else { return }
-        for index in (place + 1)...names.count { setBound(index, bound(index) + delta) }
+        let slots = names.count
+        storage.withUnsafeMutableBytes { bytes in
+            for index in (place + 1)...slots {
+                let bound = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+                bytes.storeBytes(of: UInt32(bound + delta).littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+            }
+        }
+    }
+
+    /// Sets the bounds `indices` to `offset` (in one access to the storage).
+    private mutating func setBounds(_ indices: ClosedRange<Int>, to offset: Int) {
+        storage.withUnsafeMutableBytes { bytes in
+            for index in indices { bytes.storeBytes(of: UInt32(offset).littleEndian, toByteOffset: 4 * index, as: UInt32.self) }
+        }
     }
 
     /// A slot named `name`, empty, after the others.
