@@ -15,7 +15,7 @@ import Synchronization
 /// entities are read in parts (each table split by id), a thread and a read transaction each,
 /// in rounds of at most ``entitiesPerRound`` entities a part (so what is held waiting to be
 /// written is bounded, whatever the store's size); a write transaction then stores what the
-/// round derived. The tables it fills are empty when it begins (a rebuild's slot); the states'
+/// round derived, on a thread of its own while the next round is read. The tables it fills are empty when it begins (a rebuild's slot); the states'
 /// bytes are the fold's.
 struct StatesDerivation {
     private typealias Key = ModelStatesBatch.Key
@@ -55,12 +55,16 @@ struct StatesDerivation {
     private typealias Place = (table: Int, from: [UInt8]?)
 
     /// Derives the tables of the slot `target` names from the entities stored there, read in
-    /// `parts` parts at once, `entitiesPerRound` entities a part in each round.
+    /// `parts` parts at once, `entitiesPerRound` entities a part in each round. A round is
+    /// written on a thread of its own while the next one is read: at most two rounds are held.
     static func derive(_ states: ModelStates, into target: ModelStates.FoldTarget,
                        parts: Int = ProcessInfo.processInfo.activeProcessorCount, entitiesPerRound: Int = entitiesPerRound) throws {
         let parts = max(1, min(parts, 8))
         try ProjectionError.mappingStorage {
             let plan = try states.environment.read { txn in try Self.plan(states, try target.tables(of: states, txn), parts: parts, txn) }
+            let writer = RoundWriter()
+            // Whatever ends the reading, the write running ends before this returns.
+            defer { writer.drain() }
             var places = [Place?](repeating: (0, nil), count: parts)
             while places.contains(where: { $0 != nil }) {
                 let round = places
@@ -94,9 +98,38 @@ struct StatesDerivation {
                     derivedParts.append(part)
                     places[index] = next
                 }
-                try states.environment.write { txn in try Self.write(derivedParts, states, txn, try target.tables(of: states, txn)) }
+                let written = derivedParts
+                try writer.write {
+                    try states.environment.write { txn in try Self.write(written, states, txn, try target.tables(of: states, txn)) }
+                }
+            }
+            try writer.waitUntilFree()
+        }
+    }
+
+    /// Writes one round at a time on a thread of its own, in the order given; the first
+    /// failure is thrown by the next call.
+    private final class RoundWriter: Sendable {
+        private let queue = DispatchQueue(label: "chronicle.rebuild.derivation")
+        private let group = DispatchGroup()
+        private let failure = Mutex<(any Error)?>(nil)
+
+        /// Waits for the round before, then starts `body` (no round is written after a failure).
+        func write(_ body: @escaping @Sendable () throws -> Void) throws {
+            try waitUntilFree()
+            queue.async(group: group) { [self] in
+                do { try body() } catch { failure.withLock { $0 = error } }
             }
         }
+
+        /// Waits for the round being written; throws what a write threw.
+        func waitUntilFree() throws {
+            group.wait()
+            if let error = failure.withLock({ $0 }) { throw error }
+        }
+
+        /// Waits for the round being written, whatever it throws.
+        func drain() { group.wait() }
     }
 
     private init(states: ModelStates, txn: Transaction, tables: ModelStateTables) {
