@@ -14,25 +14,15 @@ struct ModelStatesBatch {
         var id: UUID
 
         static func < (a: Key, b: Key) -> Bool {
-            if a.entity != b.entity { return a.entity < b.entity }
-            // An id's bytes in order are two big-endian numbers: compared as numbers.
-            let (a0, a1) = a.halves, (b0, b1) = b.halves
-            return a0 != b0 ? a0 < b0 : a1 < b1
+            a.entity != b.entity ? a.entity < b.entity : IDOrder(a.id) < IDOrder(b.id)
         }
 
         /// Hashed as three numbers, not as the id's 16 bytes one by one.
         func hash(into hasher: inout Hasher) {
-            let (high, low) = halves
+            let order = IDOrder(id)
             hasher.combine(entity)
-            hasher.combine(high)
-            hasher.combine(low)
-        }
-
-        private var halves: (UInt64, UInt64) {
-            withUnsafeBytes(of: id.uuid) { bytes in
-                (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
-                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-            }
+            hasher.combine(order.high)
+            hasher.combine(order.low)
         }
     }
 
@@ -63,7 +53,7 @@ struct ModelStatesBatch {
 
         /// An entity as stored before the batch (nil: nothing), its unique values' writes
         /// ranked by their positions alone; with `keepingBefore` false, what was stored is
-        /// let go of once it is folded on (a rebuild's batch needs only its position and flag).
+        /// let go of once it is folded on (a rebuild's batch needs only whether it was deleted).
         init(stored: StoredEntity?, keepingBefore: Bool) {
             before = keepingBefore ? stored : nil
             wasDeleted = stored?.state.isDeleted
