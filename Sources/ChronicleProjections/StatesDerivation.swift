@@ -15,8 +15,8 @@ import Synchronization
 /// entities are read in parts (each table split by id), a thread and a read transaction each,
 /// in rounds of at most ``entitiesPerRound`` entities a part (so what is held waiting to be
 /// written is bounded, whatever the store's size); a write transaction then stores what the
-/// round derived, on a thread of its own while the next round is read. The tables it fills are empty when it begins (a rebuild's slot); the states'
-/// bytes are the fold's.
+/// round derived, on a thread of its own while the next round is read. The tables it fills
+/// are empty when it begins (a rebuild's slot); the states' bytes are the fold's.
 struct StatesDerivation {
     private typealias Key = ModelStatesBatch.Key
 
