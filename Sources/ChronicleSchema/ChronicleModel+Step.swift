@@ -94,15 +94,22 @@ private struct StepReading<Base: ChronicleModel.StateReading>: ChronicleModel.St
     }
 
     func holder(of entity: String, field: String, key: String) throws -> UUID? {
-        guard let uniqueness = step.model.entity(named: entity)?.field(named: field)?.unique else { return nil }
+        guard let declared = step.model.entity(named: entity), let declaredField = declared.field(named: field),
+              let uniqueness = declaredField.unique else { return nil }
         func holds(_ state: ChronicleModel.EntityState) -> Bool {
             guard !state.isDeleted, case .text(let text)? = state.values[field] else { return false }
             return uniqueness.key(text) == key
         }
         if let changed = step.changedStates.first(where: { $0.entity == entity && holds($0) }) { return changed.id }
-        // The store's holder, unless the step changed it since.
-        guard let holder = try step.reading.holder(of: entity, field: field, key: key), !step.isChanged(entity, holder) else { return nil }
-        return holder
+        // The store's holders, unless the step released the value from them: first the one the
+        // store names (or the log's claim), then any other live one (after a merge two may
+        // hold a value, the second shown with a suffix; releasing one leaves it to the next).
+        let claim = ChronicleModel.Decider.uniqueKey(declared, declaredField, key)
+        func released(_ id: UUID) -> Bool {
+            step.isChanged(entity, id) && step.decision.conditions.contains(.release(claim, by: declared.stream(of: id)))
+        }
+        if let holder = try step.reading.holder(of: entity, field: field, key: key), !released(holder) { return holder }
+        return try step.reading.holders(of: entity, field: field, key: key).first { !released($0) }
     }
 
     func holders(of entity: String, field: String, key: String) throws -> [UUID] {

@@ -22,7 +22,7 @@ public struct RandomModelCommand {
         let entity = model.entities[Int.random(in: 0..<model.entities.count, using: &random)]
         let ids = known[entity.name] ?? []
         func existing() -> UUID {
-            ids.isEmpty || Int.random(in: 0..<12, using: &random) == 0 ? UUID() : ids[Int.random(in: 0..<ids.count, using: &random)]
+            ids.isEmpty || Int.random(in: 0..<12, using: &random) == 0 ? random.uuid() : ids[Int.random(in: 0..<ids.count, using: &random)]
         }
         let sets = entity.fields.filter { if case .references = $0.type { true } else { false } }
         switch Int.random(in: 0..<10, using: &random) {
@@ -31,7 +31,7 @@ public struct RandomModelCommand {
             for field in entity.fields where !field.isOptional || Bool.random(using: &random) {
                 if let value = value(for: field, &random, known: known) { values[field.name] = value }
             }
-            return .init(entity: entity.name, id: UUID(), action: .create(values))
+            return .init(entity: entity.name, id: random.uuid(), action: .create(values))
         case 4..<7:
             var values: [String: ChronicleModel.FieldValue] = [:]
             for _ in 0..<Int.random(in: 1...2, using: &random) {
@@ -65,7 +65,7 @@ public struct RandomModelCommand {
         case .timestamp: return .text(pick(Self.timestamps))
         case .reference(let target):
             let pool = known[target] ?? []
-            if pool.isEmpty || Int.random(in: 0..<8, using: &random) == 0 { return field.isOptional ? nil : .text(UUID().uuidString) }
+            if pool.isEmpty || Int.random(in: 0..<8, using: &random) == 0 { return field.isOptional ? nil : .text(random.uuid().uuidString) }
             return .text(pool[Int.random(in: 0..<pool.count, using: &random)].uuidString)
         case .references(let target):
             let pool = known[target] ?? []
@@ -74,3 +74,4 @@ public struct RandomModelCommand {
         }
     }
 }
+

@@ -440,6 +440,41 @@ struct StoredEntitiesTests {
         for device in devices { await device.close() }
     }
 
+    @Test("a step that deletes one of two folders sharing a name after a merge, then takes the name, is refused: the other holds it")
+    func aStepCannotTakeAValueAnotherStillHolds() async throws {
+        let folder = try TemporaryFolder("entity-shared-value")
+        defer { folder.remove() }
+        let devices = [try Self.open(folder, "a", model: NotebookModel.model), try Self.open(folder, "b", model: NotebookModel.model)]
+        var server = ServerOrder()
+        let first = try await devices[0].create("Folder", ["name": "Home"])
+        let second = try await devices[1].create("Folder", ["name": "home"])
+        for index in [0, 1, 0] { try await server.sync(devices[index], index: index) }
+        let store = devices[0]
+        #expect(try await store.entity("Folder", id: second.id)?.text("name") == "home (2)")
+        // Whichever of the two the store names as the value's holder, deleting either leaves
+        // the other holding it: refused, not a conflict tried again until it gives up.
+        for deleted in [first.id, second.id] {
+            await #expect(throws: ChronicleError.refused(.init("a folder with name \"HOME\" already exists"))) {
+                try await store.perform { step in
+                    try step.delete("Folder", deleted)
+                    try step.create("Folder", ["name": "HOME"])
+                }
+            }
+        }
+        // Both deleted in the step, the name is free.
+        let head = try store.log.head()
+        let third = try await store.perform { step in
+            try step.delete("Folder", first.id)
+            try step.delete("Folder", second.id)
+            return try step.create("Folder", ["name": "HOME"])
+        }
+        #expect(try store.log.head() == head + 3)
+        #expect(try await store.entities("Folder").map { $0.text("name") } == ["HOME"])
+        #expect(try await store.entities("Folder").map(\.id) == [third])
+        try await Self.expectStatesEqualTheFold(store, "after the step")
+        for device in devices { await device.close() }
+    }
+
     @Test("merges list what they overrule of this device's writes: an overwritten field, writes gone with a deletion")
     func conflictsAreListed() async throws {
         let folder = try TemporaryFolder("entity-conflicts")
