@@ -108,7 +108,8 @@ private struct StepReading<Base: ChronicleModel.StateReading>: ChronicleModel.St
         func released(_ id: UUID) -> Bool {
             step.isChanged(entity, id) && step.decision.conditions.contains(.release(claim, by: declared.stream(of: id)))
         }
-        if let holder = try step.reading.holder(of: entity, field: field, key: key), !released(holder) { return holder }
+        guard let holder = try step.reading.holder(of: entity, field: field, key: key) else { return nil }
+        if !released(holder) { return holder }
         return try step.reading.holders(of: entity, field: field, key: key).first { !released($0) }
     }
 
