@@ -36,6 +36,7 @@ extension ModelStates {
     /// The rows of aggregate `name` whose key is from `lower` through `upper` (an end that is
     /// nil is open), sorted by key, as ``ChronicleModel/Snapshot/rows(of:)`` makes them: read
     /// from the stored rows, kept up as entities change, so only the rows returned are read.
+    /// One text asked for (`from: day, through: day`) is one lookup.
     /// - throws: ``ProjectionError/notInModel(_:)`` for an aggregate the model does not declare.
     public func rows(of name: String, from lower: ChronicleModel.FieldValue?,
                      through upper: ChronicleModel.FieldValue?) throws -> [ChronicleModel.AggregateRow] {
@@ -43,23 +44,37 @@ extension ModelStates {
               let entity = model.entity(named: model.aggregates[number].entity) else {
             throw ProjectionError.notInModel("model '\(model.name)' has no aggregate '\(name)'")
         }
-        let aggregate = model.aggregates[number]
+        let shape = StoredAggregateRow.Shape(model.aggregates[number], in: entity)
         let base = ModelStateKeys.prefix(number)
         return try read { view in
+            // Text of one spelling only (ASCII, as days are) has one row key: a single lookup.
+            if let lower, lower == upper, case .text(let text) = lower, text.utf8.allSatisfy({ $0 < 0x80 }) {
+                guard let value = try view.txn.get(view.tables.rows, key: ModelStateKeys.row(number, lower)) else { return [] }
+                let row = try StoredAggregateRow.decode(value, aggregate: name)
+                return row.key == lower ? [row.row(shaped: shape)] : []
+            }
+            // Past a text's range, the first key after it ends the scan, unless it may hold a
+            // cut text (those sort among themselves by their hash): then the row's own key
+            // decides, as it does for numbers (an integer and a number sort by value, not bytes).
+            let end: [UInt8]? = if case .text? = upper { base + ModelStateKeys.sortable(upper!) } else { nil }
             var found: [ChronicleModel.AggregateRow] = []
-            try view.scan(view.tables.rows, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { _, value in
+            try view.scan(view.tables.rows, from: lower.map { base + ModelStateKeys.sortable($0) } ?? base, within: base) { key, value in
+                if let end, end.withUnsafeBytes({ KeyOrder.precedes($0, key) }), !ModelStateKeys.mayBeCut(key[base.count...]) {
+                    return false
+                }
                 let row = try StoredAggregateRow.decode(value, aggregate: name)
                 if let lower, row.key.sortsBefore(lower) { return true }
                 if let upper, upper.sortsBefore(row.key) {
-                    // Texts cut in the key sort among themselves by their hash: only a row
-                    // whose whole key is in the stored bytes ends the range.
                     if case .text(let text) = row.key, text.utf8.count > ModelStateKeys.longestIndexedText { return true }
                     return false
                 }
-                found.append(row.row(of: aggregate, in: entity))
+                found.append(row.row(shaped: shape))
                 return true
             }
-            return found.sorted { $0.key.sortsBefore($1.key) }
+            if found.indices.dropFirst().contains(where: { found[$0].key.sortsBefore(found[$0 - 1].key) }) {
+                found.sort { $0.key.sortsBefore($1.key) }
+            }
+            return found
         }
     }
 

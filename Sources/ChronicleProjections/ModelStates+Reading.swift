@@ -192,7 +192,7 @@ struct StatesView {
     /// applied, which tell them apart.
     mutating func shown(_ candidates: [StoredEntity], number: Int) throws -> [ChronicleModel.EntityState] {
         let entity = states.model.entities[number]
-        let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
+        let uniqueFields = states.uniqueFields[number]
         var shown: [ChronicleModel.EntityState] = []
         shown.reserveCapacity(candidates.count)
         var collides = false

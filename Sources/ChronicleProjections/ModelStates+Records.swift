@@ -79,9 +79,9 @@ extension StatesView {
     mutating func records<Record: ChronicleRecord>(_ type: Record.Type, of candidates: [(id: UUID, bytes: UnsafeRawBufferPointer)],
                                                    number: Int) throws -> [Record] {
         let entity = states.model.entities[number]
-        let uniqueFields = entity.fields.indices.filter { entity.fields[$0].unique != nil }
-        let sets = states.followed[number].filter(\.isSet).map { (index: $0.fieldIndex, target: $0.targetIndex) }
-        let lookup = ChronicleModel.FieldLookup(entity)
+        let uniqueFields = states.uniqueFields[number]
+        let sets = states.setFields[number]
+        let lookup = ChronicleModel.FieldLookup(entity, names: states.layouts[number])
         var records: [Record] = []
         records.reserveCapacity(candidates.count)
         for (id, bytes) in candidates {

@@ -53,6 +53,10 @@ public final class ModelStates: Sendable {
     /// deletion hides it, and its sets' members (field, its place, target entity's place,
     /// whether a set).
     let followed: [[(field: String, fieldIndex: Int, targetIndex: Int, isSet: Bool)]]
+    /// Per entity, the places of its fields that hold unique values.
+    let uniqueFields: [[Int]]
+    /// Per entity, its sets: each one's field's place and its members' entity's place.
+    let setFields: [[(index: Int, target: Int)]]
     /// Per entity, the references to it whose parent's deletion hides the referring entity
     /// (the referring entity's place, the field's place).
     let hidingReferences: [[(entity: Int, field: Int)]]
@@ -104,6 +108,8 @@ public final class ModelStates: Sendable {
                 }
             }
         }
+        uniqueFields = model.entities.map { entity in entity.fields.indices.filter { entity.fields[$0].unique != nil } }
+        setFields = followed.map { $0.filter(\.isSet).map { (index: $0.fieldIndex, target: $0.targetIndex) } }
         do {
             environment = try Environment(path: path, options: .init(mapSize: 16 << 20, maxDatabases: Self.maxDatabases(model),
                                                                      noSync: noSync))
@@ -285,7 +291,7 @@ public final class ModelStates: Sendable {
                     let (_, reached, _) = try foldTransaction(txn, into: try target.tables(of: self, txn), foldNear)
                     // Appends went on meanwhile: what is left is folded before the swap, in a transaction of its own.
                     guard reached >= (try log.head()) else { return nil }
-                    try txn.put(shared, key: Array("active".utf8), value: [UInt8(slot)])
+                    try txn.put(shared, key: Self.activeKey, value: [UInt8(slot)])
                     _ = try txn.delete(shared, key: Array("rebuild".utf8))
                     let old = slots[1 - slot]
                     for db in old.states + [old.meta] { try txn.clear(db) }
@@ -338,9 +344,12 @@ public final class ModelStates: Sendable {
         try Self.activeSlot(txn, shared: shared)
     }
 
+    /// The key in `shared` under which the active slot is kept.
+    static let activeKey = Array("active".utf8)
+
     /// The slot readers use, as `shared` (the `slots` table) says in `txn`: 0 unless it says 1.
     static func activeSlot(_ txn: Transaction, shared: Database) throws -> Int {
-        guard let bytes = try txn.get(shared, key: Array("active".utf8)), bytes.count == 1 else { return 0 }
+        guard let bytes = try txn.get(shared, key: activeKey), bytes.count == 1 else { return 0 }
         return bytes[0] == 1 ? 1 : 0
     }
 

@@ -98,12 +98,29 @@ struct StoredAggregateRow: Equatable {
         }
     }
 
+    /// How reads show an aggregate's rows: each measure's name, and whether it is a sum of
+    /// numbers (kept as exact decimal text, shown as a number). Made once for a read of many rows.
+    struct Shape {
+        let measures: [(name: String, isNumberSum: Bool)]
+
+        /// The shape of `aggregate`, an aggregate of `entity`.
+        init(_ aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity) {
+            measures = aggregate.measures.map { measure in
+                (measure.name, measure.kind == .sum && measure.field.flatMap { entity.field(named: $0)?.type } == .number)
+            }
+        }
+    }
+
     /// The row as reads show it: a sum of numbers as a number.
     func row(of aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity) -> ChronicleModel.AggregateRow {
-        var shown: [String: ChronicleModel.FieldValue] = [:]
-        for (measure, value) in zip(aggregate.measures, measures) {
-            if measure.kind == .sum, let field = measure.field, entity.field(named: field)?.type == .number,
-               case .text(let text) = value {
+        row(shaped: Shape(aggregate, in: entity))
+    }
+
+    /// The row as reads show it, by `shape` (its aggregate's).
+    func row(shaped shape: Shape) -> ChronicleModel.AggregateRow {
+        var shown: [String: ChronicleModel.FieldValue] = Dictionary(minimumCapacity: shape.measures.count)
+        for (measure, value) in zip(shape.measures, measures) {
+            if measure.isNumberSum, case .text(let text) = value {
                 shown[measure.name] = .number(Double(text) ?? 0)
             } else {
                 shown[measure.name] = value

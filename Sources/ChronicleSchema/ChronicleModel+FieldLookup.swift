@@ -8,9 +8,14 @@ extension ChronicleModel {
         private let names: [String]
         private var next = 0
 
-        package init(_ entity: Entity) {
+        package convenience init(_ entity: Entity) {
+            self.init(entity, names: entity.fields.map(\.name))
+        }
+
+        /// A lookup of `entity`'s fields, whose names in order (`names`) the caller kept.
+        package init(_ entity: Entity, names: [String]) {
             self.entity = entity
-            names = entity.fields.map(\.name)
+            self.names = names
         }
 
         /// The place of field `name` in the entity's declaration; nil when it has none.

@@ -86,6 +86,35 @@ struct StoredRowsTests {
         await again.close()
     }
 
+    @Test("one key asked for is its row alone, found by its spelling; ranges end at the first key past them")
+    func oneKeyAndRanges() async throws {
+        let folder = try TemporaryFolder("rows-one-key")
+        defer { folder.remove() }
+        let store = try ChronicleStore(directory: folder.path + "/store", backgroundProjections: false,
+                                       logOptions: .init(noSync: true), model: Self.ledger)
+        // "cafe" and "café" (é precomposed) are rows of their own; so are "b" and "ba".
+        for (category, count) in [("b", 1), ("ba", 2), ("cafe", 3), ("caf\u{E9}", 4), ("d", 5)] {
+            for _ in 0..<count { _ = try await store.create("Entry", ["category": .text(category), "amount": .number(1)]) }
+        }
+        func entries(_ lower: String?, _ upper: String?) async throws -> [String] {
+            try await store.rows("PerCategory", from: lower.map { .text($0) }, through: upper.map { .text($0) }).map { row in
+                guard case .text(let key) = row.key, case .integer(let count)? = row.measures["entries"] else { return "?" }
+                return "\(key)=\(count)"
+            }
+        }
+        #expect(try await entries("ba", "ba") == ["ba=2"])
+        #expect(try await entries("b", "b") == ["b=1"])
+        #expect(try await entries("c", "c") == [])
+        #expect(try await entries("caf\u{E9}", "caf\u{E9}") == ["caf\u{E9}=4"])
+        #expect(try await entries("b", "c") == ["b=1", "ba=2"])
+        #expect(try await entries("b", "cafe") == ["b=1", "ba=2", "cafe=3"])
+        #expect(try await entries("bb", "d") == ["cafe=3", "caf\u{E9}=4", "d=5"])
+        #expect(try await entries(nil, "ba") == ["b=1", "ba=2"])
+        #expect(try await entries("d", nil) == ["d=5"])
+        #expect(try await entries("e", nil) == [])
+        await store.close()
+    }
+
     @Test("long keys that share their first 300 bytes keep rows of their own, and ranges find each")
     func longKeys() async throws {
         let folder = try TemporaryFolder("rows-long")
