@@ -111,7 +111,14 @@ extension ModelStateKeys {
             appendBigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), to: &bytes)
         case .text(let text):
             bytes.append(2)
-            for byte in text.utf8.prefix(longestIndexedText) {
+            // Most texts hold neither byte to escape: copied whole.
+            let utf8 = text.utf8
+            if utf8.count <= longestIndexedText, !utf8.contains(where: { $0 < 2 }) {
+                bytes.append(contentsOf: utf8)
+                bytes.append(0)
+                return
+            }
+            for byte in utf8.prefix(longestIndexedText) {
                 switch byte {
                 case 0: bytes += [1, 1]
                 case 1: bytes += [1, 2]
@@ -137,7 +144,11 @@ extension ModelStateKeys {
     /// longer than ``longestIndexedText``, a hash of it (texts that share their first bytes
     /// keep rows of their own).
     static func row(_ aggregate: Int, _ value: ChronicleModel.FieldValue) -> [UInt8] {
-        var key = prefix(aggregate)
+        var key: [UInt8] = []
+        let room = if case .text(let text) = value { min(text.utf8.count, longestIndexedText) + 4 } else { 12 }
+        key.reserveCapacity(room)
+        key.append(UInt8(truncatingIfNeeded: aggregate >> 8))
+        key.append(UInt8(truncatingIfNeeded: aggregate))
         appendSortable(value, to: &key)
         if case .text(let text) = value, text.utf8.count > longestIndexedText {
             key += Array(hash(Array(text.utf8)).utf8)

@@ -40,11 +40,10 @@ extension ModelStates {
     /// - throws: ``ProjectionError/notInModel(_:)`` for an aggregate the model does not declare.
     public func rows(of name: String, from lower: ChronicleModel.FieldValue?,
                      through upper: ChronicleModel.FieldValue?) throws -> [ChronicleModel.AggregateRow] {
-        guard let number = model.aggregates.firstIndex(where: { $0.name == name }),
-              let entity = model.entity(named: model.aggregates[number].entity) else {
+        guard let number = model.aggregates.firstIndex(where: { $0.name == name }) else {
             throw ProjectionError.notInModel("model '\(model.name)' has no aggregate '\(name)'")
         }
-        let shape = StoredAggregateRow.Shape(model.aggregates[number], in: entity)
+        let shape = rowShapes[number]
         let base = ModelStateKeys.prefix(number)
         return try read { view in
             // Text of one spelling only (ASCII, as days are) has one row key: a single lookup.

@@ -53,6 +53,8 @@ public final class ModelStates: Sendable {
     /// deletion hides it, and its sets' members (field, its place, target entity's place,
     /// whether a set).
     let followed: [[(field: String, fieldIndex: Int, targetIndex: Int, isSet: Bool)]]
+    /// Per aggregate, how reads show its rows.
+    let rowShapes: [StoredAggregateRow.Shape]
     /// Per entity, the places of its fields that hold unique values.
     let uniqueFields: [[Int]]
     /// Per entity, its sets: each one's field's place and its members' entity's place.
@@ -108,6 +110,7 @@ public final class ModelStates: Sendable {
                 }
             }
         }
+        rowShapes = model.aggregates.map { StoredAggregateRow.Shape($0, in: model.entity(named: $0.entity)) }
         uniqueFields = model.entities.map { entity in entity.fields.indices.filter { entity.fields[$0].unique != nil } }
         setFields = followed.map { $0.filter(\.isSet).map { (index: $0.fieldIndex, target: $0.targetIndex) } }
         do {

@@ -100,13 +100,13 @@ struct StoredAggregateRow: Equatable {
 
     /// How reads show an aggregate's rows: each measure's name, and whether it is a sum of
     /// numbers (kept as exact decimal text, shown as a number). Made once for a read of many rows.
-    struct Shape {
+    struct Shape: Sendable {
         let measures: [(name: String, isNumberSum: Bool)]
 
-        /// The shape of `aggregate`, an aggregate of `entity`.
-        init(_ aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity) {
+        /// The shape of `aggregate`, an aggregate of `entity` (a model always declares it).
+        init(_ aggregate: ChronicleModel.Aggregate, in entity: ChronicleModel.Entity?) {
             measures = aggregate.measures.map { measure in
-                (measure.name, measure.kind == .sum && measure.field.flatMap { entity.field(named: $0)?.type } == .number)
+                (measure.name, measure.kind == .sum && measure.field.flatMap { entity?.field(named: $0)?.type } == .number)
             }
         }
     }
