@@ -143,6 +143,15 @@ struct LongPollTests {
                 defer { running.cancel() }
                 let waiter = Self.pull(first, wait: 60)
                 try await Self.waiting(1, on: first)
+                // Each server listens on a connection of its own once it has started; on a loaded
+                // machine the second may not have yet: wait until both are there (at most 20 s).
+                let listening: PostgresQuery = "SELECT count(*)::int FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                for _ in 0..<200 {
+                    var count = 0
+                    for try await found in try await client.query(listening, logger: Quiet.logger).decode(Int.self) { count = found }
+                    if count >= 2 { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
                 var cut = 0
                 let terminate: PostgresQuery = """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()
