@@ -192,7 +192,8 @@ public final class Environment: @unchecked Sendable {
                 pthread_rwlock_unlock(mapLock)
                 continue
             }
-            if code == MDB_SUCCESS, let txn, attempts < Self.snapshotAttempts, snapshotMayBeNewer(than: txn) {
+            let mayBeNewer = code == MDB_SUCCESS && txn.map(snapshotMayBeNewer(than:)) == true
+            if mayBeNewer, let txn, attempts < Self.snapshotAttempts {
                 mdb_txn_abort(txn)
                 pthread_rwlock_unlock(mapLock)
                 attempts += 1
@@ -203,7 +204,7 @@ public final class Environment: @unchecked Sendable {
             guard let txn else { throw LMDBError.badTransaction }
             let result: T
             do {
-                result = try body(Transaction(handle: txn, isWritable: false))
+                result = try body(Transaction(handle: txn, isWritable: false, snapshotID: mayBeNewer ? nil : UInt64(mdb_txn_id(txn))))
             } catch {
                 mdb_txn_abort(txn)
                 throw error

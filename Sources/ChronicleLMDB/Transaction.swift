@@ -12,10 +12,16 @@ public struct Transaction {
     public let isWritable: Bool
     /// Where the bytes handed back may lie (a damaged file cannot make a read run past it).
     let bounds: MapBounds
+    /// For a read transaction, the id of the commit whose snapshot it sees, when that is known
+    /// (see ``Environment``, "Monotonic reads"); nil for a write transaction, or a read that may
+    /// see a newer snapshot than its id. Two reads with the same id see the same data: what a
+    /// reader works out from one may be kept for the next.
+    public let snapshotID: UInt64?
 
-    init(handle: OpaquePointer, isWritable: Bool) {
+    init(handle: OpaquePointer, isWritable: Bool, snapshotID: UInt64? = nil) {
         self.handle = handle
         self.isWritable = isWritable
+        self.snapshotID = snapshotID
         bounds = MapBounds(transaction: handle, isWritable: isWritable)
     }
 

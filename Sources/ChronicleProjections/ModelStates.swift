@@ -64,6 +64,9 @@ public final class ModelStates: Sendable {
     let hidingReferences: [[(entity: Int, field: Int)]]
     /// Told of what each catch-up in this process changed.
     private let changeHandler = Mutex<ChangeHandler?>(nil)
+    /// The active slot as the last read of a known snapshot found it, with that snapshot's
+    /// id: (id + 1) << 1 | slot; 0 before any.
+    private let activeSlotSeen = Atomic<UInt64>(0)
 
     /// Told, after each batch a catch-up in this process committed, which entities it changed
     /// (by entity name and id) and the position the states reached.
@@ -342,9 +345,15 @@ public final class ModelStates: Sendable {
         }
     }
 
-    /// The slot readers use, as of `txn`.
+    /// The slot readers use, as of `txn`. Kept for the reads of one snapshot (most reads
+    /// between two commits): it changes only when a rebuild swaps its states in.
     func activeSlot(_ txn: Transaction) throws -> Int {
-        try Self.activeSlot(txn, shared: shared)
+        guard let id = txn.snapshotID else { return try Self.activeSlot(txn, shared: shared) }
+        let seen = activeSlotSeen.load(ordering: .relaxed)
+        if seen >> 1 == id &+ 1 { return Int(seen & 1) }
+        let slot = try Self.activeSlot(txn, shared: shared)
+        activeSlotSeen.store((id &+ 1) << 1 | UInt64(slot), ordering: .relaxed)
+        return slot
     }
 
     /// The key in `shared` under which the active slot is kept.

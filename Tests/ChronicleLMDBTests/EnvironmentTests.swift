@@ -21,6 +21,24 @@ struct EnvironmentTests {
         }
     }
 
+    @Test("reads between two commits share a snapshot id; a commit gives the next reads another; a write has none")
+    func snapshotIDs() throws {
+        try withTemporaryEnvironment { env, _ in
+            let db = try env.openDatabase(named: "things")
+            try env.write { txn in
+                #expect(txn.snapshotID == nil)
+                try txn.put(db, key: [1], value: [1])
+            }
+            let first = try env.read { txn in txn.snapshotID }
+            #expect(first != nil)
+            #expect(try env.read { txn in txn.snapshotID } == first)
+            try env.write { txn in try txn.put(db, key: [1], value: [2]) }
+            let second = try env.read { txn in txn.snapshotID }
+            #expect(second != nil && second != first)
+            #expect(try env.read { txn in bytes(try txn.get(db, key: [1])) } == [2])
+        }
+    }
+
     @Test func overwriteReplacesAndNoOverwriteRefuses() throws {
         try withTemporaryEnvironment { env, _ in
             let db = try env.openDatabase(named: "things")

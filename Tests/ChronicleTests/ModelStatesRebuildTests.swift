@@ -136,8 +136,11 @@ struct ModelStatesRebuildTests {
         #expect(shown == written)
         await reopened.close()
         let log = try EventLog(path: path + "/log")
+        defer { log.close() }
         #expect(try ModelStatesVerifier.problems(path: path + "/entities", model: NotebookModel.model, log: log, deep: true) == [])
-        log.close()
+        // A reader in this process, which has read the active slot before the other process swaps.
+        let reader = try ModelStates(path: path + "/entities", model: NotebookModel.model, log: log)
+        #expect(try Self.bodies(reader) == written)
         let again = try await ChildProcess(try Products.torture(), ["catch-up-entities", "--store", path, "--rebuild"])
         let lines = try await withTimeout(.seconds(120), "the second rebuild's output") {
             var lines: [String] = []
@@ -146,6 +149,8 @@ struct ModelStatesRebuildTests {
         }
         #expect(await again.waitForExit() == ChildProcess.Exit(status: 0, wasSignalled: false), "\(again.standardErrorText)")
         #expect(lines.last == "done \(head)")
+        // The swap emptied the slot it read: it reads the other now.
+        #expect(try Self.bodies(reader) == written)
     }
 
     @Test("a store rebuilds its entities: the same notes and rows, level with the log, while it reads and writes on")

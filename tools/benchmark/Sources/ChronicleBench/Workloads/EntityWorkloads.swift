@@ -35,6 +35,26 @@ enum EntityWorkloads {
             try asRecords ? states.shown(TodoRow.self, where: "deadline", from: day, through: day).count
                 : states.shown("Todo", where: "deadline", from: day, through: day).count
         }
+        if let pairedModels {
+            let models = try ReadModels(path: pairedModels)
+            let (own, declared): (Double, Double)
+            switch task.workload {
+            case .readTodo:
+                let ids = keys.todoIDs
+                (own, declared) = try paired(count: task.count,
+                                             own: { try models.todo(ids[$0 % ids.count]) == nil ? 0 : 1 },
+                                             declared: { try todo(ids[$0 % ids.count]) ? 1 : 0 })
+            case .readDayStats:
+                (own, declared) = try paired(count: task.count,
+                                             own: { try models.stats(from: keys.days[$0 % keys.days.count], to: keys.days[$0 % keys.days.count]).count },
+                                             declared: { try states.rows(of: "DailyStat", from: days[$0 % days.count], through: days[$0 % days.count]).count })
+            default:
+                (own, declared) = try paired(count: task.count, own: { try models.todos(on: keys.days[$0 % keys.days.count]).count },
+                                             declared: { try todos(on: days[$0 % days.count]) })
+            }
+            progress(String(format: "    paired: todo models %.3f s, declared %.3f s, ratio %.3f", own, declared, own / declared))
+            return (task.count, declared)
+        }
         var watch = Stopwatch()
         var found = 0
         switch task.workload {
@@ -49,11 +69,6 @@ enum EntityWorkloads {
                     found += try states.rows(of: "DailyStat", from: day, through: day).count
                 }
             }
-        case .readDayTodos where pairedModels != nil:
-            let (own, declared) = try pairedDayTodos(models: ReadModels(path: pairedModels!), days: keys.days, count: task.count,
-                                                     declared: todos(on:))
-            progress(String(format: "    paired: todo models %.3f s, declared %.3f s, ratio %.3f", own, declared, own / declared))
-            return (task.count, declared)
         case .readDayTodos:
             try watch.measure {
                 for i in 0..<task.count { found += try todos(on: days[i % days.count]) }
@@ -67,28 +82,28 @@ enum EntityWorkloads {
 }
 
 extension EntityWorkloads {
-    /// The todo app's own models (a `models-chronicle-*` folder) to read a day's todos from
-    /// beside the declared model's, in the same process (`CHRONICLE_BENCH_PAIRED_MODELS`).
+    /// The todo app's own models (a `models-chronicle-*` folder) to read from beside the
+    /// declared model's, in the same process (`CHRONICLE_BENCH_PAIRED_MODELS`).
     static var pairedModels: String? { ProcessInfo.processInfo.environment["CHRONICLE_BENCH_PAIRED_MODELS"] }
 
-    /// A day's todos read `count` times from each side, in alternating blocks of 50, each
-    /// side's time summed: a virtual machine's neighbours slow both alike, where separate runs
-    /// differed by a third. Returns the seconds of each side.
-    static func pairedDayTodos(models: ReadModels, days: [CalendarDay], count: Int,
-                               declared: (ChronicleModel.FieldValue) throws -> Int) throws -> (own: Double, declared: Double) {
-        var own: UInt64 = 0, theirs: UInt64 = 0, difference = 0
+    /// Reads `count` times from each side (`own` and `declared` each read number `i` and
+    /// return the rows found), in alternating blocks of 50, each side's time summed: a virtual
+    /// machine's neighbours slow both alike, where separate runs differed by a third. Returns
+    /// the seconds of each side.
+    static func paired(count: Int, own: (Int) throws -> Int, declared: (Int) throws -> Int) throws -> (own: Double, declared: Double) {
+        var ownTime: UInt64 = 0, declaredTime: UInt64 = 0, difference = 0
         for block in stride(from: 0, to: count, by: 50) {
             let range = block..<min(count, block + 50)
             let start = DispatchTime.now().uptimeNanoseconds
-            for i in range { difference += try models.todos(on: days[i % days.count]).count }
+            for i in range { difference += try own(i) }
             let middle = DispatchTime.now().uptimeNanoseconds
-            for i in range { difference -= try declared(.text(days[i % days.count].description)) }
+            for i in range { difference -= try declared(i) }
             let end = DispatchTime.now().uptimeNanoseconds
-            own += middle - start
-            theirs += end - middle
+            ownTime += middle - start
+            declaredTime += end - middle
         }
         guard difference == 0 else { throw BenchError.unsupported("the two sides found different rows (\(difference))") }
-        return (Double(own) / 1e9, Double(theirs) / 1e9)
+        return (Double(ownTime) / 1e9, Double(declaredTime) / 1e9)
     }
 }
 
