@@ -106,6 +106,14 @@ public struct Transaction {
         return true
     }
 
+    /// Hints that `value`, bytes this transaction handed back, will be read soon: the processor
+    /// brings them into its cache meanwhile. A list that looks up many values first and reads
+    /// them after asks for the next few while it reads one.
+    public func prefetch(_ value: UnsafeRawBufferPointer) {
+        guard let address = value.baseAddress else { return }
+        chronicle_prefetch(address, value.count)
+    }
+
     // MARK: - Cursors
 
     /// Runs `body` with a cursor over `db`, closed when `body` returns.

@@ -84,7 +84,11 @@ extension StatesView {
         let lookup = ChronicleModel.FieldLookup(entity, names: states.layouts[number])
         var records: [Record] = []
         records.reserveCapacity(candidates.count)
-        for (id, bytes) in candidates {
+        // The entities looked up are read in turn: each one's bytes are asked for a few ahead,
+        // so that they are in the processor's cache when it comes.
+        for ahead in candidates.prefix(Self.prefetchDistance) { txn.prefetch(ahead.bytes) }
+        for (place, (id, bytes)) in candidates.enumerated() {
+            if place + Self.prefetchDistance < candidates.count { txn.prefetch(candidates[place + Self.prefetchDistance].bytes) }
             let stored = try StoredEntityBytes(entity: entity.name, bytes: bytes)
             guard stored.isShown else { continue }
             var fields: ChronicleModel.Fields
@@ -118,6 +122,9 @@ extension StatesView {
         }
         return records
     }
+
+    /// How many entities ahead of the one read a list's bytes are asked for.
+    static let prefetchDistance = 4
 
     /// `candidates` decoded, shown as ``shown(_:number:)`` shows them and read into records.
     private mutating func recordsThroughStates<Record: ChronicleRecord>(_ type: Record.Type,

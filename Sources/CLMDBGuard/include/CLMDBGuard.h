@@ -14,6 +14,8 @@
 // or its cursors again but abort it (chronicle_mdb_txn_commit aborts it itself, as a failed
 // commit does).
 #include <lmdb.h>
+// The target's other header, a hint to the processor (not a guarded call).
+#include "CLMDBPrefetch.h"
 
 int chronicle_mdb_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
 int chronicle_mdb_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags);
