@@ -73,7 +73,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 8
+    static let layoutVersion: UInt32 = 9
     /// Events folded per write transaction while following the log.
     static let batchSize = 2048
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer

@@ -49,14 +49,14 @@ extension ChronicleModel {
         }
 
         /// Slots named `layout`, filled from a stored read model's values (`count` of them,
-        /// each a field's place (2) and its value as ``StoredValue`` writes it) read by `reader`:
+        /// each a field's place (a varint) and its value as ``StoredValue`` writes it) read by `reader`:
         /// in place order, their bytes are copied, not read.
         /// - throws: ``StoredBytesReader/Short`` when the bytes are not such values.
         package init(layout: [String], stored count: Int, from reader: inout StoredBytesReader) throws {
             self.init(layout: layout)
             var filled = 0
             for _ in 0..<count {
-                let place = Int(try reader.integer(UInt16.self))
+                let place = try reader.varint()
                 guard place < layout.count else { throw StoredBytesReader.Short() }
                 let start = reader.offset
                 try reader.skipValue()
@@ -177,9 +177,9 @@ extension ChronicleModel.FieldValues {
     /// Whether slot `place` (named `name`) holds empty text.
     package func holdsEmptyText(at place: Int, named name: String) -> Bool {
         guard place < names.count, names[place] == name else { return self[name] == .text("") }
-        // A kind (1), then a length (4) of 0.
+        // A kind (1), then a length of 0 (1).
         let span = span(of: place)
-        return span.count == 5 && storage[span.lowerBound] == StoredValue.Kind.text.rawValue
+        return span.count == 2 && storage[span.lowerBound] == StoredValue.Kind.text.rawValue
     }
 
     /// The kind of the value in slot `place` (nil: none).
@@ -216,19 +216,15 @@ extension ChronicleModel.FieldValues {
     /// ``StoredValue`` stores it, or, `asReference`, to the id it spells in either case;
     /// false (and nothing set) when it spells none.
     package mutating func setText(utf8 text: UnsafeRawBufferPointer, at place: Int, asReference: Bool) -> Bool {
-        // A text spelling an id as Chronicle writes ids is kept as the id, as StoredValue keeps it.
-        if text.count == 36, let id = asReference ? UUID(hyphenated: text) : UUID(canonical: text) {
-            writeSlot(at: place) { bytes in
-                bytes.append(StoredValue.Kind.id.rawValue)
-                withUnsafeBytes(of: id.uuid) { bytes += $0 }
-            }
+        guard asReference else {
+            writeSlot(at: place) { bytes in StoredValue.appendText(text, to: &bytes) }
             return true
         }
-        guard !asReference else { return false }
+        // A reference spelled in any case is kept as the id, as StoredValue keeps one.
+        guard text.count == 36, let id = UUID(hyphenated: text) else { return false }
         writeSlot(at: place) { bytes in
-            bytes.append(StoredValue.Kind.text.rawValue)
-            StoredValue.append(UInt32(text.count), to: &bytes)
-            bytes += text
+            bytes.append(StoredValue.Kind.id.rawValue)
+            withUnsafeBytes(of: id.uuid) { bytes += $0 }
         }
         return true
     }
@@ -250,14 +246,14 @@ extension ChronicleModel.FieldValues {
     }
 
     /// Appends the value of each of the entity's fields (whose names `layout` gives, in order)
-    /// that holds one, as a stored read model keeps it: the field's place (2), then the value's
+    /// that holds one, as a stored read model keeps it: the field's place (a varint), then the value's
     /// bytes, copied where the slots are laid as `layout`; returns how many it appended.
     package func appendStored(to bytes: inout [UInt8], layout: [String]) -> Int {
         guard isLaid(as: layout) else {
             var appended = 0
             for (place, name) in layout.enumerated() {
                 guard let value = value(at: place, named: name) else { continue }
-                StoredValue.append(UInt16(place), to: &bytes)
+                StoredValue.appendVarint(place, to: &bytes)
                 StoredValue.append(value, to: &bytes)
                 appended += 1
             }
@@ -268,7 +264,7 @@ extension ChronicleModel.FieldValues {
             for place in layout.indices {
                 let span = span(of: place)
                 guard !span.isEmpty else { continue }
-                StoredValue.append(UInt16(place), to: &bytes)
+                StoredValue.appendVarint(place, to: &bytes)
                 bytes += UnsafeRawBufferPointer(rebasing: storage[span])
                 appended += 1
             }

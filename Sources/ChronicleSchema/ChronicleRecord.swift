@@ -54,7 +54,7 @@ extension ChronicleModel {
 
         private enum Source {
             /// The values as the stored read model keeps them (a count (2), then each one's
-            /// field (2) and ``StoredValue``), checked.
+            /// field (a varint) and ``StoredValue``), checked.
             case stored(UnsafeRawBufferPointer)
             case state(EntityState)
         }
@@ -75,7 +75,7 @@ extension ChronicleModel {
             var reader = StoredBytesReader(bytes: values)
             let declared = lookup.entity.fields.count
             for _ in 0..<(try reader.integer(UInt16.self)) {
-                let field = Int(try reader.integer(UInt16.self))
+                let field = try reader.varint()
                 guard field < declared else { throw StoredBytesReader.Short() }
                 if field < offsets.scalarCount { offsets[field] = Int32(reader.offset) }
                 try reader.skipValue()
@@ -95,7 +95,7 @@ extension ChronicleModel {
         package func forEachStoredMember(ofField index: Int, _ body: (UUID) throws -> Bool) rethrows {
             guard case .stored(let values) = source, var reader = reader(at: index, in: values),
                   (try? reader.byte()) == StoredValue.Kind.ids.rawValue,
-                  let count = try? reader.integer(UInt32.self) else { return }
+                  let count = try? reader.varint() else { return }
             // Checked when the fields were made: the members are in bounds.
             for _ in 0..<count {
                 guard let member = try? reader.uuid(), try body(member) else { return }
@@ -133,6 +133,7 @@ extension ChronicleModel {
             switch try? reader.byte() {
             case StoredValue.Kind.text.rawValue: return try? reader.text()
             case StoredValue.Kind.id.rawValue: return (try? reader.uuid())?.lowercasedString
+            case StoredValue.Kind.day.rawValue: return try? reader.day()
             default: return nil
             }
         }
@@ -159,8 +160,8 @@ extension ChronicleModel {
             case StoredValue.Kind.id.rawValue:
                 return try? reader.uuid()
             case StoredValue.Kind.text.rawValue:
-                guard let count = try? reader.integer(UInt32.self), Int(count) <= reader.remaining else { return nil }
-                return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: values[reader.offset..<reader.offset + Int(count)]))
+                guard let count = try? reader.varint(), count <= reader.remaining else { return nil }
+                return UUID(hyphenated: UnsafeRawBufferPointer(rebasing: values[reader.offset..<reader.offset + count]))
             default:
                 return nil
             }

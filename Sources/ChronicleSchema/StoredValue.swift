@@ -2,27 +2,23 @@ import Foundation
 import UUIDText
 
 /// The stored form of one field value, shared by the stored read model's records (its
-/// entities and aggregate rows) and read in place by ``ChronicleModel/Fields``: a kind (1), then its payload: text (4-byte
-/// length, UTF-8), an integer (8), a number (8, IEEE 754), a boolean (1), ids (4-byte
-/// count, 16 bytes each), or an id (16): a text that spells a UUID as Chronicle writes them
-/// (lowercase, hyphenated), as every reference does, is kept as its 16 bytes and read back
-/// as that text. Numbers are little-endian.
+/// entities and aggregate rows) and read in place by ``ChronicleModel/Fields``: a kind (1),
+/// then its payload: text (its length as a varint, then UTF-8), an integer (8), a number (8,
+/// IEEE 754), a boolean (1), ids (their count as a varint, 16 bytes each), an id (16) or a
+/// day (4). A text that spells a UUID as Chronicle writes them (lowercase, hyphenated), as
+/// every reference does, is kept as its 16 bytes and read back as that text; a text that
+/// spells a day (`YYYY-MM-DD`, ten characters, digits and two hyphens), as every day field
+/// does, is kept as its year (2) month (1) and day (1) and read back as that text. Numbers
+/// are little-endian; a varint is LEB128 (7 bits a byte, low first, the high bit set on all
+/// but the last), as short as it can be: one value has one spelling, so equal values are
+/// equal bytes.
 package enum StoredValue {
-    package enum Kind: UInt8 { case text = 1, integer, number, boolean, ids, null, id }
+    package enum Kind: UInt8 { case text = 1, integer, number, boolean, ids, null, id, day }
 
     package static func append(_ value: ChronicleModel.FieldValue, to bytes: inout [UInt8]) {
         switch value {
-        case .text(let text):
-            let count = text.utf8.count
-            // One spelling per id: the text read back is the one stored.
-            if count == 36, let id = UUID(canonical: text) {
-                bytes.append(Kind.id.rawValue)
-                withUnsafeBytes(of: id.uuid) { bytes += $0 }
-            } else {
-                bytes.append(Kind.text.rawValue)
-                append(UInt32(count), to: &bytes)
-                bytes += text.utf8
-            }
+        case .text(var text):
+            text.withUTF8 { appendText(UnsafeRawBufferPointer($0), to: &bytes) }
         case .integer(let number):
             bytes.append(Kind.integer.rawValue)
             append(UInt64(bitPattern: Int64(number)), to: &bytes)
@@ -34,11 +30,72 @@ package enum StoredValue {
             bytes.append(flag ? 1 : 0)
         case .ids(let ids):
             bytes.append(Kind.ids.rawValue)
-            append(UInt32(ids.count), to: &bytes)
+            appendVarint(ids.count, to: &bytes)
             for id in ids { withUnsafeBytes(of: id.uuid) { bytes += $0 } }
         case .null:
             bytes.append(Kind.null.rawValue)
         }
+    }
+
+    /// Appends the text whose UTF-8 bytes are `utf8`: as an id when it spells one as Chronicle
+    /// writes them, as a day when it spells one, else as text.
+    package static func appendText(_ utf8: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        // One spelling per value: the text read back is the one stored.
+        if utf8.count == 36, let id = UUID(canonical: utf8) {
+            bytes.append(Kind.id.rawValue)
+            withUnsafeBytes(of: id.uuid) { bytes += $0 }
+        } else if let day = day(spelledBy: utf8) {
+            bytes.append(Kind.day.rawValue)
+            append(day.year, to: &bytes)
+            bytes.append(day.month)
+            bytes.append(day.day)
+        } else {
+            bytes.append(Kind.text.rawValue)
+            appendVarint(utf8.count, to: &bytes)
+            bytes += utf8
+        }
+    }
+
+    /// The year, month and day `utf8` spells as `YYYY-MM-DD` (any digits: read back, they
+    /// spell the same text); nil for any other text.
+    @inlinable
+    package static func day(spelledBy utf8: UnsafeRawBufferPointer) -> (year: UInt16, month: UInt8, day: UInt8)? {
+        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-") else { return nil }
+        func digits(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = Int(utf8[index]) - 48
+                guard digit >= 0, digit <= 9 else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10) else { return nil }
+        return (UInt16(year), UInt8(month), UInt8(day))
+    }
+
+    /// The text of a day kept as its year, month and day: `YYYY-MM-DD`.
+    @inlinable
+    package static func dayText(year: UInt16, month: UInt8, day: UInt8) -> String {
+        let (year, month, day) = (Int(year), Int(month), Int(day))
+        // Ten ASCII bytes: a small string, made in place.
+        return String(unsafeUninitializedCapacity: 10) { text in
+            let digits = [year / 1000 % 10, year / 100 % 10, year / 10 % 10, year % 10, -3,
+                          month / 10 % 10, month % 10, -3, day / 10 % 10, day % 10]
+            for (place, digit) in digits.enumerated() { text[place] = UInt8(48 + digit) }
+            return 10
+        }
+    }
+
+    /// Appends `value` (not negative) as a varint: 7 bits a byte, low first.
+    @inlinable
+    package static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {
+        var rest = UInt64(value)
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
     }
 
     @inlinable
@@ -99,17 +156,41 @@ package struct StoredBytesReader {
         case .boolean: return .boolean(try byte() == 1)
         case .null: return .null
         case .id: return .text(try uuid().lowercasedString)
+        case .day: return .text(try day())
         case .ids:
-            let count = Int(try integer(UInt32.self))
+            let count = try varint()
             guard count <= remaining / 16 else { throw Short() }
             return .ids(try (0..<count).map { _ in try uuid() })
         case nil: throw Short()
         }
     }
 
+    /// A varint ``StoredValue/appendVarint(_:to:)`` wrote.
+    @inlinable
+    package mutating func varint() throws -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try self.byte()
+            guard shift < 63 else { throw Short() }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        guard value <= UInt64(Int.max) else { throw Short() }
+        return Int(value)
+    }
+
+    /// The text of a day kept as its year (2), month (1) and day (1).
+    @inlinable
+    package mutating func day() throws -> String {
+        let year = try integer(UInt16.self)
+        return StoredValue.dayText(year: year, month: try byte(), day: try byte())
+    }
+
     @inlinable
     package mutating func text() throws -> String {
-        let count = Int(try integer(UInt32.self))
+        let count = try varint()
         guard count <= remaining else { throw Short() }
         defer { offset += count }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
@@ -130,11 +211,11 @@ package struct StoredBytesReader {
         offset += count
     }
 
-    /// From the start of stored values (a count (2), then each one's field (2) and value),
-    /// moves to the value of field `index`, past its field number; false when none is stored.
+    /// From the start of stored values (a count (2), then each one's field (a varint) and
+    /// value), moves to the value of field `index`, past its field number; false when none is stored.
     package mutating func seekValue(ofField index: Int) throws -> Bool {
         for _ in 0..<(try integer(UInt16.self)) {
-            if Int(try integer(UInt16.self)) == index { return true }
+            if try varint() == index { return true }
             try skipValue()
         }
         return false
@@ -144,13 +225,14 @@ package struct StoredBytesReader {
     @inlinable
     package mutating func skipValue() throws {
         switch StoredValue.Kind(rawValue: try byte()) {
-        case .text: try skip(Int(try integer(UInt32.self)))
+        case .text: try skip(try varint())
         case .integer, .number: try skip(8)
         case .boolean: try skip(1)
         case .id: try skip(16)
+        case .day: try skip(4)
         case .null: break
         case .ids:
-            let count = Int(try integer(UInt32.self))
+            let count = try varint()
             guard count <= remaining / 16 else { throw Short() }
             try skip(count * 16)
         case nil: throw Short()

@@ -72,14 +72,54 @@ import Testing
     /// Values kept as their bytes behave as a dictionary does, whatever is written in what
     /// order: random writes by name, by place and slot to slot, checked against a plain
     /// dictionary after each, and kept as a stored read model keeps them and read back.
+    @Test("varints read back what was written, in as few bytes as they take; a truncated or overlong one is refused")
+    func varints() throws {
+        let values = [0, 1, 127, 128, 255, 16_383, 16_384, 1 << 31, Int(UInt32.max), Int.max]
+        for value in values {
+            var bytes: [UInt8] = []
+            StoredValue.appendVarint(value, to: &bytes)
+            // The oracle: 7 bits a byte.
+            var expectedCount = 1
+            while value >> (7 * expectedCount) > 0 { expectedCount += 1 }
+            #expect(bytes.count == expectedCount, "\(value)")
+            #expect(bytes.dropLast().allSatisfy { $0 >= 0x80 } && bytes.last! < 0x80)
+            let read = try bytes.withUnsafeBytes { buffer in
+                var reader = StoredBytesReader(bytes: buffer)
+                return (try reader.varint(), reader.remaining)
+            }
+            #expect(read.0 == value && read.1 == 0)
+            if bytes.count > 1 {
+                let truncated = Array(bytes.dropLast())
+                #expect(throws: StoredBytesReader.Short.self) {
+                    try truncated.withUnsafeBytes { buffer in
+                        var reader = StoredBytesReader(bytes: buffer)
+                        _ = try reader.varint()
+                    }
+                }
+            }
+        }
+        let overlong = [UInt8](repeating: 0xFF, count: 10) + [0x01]
+        #expect(throws: StoredBytesReader.Short.self) {
+            try overlong.withUnsafeBytes { buffer in
+                var reader = StoredBytesReader(bytes: buffer)
+                _ = try reader.varint()
+            }
+        }
+    }
+
     @Test func randomWritesReadAsADictionaryAndSurviveTheStoredForm() throws {
         let name = "FieldValuesTests.randomWrites"
         var random = TestSeed.generator(for: name)
         let layout = ["a", "b", "c", "d", "e"]
         let others = ["x", "y"]
         func drawValue() -> ChronicleModel.FieldValue {
-            switch Int.random(in: 0..<9, using: &random) {
+            switch Int.random(in: 0..<11, using: &random) {
             case 0: return .text("")
+            // Days are kept as 4 bytes, any digits; near misses as text.
+            case 9: return .text(["2026-12-07", "0000-00-99", "9999-99-00", "2026-1-07", "2026-12-07 ", "2026/12/07", "2026-12-0a"]
+                .randomElement(using: &random)!)
+            // Lengths past 127 take two bytes.
+            case 10: return .text(String(repeating: "x", count: Int.random(in: 120...20_000, using: &random)))
             case 1: return .text(String(repeating: "é", count: Int.random(in: 1...40, using: &random)))
             case 2: return .text(UUID().uuidString.lowercased())
             case 3: return .text(UUID().uuidString)
@@ -113,7 +153,8 @@ import Testing
                     values.copySlot(at: place, from: other)
                     oracle[layout[place]] = otherOracle[layout[place]]
                 default:
-                    let text = ["", "plain", UUID().uuidString.lowercased(), UUID().uuidString].randomElement(using: &random)!
+                    let text = ["", "plain", UUID().uuidString.lowercased(), UUID().uuidString, "2026-02-30", "2026-02-3"]
+                        .randomElement(using: &random)!
                     let isReference = Bool.random(using: &random)
                     let set = Array(text.utf8).withUnsafeBytes { values.setText(utf8: $0, at: place, asReference: isReference) }
                     // A reference takes an id in either case, kept as its lowercase spelling.
