@@ -13,6 +13,16 @@ extension ChronicleModel {
 
     private static func calendarDay<Bytes: RandomAccessCollection<UInt8>>(utf8 bytes: Bytes) -> (year: Int, month: Int, day: Int)?
     where Bytes.Index == Int {
+        guard let (year, month, day) = dayDigits(utf8: bytes),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, of: year) else { return nil }
+        return (year, month, day)
+    }
+
+    /// The numbers `bytes` spells in the shape `YYYY-MM-DD` (ten characters, digits and two
+    /// hyphens), whether or not they name a day; nil for any other shape. The stored read
+    /// model keeps such a text as these numbers (``StoredValue``).
+    package static func dayDigits<Bytes: RandomAccessCollection<UInt8>>(utf8 bytes: Bytes) -> (year: Int, month: Int, day: Int)?
+    where Bytes.Index == Int {
         guard bytes.count == 10 else { return nil }
         let start = bytes.startIndex
         guard bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-") else { return nil }
@@ -25,8 +35,7 @@ extension ChronicleModel {
             }
             return value
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, of: year) else { return nil }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
         return (year, month, day)
     }
 

@@ -58,31 +58,20 @@ package enum StoredValue {
 
     /// The year, month and day `utf8` spells as `YYYY-MM-DD` (any digits: read back, they
     /// spell the same text); nil for any other text.
-    @inlinable
     package static func day(spelledBy utf8: UnsafeRawBufferPointer) -> (year: UInt16, month: UInt8, day: UInt8)? {
-        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-") else { return nil }
-        func digits(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(utf8[index]) - 48
-                guard digit >= 0, digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10) else { return nil }
-        return (UInt16(year), UInt8(month), UInt8(day))
+        ChronicleModel.dayDigits(utf8: utf8).map { (UInt16($0.year), UInt8($0.month), UInt8($0.day)) }
     }
 
     /// The text of a day kept as its year, month and day: `YYYY-MM-DD`.
     @inlinable
     package static func dayText(year: UInt16, month: UInt8, day: UInt8) -> String {
         let (year, month, day) = (Int(year), Int(month), Int(day))
+        func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(value % 10) }
         // Ten ASCII bytes: a small string, made in place.
         return String(unsafeUninitializedCapacity: 10) { text in
-            let digits = [year / 1000 % 10, year / 100 % 10, year / 10 % 10, year % 10, -3,
-                          month / 10 % 10, month % 10, -3, day / 10 % 10, day % 10]
-            for (place, digit) in digits.enumerated() { text[place] = UInt8(48 + digit) }
+            (text[0], text[1], text[2], text[3]) = (digit(year / 1000), digit(year / 100), digit(year / 10), digit(year))
+            (text[4], text[7]) = (UInt8(ascii: "-"), UInt8(ascii: "-"))
+            (text[5], text[6], text[8], text[9]) = (digit(month / 10), digit(month), digit(day / 10), digit(day))
             return 10
         }
     }
