@@ -71,12 +71,15 @@ extension ChronicleStore {
         }
     }
 
-    /// The shown entities of `entity` whose `field` holds `value`, by id.
+    /// The shown entities of `entity` whose `field` holds `value`, by id; for a set, those
+    /// whose set holds the member `value` names (notes by label, todos by tag).
     ///
     /// ```swift
     /// let inWork = try await store.entities("Note", where: "folderId", equals: .id(work.id))
+    /// let urgent = try await store.entities("Note", where: "labels", equals: .id(label.id))
     /// ```
-    /// - throws: ``ChronicleError/invalidInput(_:)`` for an entity or field the model does not declare.
+    /// - throws: ``ChronicleError/invalidInput(_:)`` for an entity or field the model does not
+    ///   declare, or a set asked for anything but an id.
     public func entities(_ entity: String, where field: String, equals value: ChronicleModel.FieldValue) async throws
         -> [ChronicleModel.EntityState] {
         try await entities(entity, where: field, from: value, through: value)
@@ -85,7 +88,7 @@ extension ChronicleStore {
     /// The shown entities of `entity` whose `field` holds a value from `lower` through `upper`
     /// (nil leaves an end open), sorted by that value, then by id. Declare the field indexed
     /// (`note.index("day")`) and only the entities returned are read; otherwise every entity
-    /// of its kind is.
+    /// of its kind is (a reference or a set asked for one id reads its index, without saying).
     ///
     /// ```swift
     /// let week = try await store.entities("Note", where: "day", from: "2026-12-01", through: "2026-12-07")

@@ -43,6 +43,19 @@ extension ChronicleStore {
         try await reading { states in try states.shown(Record.self, where: field, from: lower, through: upper) }
     }
 
+    /// `body` on the caught-up states, for the todo app's typed reads (``todo(_:)``, ``users()``,
+    /// …): a stored entity its type cannot read is damage, an error of the store's.
+    func readingTodoApp<T>(_ body: (ModelStates) throws -> T) async throws -> T {
+        try requireOpen()
+        do {
+            return try body(try caughtUpEntityStates())
+        } catch let error as RecordInitializerError {
+            throw ChronicleError.damaged(String(describing: error.error))
+        } catch {
+            throw ChronicleError(error)
+        }
+    }
+
     /// `body` on the caught-up states; an app's initializer error comes back as it was
     /// thrown, the store's own as a ``ChronicleError``.
     private func reading<T>(_ body: (ModelStates) throws -> T) async throws -> T {

@@ -51,17 +51,11 @@ extension ChronicleStore {
 
     /// The tag, or `nil` when unknown or deleted.
     public func tag(_ id: UUID) async throws -> Tag? {
-        try await ChronicleError.mapping {
-            try await readYourWrites()
-            return try models.tag(id)
-        }
+        try await readingTodoApp { states in try states.shown(Tag.self, id: id) }
     }
 
     /// Every live tag, by case-folded name, then id.
     public func tags() async throws -> [Tag] {
-        try await ChronicleError.mapping {
-            try await readYourWrites()
-            return try models.tags()
-        }
+        try await readingTodoApp { states in TodoAppOrder.byName(try states.shown(Tag.self)) { Tag.foldedName($0.name) } }
     }
 }

@@ -25,17 +25,14 @@ extension ChronicleStore {
 
     /// The user, or `nil` when unknown or deleted.
     public func user(_ id: UUID) async throws -> User? {
-        try await ChronicleError.mapping {
-            try await readYourWrites()
-            return try models.user(id)
-        }
+        try await readingTodoApp { states in try states.shown(User.self, id: id) }
     }
 
     /// Every live user, by name then id.
+    ///
+    /// Names compare as Unicode scalars of their NFC form, so canonically equivalent
+    /// spellings (`é` and `e` + U+0301) sort together.
     public func users() async throws -> [User] {
-        try await ChronicleError.mapping {
-            try await readYourWrites()
-            return try models.users()
-        }
+        try await readingTodoApp { states in TodoAppOrder.byName(try states.shown(User.self), name: \.name) }
     }
 }

@@ -52,10 +52,16 @@ enum ModelConflicts {
                                   detail: "\(unseen) change\(unseen == 1 ? "" : "s") made here went with its deletion on device \(recorded.origin)")]
         }
         guard !deleted else { return [] }
-        return event.writes.compactMap { write in
+        // One event's, in the order its entity declares its fields (a set's members in their order).
+        let declared = reader.model.entity(named: event.entity)
+        let places = Dictionary(uniqueKeysWithValues: (declared?.fields ?? []).enumerated().map { ($1.name, $0) })
+        let writes = event.writes.enumerated().sorted { a, b in
+            (places[a.element.field] ?? .max, a.offset) < (places[b.element.field] ?? .max, b.offset)
+        }.map(\.element)
+        return writes.compactMap { write in
             guard !held.contains(write), let last = writers[write], last.origin == deviceID,
                   last.timestampMilliseconds >= recorded.timestampMilliseconds else { return nil }
-            let what = reader.model.entity(named: event.entity).map(write.label(in:)) ?? write.field
+            let what = declared.map(write.label(in:)) ?? write.field
             return MergeConflict(stream: recorded.stream, kind: "overwritten",
                                  detail: "\(what) written here at \(Timestamp.format(milliseconds: last.timestampMilliseconds)) "
                                      + "lost to an earlier write from device \(recorded.origin)")

@@ -1,17 +1,21 @@
 import ChronicleLMDB
 import ChronicleSchema
 import Foundation
+import UUIDText
 
 extension ModelStates {
     /// The shown entities of `entity` whose `field` holds a value from `lower` through `upper`
     /// (an end that is nil is open), sorted by that value (``ChronicleModel/FieldValue/sortsBefore(_:)``),
     /// then by id. An indexed field (declared so, or grouped by an aggregate) is read through
-    /// its index, reading only the entities returned; any other field, through every entity of
-    /// its kind.
-    /// - throws: ``ProjectionError/notInModel(_:)`` for an entity or field the model does not declare.
+    /// its index, reading only the entities returned, and so is a reference asked for one
+    /// parent; any other field, through every entity of its kind. A set is asked for one member
+    /// (`lower` and `upper` both its id): the entities whose set holds it, by id, read through
+    /// the members' index.
+    /// - throws: ``ProjectionError/notInModel(_:)`` for an entity or field the model does not
+    ///   declare, or a set asked for anything but one member.
     public func shown(_ entity: String, where field: String, from lower: ChronicleModel.FieldValue?,
                       through upper: ChronicleModel.FieldValue?) throws -> [ChronicleModel.EntityState] {
-        let (number, fieldNumber) = try place(of: field, in: entity)
+        let (number, fieldNumber) = try place(of: field, in: entity, asking: lower, through: upper)
         return try read { view in
             let found = try view.entities(number, field: fieldNumber, from: lower, through: upper)
             let shown = try view.shown(found.map(\.stored), number: number)
@@ -77,12 +81,21 @@ extension ModelStates {
         }
     }
 
-    func place(of field: String, in entity: String) throws -> (entity: Int, field: Int) {
+    /// The places of `entity` and its `field`, asked for values from `lower` through `upper`.
+    /// - throws: ``ProjectionError/notInModel(_:)`` for an entity or field the model does not
+    ///   declare, or a set asked for anything but one member (`equals` an id).
+    func place(of field: String, in entity: String, asking lower: ChronicleModel.FieldValue?,
+               through upper: ChronicleModel.FieldValue?) throws -> (entity: Int, field: Int) {
         guard let number = entityNumbers[entity] else {
             throw ProjectionError.notInModel("model '\(model.name)' has no entity '\(entity)'")
         }
         guard let fieldNumber = model.entities[number].fields.firstIndex(where: { $0.name == field }) else {
             throw ProjectionError.notInModel("entity '\(entity)' of model '\(model.name)' has no field '\(field)'")
+        }
+        if case .references = model.entities[number].fields[fieldNumber].type {
+            guard let lower, lower == upper, case .text(let text) = lower, UUID(uuidString: text) != nil else {
+                throw ProjectionError.notInModel("set '\(field)' of entity '\(entity)' is asked for one member: equals an id")
+            }
         }
         return (number, fieldNumber)
     }
@@ -97,8 +110,8 @@ extension StatesView {
         var found: [(stored: StoredEntity, value: ChronicleModel.FieldValue)] = []
         for id in try candidates(number, field: field, from: lower, through: upper).ids {
             // The index found it by the value's first bytes, or every entity was read: its own value decides.
-            guard let stored = try decoded(number, id), !stored.state.isDeleted, let value = stored.state.values[name],
-                  value.isWithin(lower, upper) else { continue }
+            guard let stored = try decoded(number, id), !stored.state.isDeleted,
+                  let value = stored.state.values[name]?.found(from: lower, through: upper) else { continue }
             found.append((stored, value))
         }
         return found
@@ -106,8 +119,9 @@ extension StatesView {
 
     /// The ids of entity `number` that may hold a value of field `field` in the range: those
     /// its index lists for the range (by the values' first bytes); for a reference not
-    /// indexed asked for one id, the children the `children` table lists under it; for any
-    /// other field, every one. `exact` when the index listed them, none by a cut text: then
+    /// indexed asked for one id, the children the `children` table lists under it, and for a
+    /// set asked for one member, the holders listed under it (none when the member is not
+    /// shown); for any other field, every one. `exact` when the index listed them, none by a cut text: then
     /// each is live, holds a value in the range, and comes in the order of a query's
     /// results (by value, then id), and no entity's own value needs to be read to tell.
     func candidates(_ number: Int, field: Int, from lower: ChronicleModel.FieldValue?,
@@ -117,6 +131,11 @@ extension StatesView {
         var ids: [UUID] = []
         guard states.indexedFields[number].contains(name) else {
             if let parent = Self.parent(askedOf: declared, from: lower, through: upper) {
+                // A set shows a member only while the member is shown: one deleted or hidden is in no set's answer.
+                if case .references(let target) = declared.type {
+                    guard let targetNumber = states.entityNumbers[target], let bytes = try liveBytes(targetNumber, parent),
+                          try StoredEntityBytes(entity: target, bytes: bytes).isShown else { return ([], false) }
+                }
                 // Every entity is in `children` under the parent its reference names, deleted
                 // ones too (each is read, and a deleted one left out, as after a scan of them all).
                 try scan(tables.children, prefix: ModelStateKeys.childrenPrefix(number, field, parent: parent)) { key, _ in
@@ -145,11 +164,16 @@ extension StatesView {
     }
 
     /// The one parent a query of `field` from `lower` through `upper` asks for: the id both
-    /// ends name, when `field` is a reference; else nil.
+    /// ends name, when `field` is a reference or a set (then the member asked for); else nil.
     private static func parent(askedOf field: ChronicleModel.Field, from lower: ChronicleModel.FieldValue?,
                                through upper: ChronicleModel.FieldValue?) -> UUID? {
-        guard case .reference = field.type, let lower, lower == upper, case .text(let text) = lower else { return nil }
-        return UUID(uuidString: text)
+        switch field.type {
+        case .reference, .references:
+            guard let lower, lower == upper, case .text(let text) = lower else { return nil }
+            return UUID(uuidString: text)
+        default:
+            return nil
+        }
     }
 
     /// Loads the live holders of `stored`'s unique values, which decide how its value is shown.
@@ -171,6 +195,18 @@ extension ChronicleModel.FieldValue {
     /// order of ``ChronicleModel/FieldValue/sortsBefore(_:)``.
     func isWithin(_ lower: Self?, _ upper: Self?) -> Bool {
         !(lower.map { sortsBefore($0) } ?? false) && !(upper.map { $0.sortsBefore(self) } ?? false)
+    }
+
+    /// The value a query from `lower` through `upper` finds here, which orders its results;
+    /// nil when it does not take it. A set's is the member both ends name, when it holds it
+    /// (``ModelStates/place(of:in:asking:through:)`` checks a set is asked so); any other
+    /// value's is itself, when within them.
+    func found(from lower: Self?, through upper: Self?) -> Self? {
+        guard case .ids(let members) = self else { return isWithin(lower, upper) ? self : nil }
+        // An id spelled as stored (lowercase), as a reference's value is compared.
+        guard let lower, case .text(let text) = lower, let member = UUID(uuidString: text), text == member.lowercasedString,
+              members.contains(member) else { return nil }
+        return lower
     }
 }
 

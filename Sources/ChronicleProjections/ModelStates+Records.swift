@@ -33,7 +33,7 @@ extension ModelStates {
     ///   declare; ``RecordInitializerError`` with what `Record`'s initializer threw.
     public func shown<Record: ChronicleRecord>(_ type: Record.Type, where field: String, from lower: ChronicleModel.FieldValue?,
                                                through upper: ChronicleModel.FieldValue?) throws -> [Record] {
-        let (number, fieldNumber) = try place(of: field, in: Record.entity)
+        let (number, fieldNumber) = try place(of: field, in: Record.entity, asking: lower, through: upper)
         let name = model.entities[number].name
         return try read { view in
             let (ids, exact) = try view.candidates(number, field: fieldNumber, from: lower, through: upper)
@@ -54,7 +54,7 @@ extension ModelStates {
                 guard let bytes = try view.liveBytes(number, id) else { continue }
                 let stored = try StoredEntityBytes(entity: name, bytes: bytes)
                 // Cut texts in the index, or every entity read: its own value decides.
-                guard let value = try stored.value(at: fieldNumber), value.isWithin(lower, upper) else { continue }
+                guard let value = try stored.value(at: fieldNumber)?.found(from: lower, through: upper) else { continue }
                 found.append((id, bytes, value))
             }
             found.sort { a, b in ModelStateKeys.resultPrecedes((a.value, a.id), (b.value, b.id)) }

@@ -73,7 +73,7 @@ public final class ModelStates: Sendable {
     public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
-    static let layoutVersion: UInt32 = 9
+    static let layoutVersion: UInt32 = 10
     /// Events folded per write transaction while following the log.
     static let batchSize = 2048
     /// Events folded per write transaction when far behind (a rebuild, a large pull): fewer
@@ -368,15 +368,6 @@ public final class ModelStates: Sendable {
     /// The tables readers use, as of `txn`.
     func tables(_ txn: Transaction) throws -> ModelStateTables {
         slots[try activeSlot(txn)]
-    }
-
-    /// What merges overruled of this replica's writes, in the log's order (``MergeConflict``).
-    public func mergeConflicts() throws -> [MergeConflict] {
-        try read { view in
-            var found: [MergeConflict] = []
-            try view.scan(view.tables.conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
-            return found
-        }
     }
 
     /// The events folded so far that the model cannot read (another app's, or a newer

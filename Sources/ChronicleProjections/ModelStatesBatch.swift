@@ -382,7 +382,7 @@ struct ModelStatesBatch {
 
     /// Moves the entity's entries in `unique` (live entities' unique keys), `values` (live
     /// entities' indexed values) and `children` (every entity, by the parent each reference
-    /// names) from `before` to `after`.
+    /// names and by each member of each set) from `before` to `after`.
     private func reindex(_ entity: ChronicleModel.Entity, number: Int,
                          before: ChronicleModel.EntityState?, after: ChronicleModel.EntityState?, into indexes: inout IndexMoves) {
         let id = before?.id ?? after?.id
@@ -407,6 +407,12 @@ struct ModelStatesBatch {
                 let new = Self.childrenEntry(after, field: field, entity: number)
                 move(&indexes.children, from: old, to: new, id: id)
             }
+            if field.isSet {
+                let old = Self.memberEntries(before, field: field, entity: number)
+                let new = Self.memberEntries(after, field: field, entity: number)
+                for entry in old where !new.contains(entry) { move(&indexes.children, from: entry, to: nil, id: id) }
+                for entry in new where !old.contains(entry) { move(&indexes.children, from: nil, to: entry, id: id) }
+            }
         }
     }
 
@@ -414,6 +420,13 @@ struct ModelStatesBatch {
     /// restoration finds it there); nil when it names none.
     static func childrenEntry(_ state: ChronicleModel.EntityState?, field: IndexedField, entity: Int) -> [UInt8]? {
         state?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(entity, field.place, parent: $0) }
+    }
+
+    /// An entity's entries under each member of its set `field`, deleted or not, as a
+    /// reference's under its parent (``childrenEntry(_:field:entity:)``).
+    static func memberEntries(_ state: ChronicleModel.EntityState?, field: IndexedField, entity: Int) -> [[UInt8]] {
+        guard let state, case .ids(let members)? = state.values.value(at: field.place, named: field.name) else { return [] }
+        return members.map { ModelStateKeys.childrenPrefix(entity, field.place, parent: $0) }
     }
 
     static func uniqueEntry(_ state: ChronicleModel.EntityState?, field: String, under uniqueness: ChronicleModel.Uniqueness,

@@ -70,6 +70,13 @@ public enum ModelStatesVerifier {
                         ModelStateKeys.append(state.id, to: &key)
                         children.insert(key)
                     }
+                    if case .references = field.type, case .ids(let members)? = state.values[field.name] {
+                        for member in members {
+                            var key = ModelStateKeys.childrenPrefix(number, index, parent: member)
+                            ModelStateKeys.append(state.id, to: &key)
+                            children.insert(key)
+                        }
+                    }
                 }
             }
         }

@@ -149,7 +149,7 @@ struct StatesDerivation {
         for number in states.model.entities.indices {
             for isDeleted in [false, true] {
                 // A deleted entity derives only its entries under its parents.
-                if isDeleted, !states.indexPlans[number].contains(where: \.isReference) { continue }
+                if isDeleted, !states.indexPlans[number].contains(where: \.namesEntities) { continue }
                 let prefix = isDeleted ? ModelStateKeys.prefix(number) : []
                 var bounds: [[UInt8]] = []
                 if parts > 1, let (first, last) = try ends(of: isDeleted ? tables.deleted : tables.live[number], prefix: prefix, txn),
@@ -216,8 +216,15 @@ struct StatesDerivation {
     /// Derives what entity `id` of the entity at `number`, stored as `value`, adds.
     private mutating func derive(_ number: Int, _ id: UUID, _ value: UnsafeRawBufferPointer, isDeleted: Bool) throws {
         let state = try StoredEntity.decode(value, id: id, entity: states.model.entities[number].name, layout: states.layouts[number]).state
-        // A deleted entity is only under its parents (a restoration finds it there).
-        for field in states.indexPlans[number] where field.isReference {
+        // A deleted entity is only under its parents and its sets' members (a restoration finds it there).
+        for field in states.indexPlans[number] where field.namesEntities {
+            if field.isSet {
+                for var entry in ModelStatesBatch.memberEntries(state, field: field, entity: number) {
+                    ModelStateKeys.append(id, to: &entry)
+                    part.children.append(entry)
+                }
+                continue
+            }
             guard var entry = ModelStatesBatch.childrenEntry(state, field: field, entity: number) else { continue }
             ModelStateKeys.append(id, to: &entry)
             part.children.append(entry)

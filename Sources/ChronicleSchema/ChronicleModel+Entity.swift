@@ -116,7 +116,7 @@ extension ChronicleModel {
 
         /// Keeps an index of `field`'s values (declared above), so that queries by its value or
         /// a range of them read only the entities they return (`entities("Note", where: "day", …)`).
-        /// A set cannot be indexed.
+        /// A set cannot be: its members are indexed without saying, as references are.
         public mutating func index(_ field: String) {
             guard let at = fields.firstIndex(where: { $0.name == field }) else {
                 problems.append((field, "an index of a field the entity does not declare (declare it first)"))

@@ -70,7 +70,7 @@ extension ChronicleModel {
                               + "a boolean into an integer, a scalar into text)")
             }
             if field.isIndexed, case .references = field.type {
-                throw problem("a set cannot be indexed (query its members' entities instead)")
+                throw problem("a set cannot be indexed (its members are, without saying: query it equal to one)")
             }
             for rule in field.rules where !rule.applies(to: field.type) {
                 throw problem("the rule \(rule.name) does not apply to a \(field.type.name) field")

@@ -138,6 +138,28 @@ extension ChronicleModel {
             }
         }
 
+        /// The calendar day `field` holds (a `day` field's value), as its year, month and day:
+        /// read where it is stored, without its text. Nil for a value that names no real day.
+        ///
+        /// ```swift
+        /// let (year, month, day) = fields.day("deadline") ?? (2026, 1, 1)
+        /// ```
+        public func day(_ field: String) -> (year: Int, month: Int, day: Int)? {
+            guard case .stored(let values) = source else { return value(field)?.text.flatMap(ChronicleModel.calendarDay) }
+            guard let index = index(of: field), var reader = reader(at: index, in: values) else { return nil }
+            switch try? reader.byte() {
+            case StoredValue.Kind.day.rawValue:
+                guard let year = try? reader.integer(UInt16.self), let month = try? reader.byte(), let day = try? reader.byte(),
+                      year >= 1, year <= 9999, (1...12).contains(month), day >= 1,
+                      Int(day) <= ChronicleModel.daysIn(month: Int(month), of: Int(year)) else { return nil }
+                return (Int(year), Int(month), Int(day))
+            case StoredValue.Kind.text.rawValue:
+                return (try? reader.text()).flatMap(ChronicleModel.calendarDay)
+            default:
+                return nil
+            }
+        }
+
         /// The integer `field` holds.
         public func integer(_ field: String) -> Int? { value(field)?.integer }
 

@@ -53,7 +53,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
 
     /// Trusted initializer for parts already known to be valid (``isValid(year:month:day:)``):
     /// they fit the stored widths.
-    private init(validYear year: Int, month: Int, day: Int) {
+    init(validYear year: Int, month: Int, day: Int) {
         storedYear = UInt16(year)
         storedMonth = UInt8(month)
         storedDay = UInt8(day)

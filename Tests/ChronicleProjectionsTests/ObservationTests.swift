@@ -50,7 +50,7 @@ struct ObservationTests {
             let changes = store.runner.changes()
             try await store.append([.userCreated(id: UUID(), name: "Second", age: 2)])
             // Another process applies position 2 before this runner does.
-            let child = try await Chronicle.run(["stats", "--store", store.directory])
+            let child = try await Chronicle.catchUpModels(in: store.directory)
             #expect(child.status == 0, "\(child.stderr)")
             try await store.append([.userCreated(id: UUID(), name: "Third", age: 3)])
             try await store.runner.catchUp()

@@ -136,7 +136,7 @@ import Testing
         ("a stream prefix with a dash", "model 'bad', entity 'Note': its stream prefix 'my-note' must be 1 to 32 lowercase letters and digits, starting with a letter"),
         ("a pattern that is no regular expression", "model 'bad', entity 'Note', field 'body': the pattern '([' is not a regular expression"),
         ("an index of an undeclared field", "model 'bad', entity 'Note', field 'rank': an index of a field the entity does not declare (declare it first)"),
-        ("an index of a set", "model 'bad', entity 'Note', field 'links': a set cannot be indexed (query its members' entities instead)"),
+        ("an index of a set", "model 'bad', entity 'Note', field 'links': a set cannot be indexed (its members are, without saying: query it equal to one)"),
         ("a rename of an undeclared field", "model 'bad', entity 'Note', field 'title': a rename of a field the entity does not declare (declare it first)"),
         ("a rename from a field still declared", "model 'bad', entity 'Note', field 'body': its former name 'day' must be a field name no other field has, now or before"),
     ])

@@ -128,6 +128,66 @@ struct StoredEntitiesTests {
         #expect(try await restored == filtered(work.id))
     }
 
+    @Test("a set asked for one member reads that member's index: the notes filtering them all finds, through labels, deletions and a rebuild")
+    func setMemberQueriesReadTheMembersIndex() async throws {
+        let folder = try TemporaryFolder("member-query")
+        defer { folder.remove() }
+        let store = try Self.open(folder, "store", model: NotebookModel.model)
+        let red = try await store.create("Label", ["name": "red"])
+        let blue = try await store.create("Label", ["name": "blue"])
+        let home = try await store.create("Folder", ["name": "Home"])
+        var notes: [UUID] = []
+        for day in 1...6 {
+            let labels: [UUID] = day % 3 == 0 ? [red.id, blue.id] : day % 2 == 0 ? [red.id] : [blue.id]
+            let note = try await store.create("Note", ["day": .text("2026-03-0\(day)"), "labels": .ids(labels),
+                                                       "folderId": day == 6 ? .id(home.id) : .null])
+            notes.append(note.id)
+        }
+        // notes[0] blue, [1] red, [2] both, [3] red, [4] blue, [5] both (in Home).
+        try await store.update("Note", notes[1], ["labels": .ids([])])
+        try await store.update("Note", notes[4], ["labels": .ids([red.id, blue.id])])
+        try await store.delete("Note", notes[3])
+
+        func asked(_ label: UUID) async throws -> [UUID] {
+            try await store.entities("Note", where: "labels", equals: .id(label)).map(\.id)
+        }
+        // The oracle: every shown note, its shown labels read whole.
+        func filtered(_ label: UUID) async throws -> [UUID] {
+            try await store.entities("Note").filter { note in
+                if case .ids(let members)? = note.values["labels"] { return members.contains(label) }
+                return false
+            }.map(\.id)
+        }
+        #expect(Set(try await asked(red.id)) == [notes[2], notes[4], notes[5]])
+        for label in [red.id, blue.id] {
+            #expect(try await asked(label) == filtered(label))
+            #expect(try await store.entities(NoteRow.self, where: "labels", equals: .id(label)).map(\.id) == filtered(label))
+        }
+        // A member no note holds, an id no entity has, an id in capitals (a set's members are compared as stored).
+        #expect(try await asked(UUID()).isEmpty)
+        #expect(try await store.entities("Note", where: "labels", equals: .text(red.id.uuidString.uppercased())).isEmpty)
+        // A deleted label is no note's member as shown; restored, it is back. A hidden note is in no answer.
+        try await store.delete("Label", red.id)
+        #expect(try await asked(red.id).isEmpty)
+        try await store.restore("Label", red.id)
+        #expect(try await asked(red.id) == filtered(red.id))
+        try await store.delete("Folder", home.id)
+        #expect(try await !asked(red.id).contains(notes[5]))
+        try await store.restore("Note", notes[3])
+        #expect(try await asked(red.id).contains(notes[3]))
+        // A set is asked for one member: a range, or a value that is no id, is refused.
+        await #expect(throws: ChronicleError.self) {
+            try await store.entities("Note", where: "labels", from: .id(red.id), through: .id(blue.id))
+        }
+        await #expect(throws: ChronicleError.self) { try await store.entities("Note", where: "labels", equals: "red") }
+        // The members' index agrees with the log's fold (verify --deep), and a rebuild's answers are the same.
+        #expect(try ModelStatesVerifier.problems(path: folder.path + "/store/entities", model: NotebookModel.model,
+                                                 log: store.log, deep: true).isEmpty)
+        try await store.rebuildEntities()
+        for label in [red.id, blue.id] { #expect(try await asked(label) == filtered(label)) }
+        await store.close()
+    }
+
     @Test("an app's own record type reads the shown entities as they are stored; its initializer's error comes back as thrown")
     func recordsOfTheAppsOwnType() async throws {
         let folder = try TemporaryFolder("entity-records")
@@ -430,12 +490,17 @@ struct StoredEntitiesTests {
             #expect(Set(names.compactMap(\.1)) == ["Work", "work (2)"])
             #expect(try await device.entities("Note").map(\.id) == [note.id])
             try await Self.expectStatesEqualTheFold(device, "collided")
+            // Listed as a conflict on both devices alike, written out here (not by the code's own wording).
+            let renamed = try await device.conflicts().filter { $0.kind == "folder-renamed" }
+            #expect(renamed == [MergeConflict(stream: "folder-" + second.id.uuidString.lowercased(), kind: "folder-renamed",
+                                              detail: "shown as \"work (2)\": a folder named earlier has the same name up to case")])
         }
-        // Once the first is deleted, the second shows its own value.
+        // Once the first is deleted, the second shows its own value, and no conflict lists it.
         try await devices[0].delete("Folder", first.id)
         for index in [0, 1] { try await server.sync(devices[index], index: index) }
         for device in devices {
             #expect(try await device.entities("Folder").map { $0.text("name") } == ["work"])
+            #expect(try await device.conflicts().filter { $0.kind == "folder-renamed" }.isEmpty)
         }
         for device in devices { await device.close() }
     }

@@ -63,6 +63,7 @@ struct ExampleAppTests {
                 #"laptop after sync: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the month [Work]"]"#,
                 #"folders: ["Home", "Work", "home (2)"]"#,
                 "same on both: true",
+                #"phone's conflict: folder-renamed: shown as "home (2)": a…"#,
                 "phone's conflict: overwritten: title written here at …",
                 #"after deleting Work: ["Buy a lamp", "Call the bank #urgent"]"#,
                 #"after restoring Work: ["Buy a lamp", "Call the bank #urgent", "📌 Plan the month [Work]"]"#,

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Chronicle
 import ChronicleTodoDomain
 import Foundation
-import ChronicleProjections
 
 /// `chronicle stats`: live and completed todos per day.
 struct StatsCommand: AsyncParsableCommand {
@@ -23,9 +23,8 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let first = try from.map { try parseDay($0, option: "--from") }
         let last = try to.map { try parseDay($0, option: "--to") }
-        let (_, models, runner) = try StoreAccess.openModels(store)
-        try await runner.catchUp()
-        let stats = try models.stats(from: first, to: last)
+        let chronicle = try StoreAccess.openStore(store)
+        let stats = try await chronicle.stats(from: first?.description, to: last?.description)
         if json { CLIOutput.line(ModelJSON.array(stats, ModelJSON.stat)); return }
         CLIOutput.line(CLIOutput.table(["DATE", "TOTAL", "COMPLETED"],
                                        stats.map { [$0.date.description, String($0.total), String($0.completed)] }))

@@ -111,10 +111,9 @@ struct SyncCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let (log, models, runner) = try StoreAccess.openModels(store)
-            let status = try SyncEngine.status(of: log)
-            _ = try await runner.catchUp()
-            let conflicts = try models.conflicts()
+            let chronicle = try StoreAccess.openStore(store)
+            let status = try SyncEngine.status(of: chronicle.log)
+            let conflicts = try await chronicle.conflicts()
             if output.json {
                 let listed = conflicts.map { conflict in
                     "{\"stream\":\(jsonValue(conflict.stream)),\"kind\":\(jsonValue(conflict.kind)),\"detail\":\(jsonValue(conflict.detail))}"

@@ -20,19 +20,19 @@ enum EntityWorkloads {
 
     /// The point reads, through the generic queries: a todo by id, a day's stats (the
     /// `DailyStat` aggregate's row, through the index of the field it groups by), a day's
-    /// todos. With `asRecords`, each todo is read where it is stored into the app's own type
-    /// (`ChronicleRecord`: a struct with the todo app's `Todo` fields, as the todo app's reads
-    /// will be) instead of an `EntityState`; a day's stats are the aggregate's rows either way.
+    /// todos. With `asRecords`, each todo is read where it is stored into the todo app's `Todo`
+    /// (a `ChronicleRecord`, as `ChronicleStore.todos(on:)` reads it) instead of an
+    /// `EntityState`; a day's stats are the aggregate's rows either way.
     static func reads(_ task: ChildTask, keys: ReadKeys, asRecords: Bool = false) async throws -> (Int, Double) {
         let log = try EventLog(path: task.log!)
         defer { log.close() }
         let states = try ModelStates(path: task.source!, model: TodoAppModel.model, log: log)
         let days = keys.days.map { ChronicleModel.FieldValue.text($0.description) }
         func todo(_ id: UUID) throws -> Bool {
-            try asRecords ? states.shown(TodoRow.self, id: id) != nil : states.shown("Todo", id: id) != nil
+            try asRecords ? states.shown(Todo.self, id: id) != nil : states.shown("Todo", id: id) != nil
         }
         func todos(on day: ChronicleModel.FieldValue) throws -> Int {
-            try asRecords ? states.shown(TodoRow.self, where: "deadline", from: day, through: day).count
+            try asRecords ? states.shown(Todo.self, where: "deadline", from: day, through: day).count
                 : states.shown("Todo", where: "deadline", from: day, through: day).count
         }
         if let pairedModels {
@@ -104,27 +104,5 @@ extension EntityWorkloads {
         }
         guard difference == 0 else { throw BenchError.unsupported("the two sides found different rows (\(difference))") }
         return (Double(ownTime) / 1e9, Double(declaredTime) / 1e9)
-    }
-}
-
-/// A todo as the todo app shows it, read from the declared model's states.
-private struct TodoRow: ChronicleRecord {
-    static let entity = "Todo"
-    let id: UUID
-    let title: String
-    let deadline: String
-    let userId: UUID?
-    let memo: String?
-    let isCompleted: Bool
-    let tags: [UUID]
-
-    init(_ fields: borrowing ChronicleModel.Fields) {
-        id = fields.id
-        title = fields.text("title") ?? ""
-        deadline = fields.text("deadline") ?? ""
-        userId = fields.reference("userId")
-        memo = fields.text("memo")
-        isCompleted = fields.boolean("isCompleted") ?? false
-        tags = fields.members(of: "tags")
     }
 }
