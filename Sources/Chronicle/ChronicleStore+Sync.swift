@@ -85,14 +85,7 @@ extension ChronicleStore {
     /// for conflict in try await store.conflicts() { print(conflict.stream, conflict.kind, conflict.detail) }
     /// ```
     public func conflicts() async throws -> [MergeConflict] {
-        try await ChronicleError.mapping {
-            // The todo app's from its projections until the generic ones list what its referee
-            // lists (they differ on some writes of devices with skewed clocks).
-            if isTodoAppModel {
-                try await readYourWrites()
-                return try models.conflicts()
-            }
-            return try caughtUpEntityStates().mergeConflicts()
-        }
+        try requireOpen()
+        return try ChronicleError.mapping { try caughtUpEntityStates().mergeConflicts() }
     }
 }

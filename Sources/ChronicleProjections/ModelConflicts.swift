@@ -30,9 +30,9 @@ enum ModelConflicts {
         for (_, earlier) in ranked {
             guard let decoded = read(earlier) else { continue }
             switch decoded.change {
-            case .created(let given):
-                deleted = false
-                for field in given.keys { writers[ChronicleModel.FieldWrite(field: field)] = earlier }
+            // A creation changes no field (docs/PROTOCOL.md): a pulled write over a created
+            // value overrules nothing, whichever clock is ahead.
+            case .created: deleted = false
             case .deleted: deleted = true
             case .restored: deleted = false
             default: if !deleted { for write in decoded.writes { writers[write] = earlier } }
