@@ -48,7 +48,7 @@ extension StatesView {
                               let own = holders.first(where: { $0.state.id == state.id }),
                               case .text(let ownValue)? = own.state.values[field.name], shownValue != ownValue else { continue }
                         var place = ModelStateKeys.started(number, index, room: 4)
-                        place += Self.nfc(uniqueness.key(shownValue)).utf8
+                        place += ChronicleModel.Uniqueness.composed(uniqueness.key(shownValue)).utf8
                         place += [0, 0]
                         ModelStateKeys.append(state.id, to: &place)
                         listed.append((place, MergeConflict(stream: entity.stream(of: state.id), kind: Self.renamedKind(entity),
@@ -70,9 +70,5 @@ extension StatesView {
         let given = field.name == "name" ? "named" : "given its \(field.name)"
         let alike = field.unique == .caseFolded ? " up to case" : ""
         return "shown as \"\(shown)\": a \(entity.name.lowercased()) \(given) earlier has the same \(field.name)\(alike)"
-    }
-
-    private static func nfc(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
     }
 }

@@ -33,6 +33,12 @@ extension ChronicleModel.Uniqueness {
         }
     }
 
+    /// `text` in NFC, the form lists sort names by (canonically equivalent spellings, `é` and
+    /// `e` + U+0301, together); ASCII is returned as it is, without the conversion's cost.
+    package static func composed(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    }
+
     /// The value shown for the entity at `place` (1, 2, …) among the live ones whose values
     /// collide, in the order of the writes that gave them: the first as it is, the next with
     /// ` (2)` appended, and so on, so that live values shown stay unique.

@@ -1,3 +1,4 @@
+import ChronicleSchema
 import Foundation
 import UUIDText
 
@@ -7,7 +8,7 @@ package enum TodoAppOrder {
     /// of their NFC form (canonically equivalent spellings sort together), ids as their bytes.
     package static func byName<Entity: Identifiable>(_ entities: [Entity], name: (Entity) -> String) -> [Entity]
     where Entity.ID == UUID {
-        entities.map { (key: Array(normalized(name($0)).utf8), entity: $0) }
+        entities.map { (key: Array(ChronicleModel.Uniqueness.composed(name($0)).utf8), entity: $0) }
             .sorted { a, b in
                 a.key == b.key ? a.entity.id.sortsBefore(b.entity.id) : a.key.lexicographicallyPrecedes(b.key)
             }
@@ -17,9 +18,5 @@ package enum TodoAppOrder {
     /// Sorts `todos` by deadline, then id.
     package static func sortByDeadline(_ todos: inout [Todo]) {
         todos.sort { a, b in a.deadline == b.deadline ? a.id.sortsBefore(b.id) : a.deadline < b.deadline }
-    }
-
-    private static func normalized(_ name: String) -> String {
-        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
     }
 }
