@@ -204,8 +204,8 @@ extension ChronicleModel.FieldValue {
     func found(from lower: Self?, through upper: Self?) -> Self? {
         guard case .ids(let members) = self else { return isWithin(lower, upper) ? self : nil }
         // An id spelled as stored (lowercase), as a reference's value is compared.
-        guard let lower, case .text(let text) = lower, let member = UUID(uuidString: text), text == member.lowercasedString,
-              members.contains(member) else { return nil }
+        guard let lower, case .text(let text) = lower, !text.utf8.contains(where: { (0x41...0x5A).contains($0) }),
+              let member = UUID(uuidString: text), members.contains(member) else { return nil }
         return lower
     }
 }

@@ -422,6 +422,17 @@ struct ModelStatesBatch {
         state?.reference(at: field.place, named: field.name).map { ModelStateKeys.childrenPrefix(entity, field.place, parent: $0) }
     }
 
+    /// Calls `body` with each of an entity's entries in `children` under what field `field`
+    /// names (a reference's parent, each member of a set), its own id not yet appended.
+    static func forEachChildrenEntry(_ state: ChronicleModel.EntityState?, field: IndexedField, entity: Int,
+                                     _ body: ([UInt8]) -> Void) {
+        if field.isSet {
+            for entry in memberEntries(state, field: field, entity: entity) { body(entry) }
+        } else if field.isReference, let entry = childrenEntry(state, field: field, entity: entity) {
+            body(entry)
+        }
+    }
+
     /// An entity's entries under each member of its set `field`, deleted or not, as a
     /// reference's under its parent (``childrenEntry(_:field:entity:)``).
     static func memberEntries(_ state: ChronicleModel.EntityState?, field: IndexedField, entity: Int) -> [[UInt8]] {

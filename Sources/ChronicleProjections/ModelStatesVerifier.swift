@@ -53,6 +53,7 @@ public enum ModelStatesVerifier {
         var unique = Set<[UInt8]>(), children = Set<[UInt8]>(), values = Set<[UInt8]>()
         for (number, entity) in model.entities.enumerated() {
             let indexed = ModelStates.indexedFields(of: entity, in: model)
+            let plan = IndexedField.plan(of: entity, valueIndexed: indexed)
             for state in fold.shown(entity.name) { shown.insert(ModelStateKeys.state(number, state.id)) }
             for state in fold.states(of: entity.name) {
                 states[ModelStateKeys.state(number, state.id)] = state
@@ -65,17 +66,12 @@ public enum ModelStatesVerifier {
                         ModelStateKeys.append(state.id, to: &key)
                         values.insert(key)
                     }
-                    if case .reference = field.type, let parent = state.reference(field.name) {
-                        var key = ModelStateKeys.childrenPrefix(number, index, parent: parent)
+                }
+                for field in plan where field.namesEntities {
+                    ModelStatesBatch.forEachChildrenEntry(state, field: field, entity: number) { entry in
+                        var key = entry
                         ModelStateKeys.append(state.id, to: &key)
                         children.insert(key)
-                    }
-                    if case .references = field.type, case .ids(let members)? = state.values[field.name] {
-                        for member in members {
-                            var key = ModelStateKeys.childrenPrefix(number, index, parent: member)
-                            ModelStateKeys.append(state.id, to: &key)
-                            children.insert(key)
-                        }
                     }
                 }
             }

@@ -218,16 +218,11 @@ struct StatesDerivation {
         let state = try StoredEntity.decode(value, id: id, entity: states.model.entities[number].name, layout: states.layouts[number]).state
         // A deleted entity is only under its parents and its sets' members (a restoration finds it there).
         for field in states.indexPlans[number] where field.namesEntities {
-            if field.isSet {
-                for var entry in ModelStatesBatch.memberEntries(state, field: field, entity: number) {
-                    ModelStateKeys.append(id, to: &entry)
-                    part.children.append(entry)
-                }
-                continue
+            ModelStatesBatch.forEachChildrenEntry(state, field: field, entity: number) { entry in
+                var entry = entry
+                ModelStateKeys.append(id, to: &entry)
+                part.children.append(entry)
             }
-            guard var entry = ModelStatesBatch.childrenEntry(state, field: field, entity: number) else { continue }
-            ModelStateKeys.append(id, to: &entry)
-            part.children.append(entry)
         }
         guard !isDeleted else { return }
         for field in states.indexPlans[number] {

@@ -13,9 +13,13 @@ extension ChronicleModel {
 
     private static func calendarDay<Bytes: RandomAccessCollection<UInt8>>(utf8 bytes: Bytes) -> (year: Int, month: Int, day: Int)?
     where Bytes.Index == Int {
-        guard let (year, month, day) = dayDigits(utf8: bytes),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, of: year) else { return nil }
+        guard let (year, month, day) = dayDigits(utf8: bytes), isCalendarDay(year: year, month: month, day: day) else { return nil }
         return (year, month, day)
+    }
+
+    /// Whether `year` (1 through 9999), `month` and `day` name a day of the Gregorian calendar.
+    package static func isCalendarDay(year: Int, month: Int, day: Int) -> Bool {
+        (1...9999).contains(year) && (1...12).contains(month) && day >= 1 && day <= daysIn(month: month, of: year)
     }
 
     /// The numbers `bytes` spells in the shape `YYYY-MM-DD` (ten characters, digits and two

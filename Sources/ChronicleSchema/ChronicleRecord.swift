@@ -150,8 +150,7 @@ extension ChronicleModel {
             switch try? reader.byte() {
             case StoredValue.Kind.day.rawValue:
                 guard let year = try? reader.integer(UInt16.self), let month = try? reader.byte(), let day = try? reader.byte(),
-                      year >= 1, year <= 9999, (1...12).contains(month), day >= 1,
-                      Int(day) <= ChronicleModel.daysIn(month: Int(month), of: Int(year)) else { return nil }
+                      ChronicleModel.isCalendarDay(year: Int(year), month: Int(month), day: Int(day)) else { return nil }
                 return (Int(year), Int(month), Int(day))
             case StoredValue.Kind.text.rawValue:
                 return (try? reader.text()).flatMap(ChronicleModel.calendarDay)

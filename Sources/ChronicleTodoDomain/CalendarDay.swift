@@ -36,7 +36,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     /// - throws: ``DomainError/invalidDate(_:)`` when the parts do not name a
     ///   real day in years 1...9999 (for example February 30).
     public init(year: Int, month: Int, day: Int) throws(DomainError) {
-        guard Self.isValid(year: year, month: month, day: day) else {
+        guard ChronicleModel.isCalendarDay(year: year, month: month, day: day) else {
             throw .invalidDate(Self.format(year: year, month: month, day: day))
         }
         self.init(validYear: year, month: month, day: day)
@@ -51,7 +51,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         self.init(validYear: year, month: month, day: day)
     }
 
-    /// Trusted initializer for parts already known to be valid (``isValid(year:month:day:)``):
+    /// Trusted initializer for parts already known to be valid (`ChronicleModel.isCalendarDay(year:month:day:)`):
     /// they fit the stored widths.
     init(validYear year: Int, month: Int, day: Int) {
         storedYear = UInt16(year)
@@ -101,11 +101,6 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     }
 
     // MARK: - Calendar arithmetic
-
-    static func isValid(year: Int, month: Int, day: Int) -> Bool {
-        yearRange.contains(year) && (1...12).contains(month)
-            && day >= 1 && day <= ChronicleModel.daysIn(month: month, of: year)
-    }
 
     /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
     var dayNumber: Int {
