@@ -31,7 +31,7 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
     case corruptEvent(position: UInt64, reason: String)
     /// The store's files are damaged (a record or a read model fails its checks; the message
     /// says where): restore a backup, or rebuild damaged read models
-    /// (``ChronicleStore/rebuild(_:progress:)``).
+    /// (``ChronicleStore/rebuild(progress:)``).
     case damaged(String)
     /// The folder cannot hold a store (see ``StoreFolder``). Nothing was written.
     case notAStore(path: String, reason: String)

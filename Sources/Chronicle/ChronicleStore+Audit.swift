@@ -19,16 +19,16 @@ extension ChronicleStore {
         lastAppended.withLock { $0 }
     }
 
-    /// Waits until the read models include every event up to `position` (a position a
-    /// command wrote, or ``head()``). Reads through the store already wait for the store's
-    /// own writes; this is for code that reads the models' changes or waits on another
-    /// process's append.
+    /// Waits until the stored entities include every event up to `position` (a position a
+    /// command wrote, or ``head()``). Reads through the store already include the store's own
+    /// writes; this is for code that reads ``changes()`` or waits on another process's append.
+    /// Cancel the calling task to give up.
     public func waitForModels(through position: UInt64) async throws {
         try requireOpen()
-        try await ChronicleError.mapping {
+        try ChronicleError.mapping {
             let head = try log.head()
             guard position <= head else { throw ProjectionError.beyondHead(position: position, head: head) }
-            if position > 0 { try await projections.wait(until: position) }
+            _ = try caughtUpEntityStates()
         }
     }
 
@@ -61,19 +61,50 @@ extension ChronicleStore {
         return try ChronicleError.mapping { try Replay.result(log: log, until: position) }
     }
 
-    /// Rebuilds read models from the log into fresh databases and swaps them in atomically;
-    /// reads go on from the old models until then, and appends never wait.
+    /// Rebuilds the stored entities from the log into a second set of tables and swaps them
+    /// in atomically (blue/green); reads go on from the old ones until then, and appends never
+    /// wait. For the todo app's store, the summary counts its users, todos, days and tags.
     ///
     /// ```swift
     /// let summary = try await store.rebuild { progress in print(progress.done, "of", progress.total) }
     /// ```
     @discardableResult
-    public func rebuild(_ projections: [ProjectionName] = ProjectionName.allCases,
-                        progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
+    public func rebuild(progress: @escaping @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> RebuildSummary {
         try requireOpen()
-        return try await ChronicleError.mapping {
-            try await Rebuild.run(log: log, models: models, projections: projections, progress: progress)
+        let states = entityStates
+        let started = ContinuousClock.now
+        let head = try ChronicleError.mapping { try log.head() }
+        // Seconds of LMDB work for a large log: off Swift's cooperative threads.
+        let position = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                do {
+                    continuation.resume(returning: try ChronicleError.mapping {
+                        try states.rebuild { position in
+                            let elapsed = ContinuousClock.now - started
+                            progress(RebuildProgress(done: position, total: max(head, position),
+                                                     eventsPerSecond: Double(position) / max(elapsed.seconds, 1e-6), elapsed: elapsed))
+                        }
+                    })
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
         }
+        let elapsed = ContinuousClock.now - started
+        return try ChronicleError.mapping {
+            RebuildSummary(projections: isTodoAppModel ? ProjectionName.allCases : [], position: position, eventsRead: position,
+                           skippedEvents: UInt64(try states.unread().count), elapsed: elapsed,
+                           eventsPerSecond: Double(position) / max(elapsed.seconds, 1e-6),
+                           entries: isTodoAppModel ? try Self.todoAppCounts(states) : [:])
+        }
+    }
+
+    /// How many users, todos, days with todos, tags and conflicts `states` (of the todo app's
+    /// model) show.
+    @_spi(Operator) public static func todoAppCounts(_ states: ModelStates) throws -> [ProjectionName: Int] {
+        [.users: try states.shown("User").count, .todos: try states.shown("Todo").count,
+         .dailyStats: try states.rows(of: "DailyStat", from: nil, through: nil).count,
+         .tags: try states.shown("Tag").count, .conflicts: try states.mergeConflicts().count]
     }
 
     /// Reads every record of the log and checks it (checksums, order, stream versions):
@@ -81,5 +112,12 @@ extension ChronicleStore {
     public func verify() throws -> VerifyReport {
         try requireOpen()
         return try ChronicleError.mapping { try log.verify() }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

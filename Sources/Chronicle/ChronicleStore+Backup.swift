@@ -6,7 +6,7 @@ import ChronicleLMDB
 public struct BackupSummary: Sendable, Equatable {
     /// The folder of the copy: a store of its own.
     public var directory: String
-    /// The log's head in the copy (the models' checkpoints are at most this).
+    /// The log's head in the copy (the stored entities' position is at most this).
     public var position: UInt64
 }
 
@@ -15,10 +15,10 @@ extension ChronicleStore {
     /// other tasks and processes keep writing: the copy is a store of its own, consistent
     /// at one position, that `verify --deep` accepts.
     ///
-    /// The models are copied first, then the log, each in one read transaction: the models'
-    /// checkpoints are then at most the copied log's head, never ahead of it (a copy of a
-    /// log taken before its models would have models ahead of it), and the copy's models
-    /// catch up with the rest of its log when it is opened. The sync state lives in the log,
+    /// The stored entities are copied first, then the log, each in one read transaction: the
+    /// entities' position is then at most the copied log's head, never ahead of it (a copy of
+    /// a log taken before its entities would have entities ahead of it), and the copy's
+    /// entities catch up with the rest of its log when it is opened. The sync state lives in the log,
     /// so the copy knows what was pushed and pulled; it keeps the store's device id, so it is
     /// a backup to restore in place of the store, not a second device.
     ///
@@ -44,18 +44,18 @@ extension ChronicleStore {
                 throw ChronicleError.notAStore(path: directory, reason: "it is not empty: a backup goes into a new or empty folder")
             }
         }
-        let (logCopy, modelsCopy) = (directory + "/log", directory + "/models")
+        let (logCopy, entitiesCopy) = (directory + "/log", directory + "/entities")
         do {
             try files.createDirectory(atPath: logCopy, withIntermediateDirectories: true)
-            try files.createDirectory(atPath: modelsCopy, withIntermediateDirectories: true)
-            try models.copy(to: modelsCopy)
+            try files.createDirectory(atPath: entitiesCopy, withIntermediateDirectories: true)
+            try entityStates.copy(to: entitiesCopy)
             try log.environment.copy(to: logCopy)
             let copied = try EventLog(path: logCopy)
             defer { copied.close() }
             return BackupSummary(directory: directory, position: try copied.head())
         } catch {
             try? files.removeItem(atPath: logCopy)
-            try? files.removeItem(atPath: modelsCopy)
+            try? files.removeItem(atPath: entitiesCopy)
             throw error
         }
     }

@@ -157,45 +157,19 @@ extension ChronicleStore {
         return state
     }
 
-    /// Folds the store's model's entities (`entities/`) again from the whole log into a second
-    /// set of tables while reads go on from the first, then swaps them in, level with the log,
-    /// in one transaction (blue/green); returns the position they reached. A rebuild that dies
-    /// halfway leaves the entities as they were.
-    ///
-    /// ```swift
-    /// try await store.rebuildEntities()
-    /// ```
-    /// - throws: ``ChronicleError/conflict(_:)`` when another rebuild, started meanwhile, replaced this one.
-    @discardableResult
-    public func rebuildEntities() async throws -> UInt64 {
-        try requireOpen()
-        let states = try ChronicleError.mapping { try entityStates() }
-        // Seconds of LMDB work for a large log: off Swift's cooperative threads.
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                do {
-                    continuation.resume(returning: try ChronicleError.mapping { try states.rebuild() })
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-
-    /// The stored entities brought up to the log's head: what every generic read reads.
+    /// The stored entities brought up to the log's head: what every read reads. The first
+    /// catch-up after an upgrade tells the store's `upgradeProgress`.
     func caughtUpEntityStates() throws -> ModelStates {
-        let states = try entityStates()
-        try states.catchUp()
-        return states
-    }
-
-    /// The stored entities, opened the first time they are asked for.
-    func entityStates() throws -> ModelStates {
-        try openedEntityStates.withLock { opened in
-            if let opened { return opened }
-            let states = try ModelStates(path: directory + "/entities", model: model, log: log, noSync: log.options.noSync)
-            opened = states
-            return states
+        guard let report = upgradeProgress.withLock({ report in defer { report = nil }; return report }) else {
+            try entityStates.catchUp()
+            return entityStates
         }
+        let started = ContinuousClock.now
+        try entityStates.catchUp { done, total in
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            report(RebuildProgress(done: done, total: total, eventsPerSecond: seconds > 0 ? Double(done) / seconds : 0, elapsed: elapsed))
+        }
+        return entityStates
     }
 }

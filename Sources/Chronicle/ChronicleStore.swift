@@ -31,34 +31,36 @@ public final class ChronicleStore: Sendable {
 
     /// The append-only log.
     @_spi(Operator) public let log: EventLog
-    /// The read models (users, todos, tags, daily stats).
-    @_spi(Operator) public let models: ReadModels
-    /// Applies the log to the read models in the background.
-    @_spi(Operator) public let projections: ProjectionRunner
+    /// The read model: the model's entities, their indexes and aggregates' rows, stored
+    /// (`entities/`) and kept up with the log.
+    @_spi(Operator) public let entityStates: ModelStates
+    /// Keeps ``entityStates`` up with the log in the background and tells ``changes()``.
+    let follower: ModelStatesFollower
     /// The store's folder.
     public let directory: String
     /// The model the store was opened with, recorded in it (`ChronicleModel`; see <doc:DeclaringYourModel>).
     public let model: ChronicleModel
-    /// Whether `model` is the todo app's, which its own commands, models, undo and merge
-    /// serve; any other model is served by the generic ones (compared once, at open).
+    /// Whether `model` is the todo app's, which its own commands and undo serve; any other
+    /// model is served by the generic ones (compared once, at open).
     let isTodoAppModel: Bool
     /// Reads events by `model`: made once, for every decision.
     let eventReader: ChronicleModel.EventReader
     let lastAppended = Mutex<UInt64>(0)
-    /// The stored read model of the declared model's entities (`entities/`), opened when
-    /// first used.
-    let openedEntityStates = Mutex<ModelStates?>(nil)
+    /// Told how far the first catch-up of stored entities that are behind the log from the
+    /// start is (after an upgrade); nil once it ran, or when there is none.
+    let upgradeProgress: Mutex<(@Sendable (RebuildProgress) -> Void)?>
     private let isClosed = Mutex(false)
 
-    /// Opens (creating when missing) the store in `directory` and starts its projections.
+    /// Opens (creating when missing) the store in `directory` and starts following its log.
     ///
     /// - parameters:
-    ///   - directory: the store folder; it holds `log/` and `models/`.
-    ///   - backgroundProjections: `false` leaves projections to explicit ``refresh()`` calls
-    ///     (short-lived processes such as the CLI).
+    ///   - directory: the store folder; it holds `log/` and `entities/`.
+    ///   - backgroundProjections: `false` leaves the stored entities to catch up when read, or
+    ///     at ``refresh()`` (short-lived processes such as the CLI).
     ///   - logOptions: how the log is opened (`noSync` for throwaway stores in tests only).
-    ///   - upgradeProgress: told how far the rebuild of read models built by another version
-    ///     is (after an upgrade of Chronicle; the old models are read until it ends).
+    ///   - upgradeProgress: told how far a catch-up of the stored entities from far behind is
+    ///     (the first read after an upgrade of Chronicle that changed how they are stored, or
+    ///     of a store written before they were).
     ///   - model: the app's model, recorded in the store: the todo app's by default, which the
     ///     typed commands serve; any model's entities are served by ``create(_:_:id:)``,
     ///     ``entities(_:)->[ChronicleModel.EntityState]`` and the other generic commands and reads.
@@ -76,38 +78,25 @@ public final class ChronicleStore: Sendable {
         let log = try ChronicleError.mapping { try EventLog(path: directory + "/log", options: logOptions) }
         do {
             try ModelRecording.record(model, in: log, path: directory)
-        } catch {
-            log.close()
-            throw error
-        }
-        self.log = log
-        do {
-            self.models = try ReadModels(path: directory + "/models")
+            entityStates = try ModelStates(path: directory + "/entities", model: model, log: log, noSync: log.options.noSync)
         } catch {
             log.close()
             throw ChronicleError(error)
         }
-        self.projections = ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress)
-        if backgroundProjections {
-            projections.start()
-            // A declared model's entities follow the log too, so that observed queries of them
-            // see pulls and other processes' writes (the todo app's own models serve its queries).
-            if !isTodoAppModel {
-                do {
-                    projections.follow(try entityStates())
-                } catch {
-                    log.close()
-                    throw ChronicleError(error)
-                }
-            }
-        }
+        self.log = log
+        // Never folded, beside a log that holds events: written before the entities were
+        // stored, or by a version that stored them otherwise (their tables were emptied).
+        let upgrading = (try? entityStates.position() == 0 && log.head() > 0) ?? false
+        self.upgradeProgress = Mutex(upgrading ? upgradeProgress : nil)
+        follower = ModelStatesFollower(states: entityStates)
+        if backgroundProjections { follower.start() }
     }
 
-    /// Stops the background projections and the log's writer. Every later command and
-    /// read throws ``ChronicleError/closed``.
+    /// Stops following the log and the log's writer. Every later command and read throws
+    /// ``ChronicleError/closed``.
     public func close() async {
         isClosed.withLock { $0 = true }
-        await projections.stop()
+        await follower.stop()
         log.close()
     }
 
@@ -116,17 +105,20 @@ public final class ChronicleStore: Sendable {
         if isClosed.withLock({ $0 }) { throw .closed }
     }
 
-    /// Brings the read models up to the log's head now (including other processes' appends);
-    /// returns the position they reached.
+    /// Brings the stored entities up to the log's head now (including other processes'
+    /// appends); returns the position they reached.
     @discardableResult
     public func refresh() async throws -> UInt64 {
         try requireOpen()
-        return try await ChronicleError.mapping { try await projections.catchUp() }
+        return try ChronicleError.mapping { try caughtUpEntityStates().position() }
     }
 
-    /// Observes read-model changes (what a view model subscribes to).
+    /// Observes changes of the stored entities (what a view model subscribes to): each
+    /// entity changed by this process's catch-ups (its writes, pulls), and a re-query
+    /// (``ReadModelChange/entitiesInvalidated(position:)``) after another process's or a rebuild.
+    /// ``observe(_:)`` builds on it.
     public func changes() -> AsyncStream<ReadModelChange> {
-        projections.changes()
+        follower.changes()
     }
 
     // MARK: - Appending
@@ -139,13 +131,5 @@ public final class ChronicleStore: Sendable {
     static func backoff(afterAttempt attempt: Int) -> Duration {
         let bound = min(32_000, 500 << min(attempt - 1, 6))
         return .microseconds(Int.random(in: 0...bound))
-    }
-
-    /// Waits until the read models include everything in the log when the read began: this
-    /// store's own writes, what a pull stored, and other processes' appends.
-    func readYourWrites() async throws {
-        try requireOpen()
-        let position = max(lastAppended.withLock { $0 }, try log.head())
-        if position > 0 { try await projections.wait(until: position) }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The folder a store lives in: `log/` and `models/`, and nothing else of anyone's.
+/// The folder a store lives in: `log/` and `entities/`, and nothing else of anyone's.
 ///
 /// A store is opened only in a folder that does not exist yet (it is created), is empty, or
 /// already holds a Chronicle store (a `log` folder). Anything else is refused before a byte
 /// is written: an empty path would put the store at the filesystem root, a file is not a
-/// folder, and a folder of other things would get `log/` and `models/` beside them.
+/// folder, and a folder of other things would get `log/` and `entities/` beside them.
 public enum StoreFolder {
     /// Checks `path` and creates it when missing.
     /// - throws: ``ChronicleError/notAStore(path:reason:)`` saying what is there.

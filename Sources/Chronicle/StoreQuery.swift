@@ -110,43 +110,40 @@ extension StoreQuery where Value == ChronicleModel.EntityState? {
     }
 }
 
-/// Which read-model changes may alter each kind of query.
+/// Which changes may alter each kind of query.
 private enum Changes {
+    /// A todo shows its live tags; a user's deletion hides its todos.
     @Sendable static func ofTodos(_ change: ReadModelChange) -> Bool {
-        switch change {
-        // A todo shows its live tags; a user's deletion removes its todos.
-        case .todo, .todoRemoved, .tag, .tagRemoved, .userRemoved, .invalidated: true
-        default: false
-        }
+        names(change, ["Todo", "Tag", "User"])
     }
 
     @Sendable static func ofUsers(_ change: ReadModelChange) -> Bool {
-        switch change {
-        case .user, .userRemoved, .invalidated: true
-        default: false
-        }
+        names(change, ["User"])
     }
 
     @Sendable static func ofTags(_ change: ReadModelChange) -> Bool {
+        names(change, ["Tag"])
+    }
+
+    /// A day counts the todos shown: a user's deletion hides its todos.
+    @Sendable static func ofStats(_ change: ReadModelChange) -> Bool {
+        names(change, ["Todo", "User"])
+    }
+
+    /// What an entity shows depends on other entities (its parents, its sets' members, the
+    /// values its unique fields collide with): any entity's change may alter it.
+    @Sendable static func ofEntities(_ change: ReadModelChange) -> Bool {
         switch change {
-        case .tag, .tagRemoved, .invalidated: true
+        case .entity, .entitiesInvalidated: true
         default: false
         }
     }
 
-    /// What an entity shows depends on other entities (its parents, its sets' members, the
-    /// values its unique fields collide with): any entity's change may alter it. On the todo
-    /// app's store, its own models' changes tell the same.
-    @Sendable static func ofEntities(_ change: ReadModelChange) -> Bool {
+    /// Whether `change` is of an entity among `entities`, or a re-query of every one.
+    private static func names(_ change: ReadModelChange, _ entities: [String]) -> Bool {
         switch change {
-        case .conflict: false
-        default: true
-        }
-    }
-
-    @Sendable static func ofStats(_ change: ReadModelChange) -> Bool {
-        switch change {
-        case .stat, .statRemoved, .invalidated: true
+        case .entity(let entity, _, _): entities.contains(entity)
+        case .entitiesInvalidated: true
         default: false
         }
     }

@@ -15,8 +15,8 @@ import Foundation
 final class StoreReading: ChronicleModel.StateReading {
     let log: EventLog
     let model: ChronicleModel
-    /// Opens the stored entities (once per store), asked only for an indexed question.
-    private let states: () throws -> ModelStates
+    /// The stored entities, caught up only for an indexed question.
+    private let states: ModelStates
     private let reader: ChronicleModel.EventReader
     /// The log's head when the decision began: the streams are read up to it.
     let position: UInt64
@@ -26,8 +26,8 @@ final class StoreReading: ChronicleModel.StateReading {
     private var versions: [String: UInt64] = [:]
     private var indexes: ModelStates.Reading?
 
-    /// A reading of `log` by `reader`'s model, whose stored entities `states` opens.
-    init(log: EventLog, states: @escaping () throws -> ModelStates, reader: ChronicleModel.EventReader) throws {
+    /// A reading of `log` by `reader`'s model, whose stored entities are `states`.
+    init(log: EventLog, states: ModelStates, reader: ChronicleModel.EventReader) throws {
         self.log = log
         self.states = states
         self.reader = reader
@@ -95,9 +95,8 @@ final class StoreReading: ChronicleModel.StateReading {
     /// The stored entities, caught up to the log's head (at least ``position``) once.
     private func indexed() throws -> ModelStates.Reading {
         if let indexes { return indexes }
-        let stored = try states()
-        try stored.catchUp()
-        let reading = try stored.reading()
+        try states.catchUp()
+        let reading = try states.reading()
         indexes = reading
         return reading
     }

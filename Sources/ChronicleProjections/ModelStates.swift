@@ -146,15 +146,35 @@ public final class ModelStates: Sendable {
     }
 
     /// Folds every event after the checkpoint, up to the log's head as it is now; returns
-    /// the position reached.
+    /// the position reached. States ahead of the log (copied from a later state of the store,
+    /// beside an older log) are never served: they are rebuilt from the log.
+    /// - parameter progress: told, after each of the catch-up's write transactions, how many
+    ///   events it folded so far and how many it folds in all.
     @discardableResult
-    public func catchUp() throws -> UInt64 {
-        // Caught up already (the usual case for a read): no write transaction.
+    public func catchUp(progress: (@Sendable (_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> UInt64 {
+        // Caught up already (the usual case for a read): no write transaction. The head is
+        // read after the checkpoint: a checkpoint past it means the states are ahead of this log.
         let folded = try position()
         let head = try log.head()
-        if folded >= head { return folded }
-        if head - folded > UInt64(Self.batchSize) { return try catchUp(from: folded, to: head) }
-        return try foldTransactions(to: head, into: .active, foldNear)
+        if folded == head { return folded }
+        if folded > head { return try rebuild { progress?(min($0, head), head) } }
+        if head - folded > UInt64(Self.batchSize) {
+            return try catchUp(from: folded, to: head, into: .active) { progress?($0 - folded, head - folded) }
+        }
+        return try foldTransactions(to: head, into: .active, progress: progress.map { report in { report($0 - folded, head - folded) } },
+                                    foldNear)
+    }
+
+    /// Whether the states are folded past the log's head: copied from a later state of the
+    /// store beside an older log (``catchUp(progress:)`` rebuilds them).
+    public func isAheadOfLog() throws -> Bool {
+        let folded = try position()
+        return folded > (try log.head())
+    }
+
+    /// Copies the states, in one read transaction, into the folder `path` (a backup's).
+    public func copy(to path: String) throws {
+        try ProjectionError.mappingStorage { try environment.copy(to: path) }
     }
 
     /// Folds the events after `checkpoint` into `batch`, ``batchSize`` at most (a catch-up near
@@ -169,7 +189,8 @@ public final class ModelStates: Sendable {
     /// Catches up from far behind (a rebuild, a large pull): the log is read and its events read
     /// by the model up to ``ChunkReadAheadDefaults/depth`` chunks ahead, on a second thread, while
     /// this one folds them, ``largeBatchSize`` events per write transaction.
-    private func catchUp(from start: UInt64, to head: UInt64, into target: FoldTarget = .active) throws -> UInt64 {
+    private func catchUp(from start: UInt64, to head: UInt64, into target: FoldTarget = .active,
+                         progress: ((UInt64) -> Void)? = nil) throws -> UInt64 {
         let (reader, deviceID) = (ChronicleModel.EventReader(model), log.deviceID)
         let source = ChunkReadAhead(log: log, chunkSize: Self.readAheadChunk, after: start) { stored in
             try ModelChunk(stored, reader: reader, deviceID: deviceID)
@@ -181,7 +202,7 @@ public final class ModelStates: Sendable {
         var readTo = start
         // The map grown before each transaction by what the ones before grew it, so that LMDB
         // seldom aborts one to grow it (a rebuild's first transaction still may).
-        return try foldTransactions(to: head, into: target, foreseeing: MapGrowthForecast()) { batch, checkpoint in
+        return try foldTransactions(to: head, into: target, foreseeing: MapGrowthForecast(), progress: progress) { batch, checkpoint in
             if checkpoint != readTo {
                 source.restart(after: checkpoint)
                 readTo = checkpoint
@@ -202,6 +223,7 @@ public final class ModelStates: Sendable {
     /// position it returns (the checkpoint: nothing). The change handler is told after each.
     /// With `forecast`, the map is grown before each transaction (``MapGrowthForecast``).
     private func foldTransactions(to head: UInt64, into target: FoldTarget, foreseeing forecast: MapGrowthForecast? = nil,
+                                  progress: ((UInt64) -> Void)? = nil,
                                   _ fold: (inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64) throws -> UInt64 {
         while true {
             let (reached, more, changed) = try write(foreseeing: forecast) { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
@@ -211,6 +233,7 @@ public final class ModelStates: Sendable {
             switch target {
             case .active:
                 if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
+                progress?(reached)
             case .rebuilding(_, _, let progress):
                 // Readers see none of it: the change handler hears of the swap alone (its followers, by the active slot).
                 progress(reached)

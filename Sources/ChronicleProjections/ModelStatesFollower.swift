@@ -2,27 +2,41 @@ import ChronicleLog
 import Foundation
 import Synchronization
 
-/// Keeps a declared model's stored entities (``ModelStates``) up with the log in the
-/// background and tells a runner's observers what changed: each entity a catch-up in this
-/// process changed (``ReadModelChange/entity(_:_:position:)``, whichever task caught up), and
+/// Keeps a model's stored entities (``ModelStates``) up with the log in the background and
+/// tells its ``changes()`` streams what changed: each entity a catch-up in this process
+/// changed (``ReadModelChange/entity(_:_:position:)``, whichever task caught up), and
 /// ``ReadModelChange/entitiesInvalidated(position:)`` when another process caught the states
 /// up past what this one told, or a rebuild (in any process) swapped new states in.
-final class ModelStatesFollower: Sendable {
-    let states: ModelStates
-    private let observers: ChangeObservers
+///
+/// ```swift
+/// let follower = ModelStatesFollower(states: states)
+/// let changes = follower.changes()
+/// follower.start()
+/// ```
+public final class ModelStatesFollower: Sendable {
+    /// The states followed.
+    public let states: ModelStates
+    private let observers = ChangeObservers()
     /// The position up to which observers were told of every change.
     private let told: Mutex<UInt64>
     /// The set of tables readers used when last looked at (a rebuild's swap changes it).
     private let slot: Mutex<Int?>
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(states: ModelStates, observers: ChangeObservers) {
+    /// A follower of `states`, telling its streams of every catch-up of them in this process
+    /// (its own, once started, and any other: a read's, a rebuild's).
+    public init(states: ModelStates) {
         self.states = states
-        self.observers = observers
         let standing = try? states.standing()
         told = Mutex(standing?.position ?? 0)
         slot = Mutex(standing?.slot)
         states.onChange { [weak self] changed, position in self?.tell(changed, position: position) }
+    }
+
+    /// The changes from now on. Each stream buffers what its reader has not consumed yet and
+    /// ends at ``stop()``.
+    public func changes() -> AsyncStream<ReadModelChange> {
+        observers.stream()
     }
 
     private func tell(_ changed: [(entity: String, id: UUID)], position: UInt64) {
@@ -30,16 +44,16 @@ final class ModelStatesFollower: Sendable {
         if observers.isActive { observers.yield(changed.map { .entity($0.entity, $0.id, position: position) }) }
     }
 
-    /// Starts following the log (calling it again does nothing).
-    func start() {
+    /// Starts following the log in a background task (calling it again does nothing).
+    public func start() {
         task.withLock { running in
             guard running == nil else { return }
             running = Task.detached { [self] in await follow() }
         }
     }
 
-    /// Stops following, after the batch being folded.
-    func stop() async {
+    /// Stops following, after the batch being folded, and ends the ``changes()`` streams.
+    public func stop() async {
         let running = task.withLock { running -> Task<Void, Never>? in
             defer { running = nil }
             return running
@@ -47,6 +61,7 @@ final class ModelStatesFollower: Sendable {
         running?.cancel()
         await running?.value
         states.onChange(nil)
+        observers.finishAll()
     }
 
     private func follow() async {
@@ -64,7 +79,8 @@ final class ModelStatesFollower: Sendable {
                 }
                 // Folded by another process, or rebuilt: this one cannot say which entities changed.
                 if behind || swapped, observers.isActive { observers.yield([.entitiesInvalidated(position: position)]) }
-                if head > position {
+                if head != position {
+                    // Behind, or ahead of the log (a copied store): caught up, or rebuilt.
                     try states.catchUp()
                 } else {
                     _ = try await states.log.waitForHead(beyond: head, timeout: .milliseconds(250))
@@ -76,15 +92,5 @@ final class ModelStatesFollower: Sendable {
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
-    }
-}
-
-extension ProjectionRunner {
-    /// Also keeps `states` up with the log in the background, from now until ``stop()``,
-    /// telling the ``changes()`` streams what it changes.
-    public func follow(_ states: ModelStates) {
-        let follower = ModelStatesFollower(states: states, observers: worker.observers)
-        followers.withLock { $0.append(follower) }
-        follower.start()
     }
 }

@@ -29,8 +29,6 @@ public final class ProjectionRunner: Sendable {
     public let models: ReadModels
     let worker: ProjectionWorker
     private let background = Mutex<Task<Void, Never>?>(nil)
-    /// Declared models' stored entities kept up beside the models (``follow(_:)``).
-    let followers = Mutex<[ModelStatesFollower]>([])
 
     /// A runner applying `log` to `models`, `batchSize` events per write transaction at most as
     /// it follows the log; a large backlog, and a rebuild of models built by another version of
@@ -74,7 +72,6 @@ public final class ProjectionRunner: Sendable {
         }
         task?.cancel()
         await task?.value
-        for follower in followers.withLock({ $0 }) { await follower.stop() }
         worker.observers.finishAll()
     }
 

@@ -17,4 +17,16 @@ public struct RebuildSummary: Sendable, Equatable {
     /// How many of the build's write transactions ran again after the map grew halfway
     /// through them (each one's work done twice): what ``MapGrowthForecast`` saves.
     var transactionsRunAgain = 0
+
+    /// A summary made of its parts.
+    public init(projections: [ProjectionName], position: UInt64, eventsRead: UInt64, skippedEvents: UInt64,
+                elapsed: Duration, eventsPerSecond: Double, entries: [ProjectionName: Int]) {
+        self.projections = projections
+        self.position = position
+        self.eventsRead = eventsRead
+        self.skippedEvents = skippedEvents
+        self.elapsed = elapsed
+        self.eventsPerSecond = eventsPerSecond
+        self.entries = entries
+    }
 }

@@ -104,7 +104,7 @@ struct UserTodoCLITests {
         }
     }
 
-    @Test("models ahead of their log (copied from a later state): detected at open, rebuilt with a notice, never served")
+    @Test("stored entities ahead of their log (copied from a later state): detected at open, rebuilt with a notice, never served")
     func modelsAheadOfTheLog() async throws {
         let cli = CLIRunner()
         defer { cli.cleanup() }
@@ -117,13 +117,14 @@ struct UserTodoCLITests {
         try FileManager.default.copyItem(atPath: source + "/log", toPath: copy + "/log")
         for n in 4...5 { #expect(try await chronicle(["user", "add", "--name", "U\(n)", "--age", "1"], source).status == 0) }
         #expect(try await chronicle(["user", "list"], source).status == 0)
-        try FileManager.default.copyItem(atPath: source + "/models", toPath: copy + "/models")
+        try FileManager.default.copyItem(atPath: source + "/entities", toPath: copy + "/entities")
 
         let plainVerify = try await chronicle(["verify"], copy)
-        #expect(plainVerify.status != 0 && plainVerify.stdout.contains("projection 'users' is at position 5 but the log ends at 3"))
+        #expect(plainVerify.status != 0 && plainVerify.stdout.contains("the entities are folded up to position 5 but the log ends at 3"),
+                "\(plainVerify.stdout)")
         let listed = try await chronicle(["user", "list", "--json"], copy)
         #expect(listed.status == 0)
-        #expect(listed.stderr.hasPrefix("notice: the read models (users, todos, daily-stats, tags, conflicts) are ahead of the log"))
+        #expect(listed.stderr.hasPrefix("notice: the stored entities are ahead of the log"), "\(listed.stderr)")
         let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(names.compactMap { $0["name"] as? String } == ["U1", "U2", "U3"])
         // The models follow the log again: a user added now is listed.

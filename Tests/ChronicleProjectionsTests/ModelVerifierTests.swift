@@ -72,18 +72,4 @@ struct ModelVerifierTests {
             other.close()
         }
     }
-
-    @Test("chronicle verify --deep runs the model checks")
-    func cli() async throws {
-        try await withStore { store in
-            try await store.append([.userCreated(id: UUID(), name: "Ada", age: 36)])
-            try await store.runner.catchUp()
-            let ok = try await Chronicle.run(["verify", "--store", store.directory, "--deep"])
-            #expect(ok.status == 0, "\(ok.stdout) \(ok.stderr)")
-            try store.models.write { txn in try txn.clear(try store.models.active(.users, txn)[1]) }
-            let bad = try await Chronicle.run(["verify", "--store", store.directory, "--deep"])
-            #expect(bad.status != 0)
-            #expect(bad.stderr.hasPrefix("error: projection 'users' differs"), "\(bad.stderr)")
-        }
-    }
 }

@@ -42,7 +42,8 @@ struct DecisionPropertyTests {
             if !broken.isEmpty { break }
         }
         print("coverage: seeds 1, steps 150, devices 1, events \(try t.store.log.head()), concurrent operations 4")
-        #expect(try ModelVerifier.problems(log: t.store.log, models: t.store.models, deep: true).isEmpty, "seed 0x\(String(Self.seed, radix: 16)) (\(TestSeed.replay))")
+        #expect(try ModelStatesVerifier.problems(path: t.store.directory + "/entities", model: t.store.model, log: t.store.log,
+                                                 deep: true).isEmpty, "seed 0x\(String(Self.seed, radix: 16)) (\(TestSeed.replay))")
         await t.cleanup()
     }
 

@@ -162,9 +162,9 @@ struct ModelStatesRebuildTests {
         let home = try await store.create("Folder", ["name": "Home"])
         for day in 1...5 { _ = try await store.create("Note", ["day": .text("2026-06-0\(day)"), "folderId": .id(home.id)]) }
         let notes = try await store.entities("Note"), rows = try await store.rows("NotesPerDay")
-        async let rebuilt = store.rebuildEntities()
+        async let rebuilt = store.rebuild()
         let late = try await store.create("Note", ["day": "2026-06-09"])
-        let reached = try await rebuilt
+        let reached = try await rebuilt.position
         #expect(reached <= (try store.log.head()))
         let after = try await store.entities("Note")
         #expect(after.filter { $0.id != late.id } == notes)
@@ -180,7 +180,7 @@ struct ModelStatesRebuildTests {
         let store = try ChronicleStore(directory: folder.path + "/store", logOptions: .init(noSync: true), model: NotebookModel.model)
         _ = try await store.create("Note", ["day": "2026-06-01"])
         let changes = store.changes()
-        try await store.rebuildEntities()
+        try await store.rebuild()
         let heard = try await withTimeout(.seconds(30), "an entitiesInvalidated change") {
             for await change in changes {
                 if case .entitiesInvalidated = change { return true }

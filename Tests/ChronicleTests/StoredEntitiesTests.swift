@@ -183,7 +183,7 @@ struct StoredEntitiesTests {
         // The members' index agrees with the log's fold (verify --deep), and a rebuild's answers are the same.
         #expect(try ModelStatesVerifier.problems(path: folder.path + "/store/entities", model: NotebookModel.model,
                                                  log: store.log, deep: true).isEmpty)
-        try await store.rebuildEntities()
+        try await store.rebuild()
         for label in [red.id, blue.id] { #expect(try await asked(label) == filtered(label)) }
         await store.close()
     }

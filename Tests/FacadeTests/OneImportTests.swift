@@ -50,7 +50,7 @@ struct OneImportTests {
 
         var heard: [UUID] = []
         for await change in changes {
-            if case .user(let user, _) = change { heard.append(user.id) }
+            if case .entity("User", let id, _) = change { heard.append(id) }
             if !heard.isEmpty { break }
         }
         #expect(heard == [ada.id])

@@ -55,7 +55,7 @@ extension Reliability {
 
         /// The bytes of the store's two data files (the lock files change on every open, by design).
         static func dataFiles(_ store: String) throws -> [Data] {
-            try ["log", "models"].map { try Data(contentsOf: URL(fileURLWithPath: "\(store)/\($0)/data.mdb")) }
+            try ["log", "entities"].map { try Data(contentsOf: URL(fileURLWithPath: "\(store)/\($0)/data.mdb")) }
         }
 
         /// Runs every command on the damaged store at `store` and expects each to refuse with
@@ -338,7 +338,7 @@ extension Reliability {
             let torture = try Products.torture()
             try await TemporaryFolder.with("dead-\(transaction)") { root in
                 let fixture = try await Self.makeStore(root + "/store")
-                for env in ["log", "models"] {
+                for env in ["log", "entities"] {
                     let holder = try await ChildProcess(torture, ["hold", "--env", "\(fixture.path)/\(env)", "--txn", transaction])
                     #expect(try await holder.firstLine { $0 == "holding" } != nil, "\(holder.standardErrorText)")
                     holder.kill()
@@ -362,7 +362,7 @@ extension Reliability {
             try await TemporaryFolder.with("garbage-lock") { root in
                 let fixture = try await Self.makeStore(root + "/store")
                 var random = TestSeed.generator(for: "CorruptionTests.garbageLockFile")
-                for env in ["log", "models"] {
+                for env in ["log", "entities"] {
                     let path = "\(fixture.path)/\(env)/lock.mdb"
                     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
                     try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: URL(fileURLWithPath: path))

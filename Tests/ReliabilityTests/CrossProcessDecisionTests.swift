@@ -44,7 +44,7 @@ extension Reliability {
                 let expected = try RefereeState.fold(log: chronicle.log)
                 #expect(expected.tags.count == 50 && expected.tagRenamed.isEmpty, "the referee sees a collision: \(expected.tagRenamed)")
                 #expect(try await RefereeState.shown(by: chronicle).differences(from: expected, device: "the store") == [])
-                #expect(try ModelVerifier.problems(log: chronicle.log, models: chronicle.models, deep: true).isEmpty)
+                #expect(try ModelStatesVerifier.problems(path: store + "/entities", model: chronicle.model, log: chronicle.log, deep: true).isEmpty)
                 await chronicle.close()
             }
         }
@@ -83,20 +83,20 @@ extension Reliability {
                 racers.stop()
                 try await racers.waitForExit()
 
-                let log = try EventLog(path: store + "/log")
-                let models = try ReadModels(path: store + "/models")
-                defer { log.close() }
+                let chronicle = try ChronicleStore(directory: store, backgroundProjections: false)
+                let log = chronicle.log
                 // The referee's fold of the log (docs' rules, no product code): every user deleted,
                 // so no todo of theirs is live, and no day counts one.
                 let expected = try RefereeState.fold(log: log)
                 #expect(expected.users.isEmpty)
                 #expect(expected.todos.isEmpty, "\(expected.todos.count) live todos belong to a deleted user")
                 #expect(expected.stats.isEmpty)
-                try await ProjectionRunner(log: log, models: models).catchUp()
-                #expect(try models.todos().isEmpty)
-                #expect(try models.stats().isEmpty, "stats count todos that are not live")
-                #expect(try ModelVerifier.problems(log: log, models: models, deep: true).isEmpty)
+                try await chronicle.refresh()
+                #expect(try await chronicle.todos().isEmpty)
+                #expect(try await chronicle.stats().isEmpty, "stats count todos that are not live")
+                #expect(try ModelStatesVerifier.problems(path: store + "/entities", model: chronicle.model, log: log, deep: true).isEmpty)
                 #expect(try log.verify().isIntact)
+                await chronicle.close()
             }
         }
     }

@@ -228,7 +228,7 @@ struct MergeRuleTests {
             try await b.pull()
             var heard = false
             for await change in changes {
-                if case .user(let user, _) = change, user.id == ada.id {
+                if case .entity("User", ada.id, _) = change {
                     heard = true
                     break
                 }
@@ -278,7 +278,8 @@ func withSyncedDevices(_ count: Int, _ body: ([SyncedDevice]) async throws -> Vo
         for device in devices {
             #expect(try device.store.log.verify().isIntact)
             try await device.store.refresh()
-            #expect(try ModelVerifier.problems(log: device.store.log, models: device.store.models, deep: true) == [])
+            #expect(try ModelStatesVerifier.problems(path: device.store.directory + "/entities", model: device.store.model,
+                                                     log: device.store.log, deep: true) == [])
         }
     } catch {
         for device in devices { await device.store.close() }

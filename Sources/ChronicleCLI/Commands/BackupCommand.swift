@@ -7,7 +7,7 @@ import Foundation
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        abstract: "Copy the whole store (log, sync state, read models) into a new folder while it is in use.",
+        abstract: "Copy the whole store (log, sync state, stored entities) into a new folder while it is in use.",
         discussion: "DIR must not exist or be empty. The copy is a store of its own, consistent at one position, that 'verify --deep' accepts; restore it by using it in place of the store.")
 
     @OptionGroup var store: StoreOptions
@@ -18,7 +18,7 @@ struct BackupCommand: AsyncParsableCommand {
         let opened = try StoreAccess.openStore(store)
         // mdb_env_copy2 reports no progress: one line while it copies, on a terminal only.
         let onTerminal = ProgressLine.stderrIsTerminal
-        if onTerminal { CLIOutput.progress("backup: copying the models, then the log…") }
+        if onTerminal { CLIOutput.progress("backup: copying the stored entities, then the log…") }
         let copied = Result { try opened.backup(to: directory) }
         if onTerminal { CLIOutput.note("") }
         await opened.close()

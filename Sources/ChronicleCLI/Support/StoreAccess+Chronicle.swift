@@ -2,11 +2,11 @@
 import Foundation
 
 extension StoreAccess {
-    /// The app-level store; projections are applied on demand (a CLI process is short-lived).
+    /// The app-level store; its stored entities catch up when read (a CLI process is short-lived).
     static func openStore(_ options: StoreOptions) throws -> ChronicleStore {
         let store = try ChronicleStore(directory: options.path, backgroundProjections: false, logOptions: logOptions(),
                                        upgradeProgress: upgradeProgress())
-        try noticeModelsAhead(store.models, store.log)
+        try noticeEntitiesAhead(store.entityStates)
         _ = OpenedLogs.register(store.log)
         return store
     }

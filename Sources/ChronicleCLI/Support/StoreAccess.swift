@@ -18,17 +18,8 @@ enum StoreAccess {
         EventLog.Options(checkHeadOnOpen: checkHead)
     }
 
-    /// The log, the read models (`<store>/models`) and a runner that applies on demand
-    /// (a CLI process is short-lived: read commands call `runner.catchUp()` first).
-    static func openModels(_ options: StoreOptions) throws -> (log: EventLog, models: ReadModels, runner: ProjectionRunner) {
-        let log = try openLog(options)
-        let models = try ReadModels(path: options.path + "/models")
-        try noticeModelsAhead(models, log)
-        return (log, models, ProjectionRunner(log: log, models: models, upgradeProgress: upgradeProgress()))
-    }
-
-    /// Shows on stderr (a terminal only) the rebuild of models built by another version of
-    /// their projection, which the first read after an upgrade of Chronicle runs.
+    /// Shows on stderr (a terminal only) the first fold of stored entities that are behind
+    /// the log from its start, which the first read after an upgrade of Chronicle runs.
     static func upgradeProgress() -> @Sendable (RebuildProgress) -> Void {
         let line = ProgressLine("upgrading read models")
         return { progress in
@@ -37,29 +28,20 @@ enum StoreAccess {
         }
     }
 
-    /// Says, in one line on stderr, that the models are ahead of the log and will be rebuilt
-    /// before anything is read from them (the projection runner does that when it catches up).
-    static func noticeModelsAhead(_ models: ReadModels, _ log: EventLog) throws {
-        let ahead = try models.projectionsAhead(ofLogHead: log.head)
-        guard !ahead.isEmpty else { return }
-        CLIOutput.note("notice: the read models (\(ahead.map(\.rawValue).joined(separator: ", "))) are ahead of the log "
-                       + "(at positions it does not have: a copy of a live store?); rebuilding them from the log")
+    /// Says, in one line on stderr, that the stored entities are ahead of the log and will be
+    /// rebuilt before anything is read from them (their catch-up does that).
+    static func noticeEntitiesAhead(_ states: ModelStates) throws {
+        guard try states.isAheadOfLog() else { return }
+        CLIOutput.note("notice: the stored entities are ahead of the log (at positions it does not have: a copy of a "
+                       + "live store?); rebuilding them from the log")
     }
 
-    /// Projection checks for `verify`: checkpoints within the log, and with `deep` the stored
-    /// models against the log folded in memory.
+    /// Checks of the read model for `verify`: the stored entities (`entities/`) folded no
+    /// further than the log, and with `deep` every entity, index entry and aggregate row
+    /// against the log folded in memory, by the newest model the store recorded (the one that
+    /// folded them; states folded by another are folded again at the next open).
     static func verifyModels(_ options: StoreOptions, log: EventLog, deep: Bool) async throws -> [String] {
-        var problems: [String] = []
-        // Models never opened have nothing to check, and verify must not create them.
-        if FileManager.default.fileExists(atPath: options.path + "/models/data.mdb") {
-            let models = try ReadModels(path: options.path + "/models")
-            problems += try ModelVerifier.problems(log: log, models: models, deep: deep)
-        }
-        // A declared model's entities, checked by the newest model the store recorded (the
-        // one that folded them; states folded by another are folded again at the next open).
-        if let record = try log.modelRecords().last, let model = try? ChronicleModel(record: Data(record.bytes)) {
-            problems += try ModelStatesVerifier.problems(path: options.path + "/entities", model: model, log: log, deep: deep)
-        }
-        return problems
+        guard let record = try log.modelRecords().last, let model = try? ChronicleModel(record: Data(record.bytes)) else { return [] }
+        return try ModelStatesVerifier.problems(path: options.path + "/entities", model: model, log: log, deep: deep)
     }
 }
