@@ -180,7 +180,7 @@ let package = Package(
                                                        "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleSchemaTests", dependencies: ["ChronicleSchema", "ChronicleTodoModel", "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTodoDomainTests", dependencies: ["ChronicleTodoDomain", "ChronicleTodoModel", "ChronicleSchema", "UUIDText", "ChronicleTestSupport"]),
-        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["ChronicleProjections", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
+        .testTarget(name: "ChronicleProjectionsTests", dependencies: ["Chronicle", "ChronicleProjections", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleLog", "ChronicleLMDB", "UUIDText", "ChronicleCLI",
                                                           "ChronicleTestSupport"]),
         .testTarget(name: "ChronicleTests", dependencies: ["Chronicle", "ChronicleTodoDomain", "ChronicleLog", "ChronicleProjections", "ChronicleTorture",
                                                         "ChronicleTestSupport", "ChronicleReferee", "ChronicleRefereeSupport"]),

@@ -99,8 +99,8 @@ public enum ChronicleError: Error, Equatable, Sendable, CustomStringConvertible 
         switch error {
         case let .cannotOpen(path, reason): self = .cannotOpen(path: path, reason: reason)
         case .storage: self = .storage(error.description)
-        case .corruptModel, .outOfOrder: self = .damaged(error.description)
-        case .superseded, .supersededEntities: self = .conflict(error.description)
+        case .corruptModel: self = .damaged(error.description)
+        case .supersededEntities: self = .conflict(error.description)
         case let .beyondHead(position, head): self = .beyondHead(position: position, head: head)
         case .notInModel(let what): self = .invalidInput(what)
         }

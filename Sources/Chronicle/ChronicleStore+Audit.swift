@@ -63,7 +63,7 @@ extension ChronicleStore {
 
     /// Rebuilds the stored entities from the log into a second set of tables and swaps them
     /// in atomically (blue/green); reads go on from the old ones until then, and appends never
-    /// wait. For the todo app's store, the summary counts its users, todos, days and tags.
+    /// wait.
     ///
     /// ```swift
     /// let summary = try await store.rebuild { progress in print(progress.done, "of", progress.total) }
@@ -92,19 +92,9 @@ extension ChronicleStore {
         }
         let elapsed = ContinuousClock.now - started
         return try ChronicleError.mapping {
-            RebuildSummary(projections: isTodoAppModel ? ProjectionName.allCases : [], position: position, eventsRead: position,
-                           skippedEvents: UInt64(try states.unread().count), elapsed: elapsed,
-                           eventsPerSecond: Double(position) / max(elapsed.seconds, 1e-6),
-                           entries: isTodoAppModel ? try Self.todoAppCounts(states) : [:])
+            RebuildSummary(position: position, eventsRead: position, skippedEvents: UInt64(try states.unread().count),
+                           elapsed: elapsed, eventsPerSecond: Double(position) / max(elapsed.seconds, 1e-6))
         }
-    }
-
-    /// How many users, todos, days with todos, tags and conflicts `states` (of the todo app's
-    /// model) show.
-    @_spi(Operator) public static func todoAppCounts(_ states: ModelStates) throws -> [ProjectionName: Int] {
-        [.users: try states.shown("User").count, .todos: try states.shown("Todo").count,
-         .dailyStats: try states.rows(of: "DailyStat", from: nil, through: nil).count,
-         .tags: try states.shown("Tag").count, .conflicts: try states.mergeConflicts().count]
     }
 
     /// Reads every record of the log and checks it (checksums, order, stream versions):

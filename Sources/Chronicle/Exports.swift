@@ -5,7 +5,7 @@
 //
 // - ChronicleTodoDomain: the todo app's values (User, Todo, Tag, DailyStat, CalendarDay,
 //   DomainEvent, DomainError).
-// - ChronicleProjections: ReadModelChange, ProjectionName, MergeConflict, the models' status.
+// - ChronicleProjections: ReadModelChange, MergeConflict, RebuildSummary, RebuildProgress.
 // - ChronicleSync: SyncConfiguration, SyncEngine, RetryPolicy, summaries, SyncStatus, SyncError.
 // - ChronicleEvents: RecordedEvent, IngestResult, ForeignEvent (audit reads, import) and
 //   EventLogOptions. The raw log itself (EventLog, in module ChronicleLog) is not exported: an

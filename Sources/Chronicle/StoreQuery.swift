@@ -133,10 +133,7 @@ private enum Changes {
     /// What an entity shows depends on other entities (its parents, its sets' members, the
     /// values its unique fields collide with): any entity's change may alter it.
     @Sendable static func ofEntities(_ change: ReadModelChange) -> Bool {
-        switch change {
-        case .entity, .entitiesInvalidated: true
-        default: false
-        }
+        true
     }
 
     /// Whether `change` is of an entity among `entities`, or a re-query of every one.
@@ -144,7 +141,6 @@ private enum Changes {
         switch change {
         case .entity(let entity, _, _): entities.contains(entity)
         case .entitiesInvalidated: true
-        default: false
         }
     }
 }

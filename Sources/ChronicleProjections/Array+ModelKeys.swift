@@ -22,5 +22,12 @@ struct IDOrder: Comparable, Hashable {
         }
     }
 
+    /// The id whose 16 bytes begin at `offset` of `bytes` (a key's).
+    init(in bytes: UnsafeRawBufferPointer, at offset: Int) throws(ProjectionError) {
+        guard offset >= 0, bytes.count - offset >= 16 else { throw .corruptModel("a key of \(bytes.count) bytes") }
+        high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+    }
+
     static func < (a: IDOrder, b: IDOrder) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The subscribers of ``ProjectionRunner/changes()``.
+/// The subscribers of ``ModelStatesFollower/changes()``.
 final class ChangeObservers: Sendable {
     private struct State {
         var next = 0

@@ -12,7 +12,7 @@ extension ModelStates {
     public func mergeConflicts() throws -> [MergeConflict] {
         try read { view in
             var found = try view.valuesShownApart()
-            try view.scan(view.tables.conflicts, prefix: []) { _, value in found.append(try ConflictsProjection.decode(value)) }
+            try view.scan(view.tables.conflicts, prefix: []) { _, value in found.append(try StoredConflict.decode(value)) }
             return found
         }
     }

@@ -69,8 +69,10 @@ public final class ModelStates: Sendable {
     private let activeSlotSeen = Atomic<UInt64>(0)
 
     /// Told, after each batch a catch-up in this process committed, which entities it changed
-    /// (by entity name and id) and the position the states reached.
-    public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ position: UInt64) -> Void
+    /// (by entity name and id), the position the batch folded after (where the states were
+    /// when it began: past what this process last folded when another process folded
+    /// meanwhile) and the position the states reached.
+    public typealias ChangeHandler = @Sendable (_ changed: [(entity: String, id: UUID)], _ after: UInt64, _ position: UInt64) -> Void
 
     /// The version of the fold and of the stored layout: bump it when either changes.
     static let layoutVersion: UInt32 = 10
@@ -226,13 +228,13 @@ public final class ModelStates: Sendable {
                                   progress: ((UInt64) -> Void)? = nil,
                                   _ fold: (inout ModelStatesBatch, _ checkpoint: UInt64) throws -> UInt64) throws -> UInt64 {
         while true {
-            let (reached, more, changed) = try write(foreseeing: forecast) { txn -> (UInt64, Bool, [(entity: String, id: UUID)]) in
+            let (after, reached, more, changed) = try write(foreseeing: forecast) { txn -> (UInt64, UInt64, Bool, [(entity: String, id: UUID)]) in
                 let (checkpoint, last, changed) = try foldTransaction(txn, into: try target.tables(of: self, txn), fold)
-                return (last, last > checkpoint && last < head, changed)
+                return (checkpoint, last, last > checkpoint && last < head, changed)
             }
             switch target {
             case .active:
-                if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, reached) }
+                if !changed.isEmpty || more, let handler = changeHandler.withLock({ $0 }) { handler(changed, after, reached) }
                 progress?(reached)
             case .rebuilding(_, _, let progress):
                 // Readers see none of it: the change handler hears of the swap alone (its followers, by the active slot).

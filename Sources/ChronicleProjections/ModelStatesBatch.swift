@@ -274,7 +274,7 @@ struct ModelStatesBatch {
             var key: [UInt8] = []
             key.appendBigEndian(position)
             key.appendBigEndian(at)
-            try txn.put(tables.conflicts, key: key, value: ConflictsProjection.encode(conflict))
+            try txn.put(tables.conflicts, key: key, value: StoredConflict.encode(conflict))
         }
     }
 

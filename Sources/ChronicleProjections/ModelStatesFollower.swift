@@ -30,7 +30,7 @@ public final class ModelStatesFollower: Sendable {
         let standing = try? states.standing()
         told = Mutex(standing?.position ?? 0)
         slot = Mutex(standing?.slot)
-        states.onChange { [weak self] changed, position in self?.tell(changed, position: position) }
+        states.onChange { [weak self] changed, after, position in self?.tell(changed, after: after, position: position) }
     }
 
     /// The changes from now on. Each stream buffers what its reader has not consumed yet and
@@ -39,9 +39,16 @@ public final class ModelStatesFollower: Sendable {
         observers.stream()
     }
 
-    private func tell(_ changed: [(entity: String, id: UUID)], position: UInt64) {
-        told.withLock { $0 = max($0, position) }
-        if observers.isActive { observers.yield(changed.map { .entity($0.entity, $0.id, position: position) }) }
+    /// Tells what a catch-up in this process changed; first, when another process had folded
+    /// past what this one told (its catch-up began further on), a re-query up to there.
+    private func tell(_ changed: [(entity: String, id: UUID)], after: UInt64, position: UInt64) {
+        let missed = told.withLock { told -> Bool in
+            defer { told = max(told, position) }
+            return after > told
+        }
+        guard observers.isActive else { return }
+        if missed { observers.yield([.entitiesInvalidated(position: after)]) }
+        observers.yield(changed.map { .entity($0.entity, $0.id, position: position) })
     }
 
     /// Starts following the log in a background task (calling it again does nothing).

@@ -3,18 +3,14 @@ import ChronicleLMDB
 
 /// Why a read-model operation failed. Each message is one line a person can act on.
 public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The models folder cannot be opened.
+    /// The read model's folder cannot be opened.
     case cannotOpen(path: String, reason: String)
     /// LMDB reported an error.
     case storage(LMDBError)
     /// A stored model value or key cannot be decoded.
     case corruptModel(String)
-    /// Another rebuild of the same projection started meanwhile and replaced this one.
-    case superseded(ProjectionName)
     /// Another rebuild of a declared model's stored entities started meanwhile and replaced this one.
     case supersededEntities
-    /// A batch did not follow the projection's checkpoint (a bug, never expected).
-    case outOfOrder(projection: ProjectionName, checkpoint: UInt64, next: UInt64)
     /// A position past the end of the log was asked for.
     case beyondHead(position: UInt64, head: UInt64)
     /// A query named an entity, field or aggregate the model does not declare.
@@ -28,12 +24,8 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
             "read models: \(error.description)"
         case .corruptModel(let what):
             "a read model is damaged (\(what)); run 'chronicle rebuild'"
-        case .superseded(let name):
-            "the rebuild of '\(name)' was replaced by a newer rebuild started meanwhile"
         case .supersededEntities:
             "the rebuild of the stored entities was replaced by a newer rebuild started meanwhile"
-        case let .outOfOrder(projection, checkpoint, next):
-            "projection '\(projection)' is at position \(checkpoint) but was handed position \(next)"
         case let .beyondHead(position, head):
             "position \(position) is past the end of the log (head \(head))"
         case .notInModel(let what):

@@ -54,7 +54,7 @@ final class StoredIDCeiling {
                 last = try cursor.last()
             }
             guard let last, last.key.count == table.prefix.count + 16, last.key.starts(with: table.prefix) else { return nil }
-            return IDOrder(try ModelCodec.id(in: last.key, at: table.prefix.count))
+            return try IDOrder(in: last.key, at: table.prefix.count)
         }
     }
 

@@ -16,7 +16,7 @@ enum EntitiesCatchUp {
         guard let record = try log.modelRecords().last else { throw UsageError("the store at \(store) records no model") }
         let model = try ChronicleModel(record: Data(record.bytes))
         let states = try ModelStates(path: store + "/entities", model: model, log: log)
-        states.onChange { _, position in Output.line("committed \(position)") }
+        states.onChange { _, _, position in Output.line("committed \(position)") }
         Output.line("ready")
         if arguments.flag("wait-for-go") { _ = readLine() }
         let reached = try arguments.flag("rebuild")

@@ -51,10 +51,6 @@ enum Torture {
               Prints "ready", then runs one store command per stdin line (tag-add,
               fill, delete-user, quit; see Racer.swift) and prints its outcome.
 
-          catch-up-models --store DIR
-              Brings DIR/models (the todo app's read models) up to the log's head,
-              then prints "done POSITION".
-
           catch-up-entities --store DIR [--wait-for-go] [--rebuild]
               Brings DIR/entities (the stored entities of the model the store
               records) up to the log's head: prints "ready" (then, with --wait-for-go,
@@ -85,7 +81,6 @@ enum Torture {
             case "hold": try Hold.run(options)
             case "racer": try await Racer.run(options)
             case "catch-up-entities": try EntitiesCatchUp.run(options)
-            case "catch-up-models": try await ModelsCatchUp.run(options)
             case "-h", "--help", "help": Output.line(usage)
             default: throw UsageError("unknown command '\(command)'")
             }

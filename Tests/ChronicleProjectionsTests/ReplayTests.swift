@@ -1,3 +1,4 @@
+@_spi(Operator) import Chronicle
 import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
@@ -26,25 +27,25 @@ struct ReplayTests {
                     for event in events { reference.apply(event) }
                 }
                 if command % 250 == 0 || command == 7 {
-                    let position = try await store.runner.catchUp()
+                    let position = try await store.chronicle.refresh()
                     #expect(position == (try store.log.head()))
-                    let state = Captured(position: position, users: try store.models.users(), todos: try store.models.todos(),
-                                         stats: try store.models.stats())
+                    let state = Captured(position: position, users: try await store.chronicle.users(),
+                                         todos: try await store.chronicle.todos(), stats: try await store.chronicle.stats())
                     #expect(state.users == reference.sortedUsers && state.todos == reference.sortedTodos
                             && state.stats == reference.stats, "captured at \(position)")
                     captured.append(state)
                 }
             }
-            let stored = try store.contents()
-            let checkpoint = try store.models.checkpoint()
+            let stored = try store.chronicle.entityStates.contents()
+            let folded = try store.chronicle.entityStates.position()
             for state in captured {
                 let snapshot = try Replay.snapshot(log: store.log, until: state.position)
                 #expect(snapshot.users == state.users, "users at \(state.position)")
                 #expect(snapshot.todos == state.todos, "todos at \(state.position)")
                 #expect(snapshot.stats == state.stats, "stats at \(state.position)")
             }
-            #expect(try store.contents() == stored, "replay leaves the stored models untouched")
-            #expect(try store.models.checkpoint() == checkpoint)
+            #expect(try store.chronicle.entityStates.contents() == stored, "replay leaves the stored entities untouched")
+            #expect(try store.chronicle.entityStates.position() == folded)
         }
     }
 

@@ -35,7 +35,7 @@ struct FarCatchUpTests {
         // then fold on, and one of them finds the checkpoint the other moved.
         let reached = Mutex<[UInt64]>([])
         let (second, startSecond) = AsyncStream.makeStream(of: Void.self)
-        states.onChange { _, position in
+        states.onChange { _, _, position in
             let first = reached.withLock { $0.append(position); return $0.count == 1 }
             if first { startSecond.yield(); startSecond.finish() }
         }

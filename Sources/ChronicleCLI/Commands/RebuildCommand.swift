@@ -1,5 +1,4 @@
 import ArgumentParser
-@_spi(Operator) import Chronicle
 import ChronicleProjections
 import ChronicleLog
 import ChronicleSchema
@@ -25,10 +24,10 @@ struct RebuildCommand: AsyncParsableCommand {
     }
 
     /// The todo app's names asked for; nil: `entities`.
-    private func projections() throws -> [ProjectionName]? {
-        if projection == "all" { return ProjectionName.allCases }
+    private func projections() throws -> [TodoAppReadModel]? {
+        if projection == "all" { return TodoAppReadModel.allCases }
         if projection == "entities" { return nil }
-        guard let name = ProjectionName(rawValue: projection) else {
+        guard let name = TodoAppReadModel(rawValue: projection) else {
             throw ValidationError("unknown projection '\(projection)': expected users, todos, daily-stats, tags, conflicts, entities or all")
         }
         return [name]
@@ -39,16 +38,16 @@ struct RebuildCommand: AsyncParsableCommand {
         let log = try StoreAccess.openLog(store)
         let model = try RecordedModel(log: log).model
         guard let asked, model == TodoAppModel.model else {
-            if let asked, asked != ProjectionName.allCases {
+            if let asked, asked != TodoAppReadModel.allCases {
                 throw RefusedInput("the store's model '\(model.name)' has no projection '\(projection)': rebuild 'entities' or 'all'")
             }
             try reportEntities(try await rebuild(model: model, log: log).rebuilt)
             return
         }
         let (rebuilt, states) = try await rebuild(model: model, log: log)
-        let counts = try ChronicleStore.todoAppCounts(states)
+        let counts = try Dictionary(uniqueKeysWithValues: asked.map { ($0, try $0.count(in: states)) })
         if json {
-            let entries = Dictionary(uniqueKeysWithValues: asked.compactMap { name in counts[name].map { (name.rawValue, $0) } })
+            let entries = Dictionary(uniqueKeysWithValues: counts.map { ($0.rawValue, $1) })
             let object: [String: Any] = [
                 "projections": asked.map(\.rawValue), "position": rebuilt.position,
                 "events": rebuilt.position, "skipped": rebuilt.skipped,
@@ -121,6 +120,23 @@ struct RebuildCommand: AsyncParsableCommand {
         }
         CLIOutput.line("rebuilt the entities of model '\(rebuilt.model)' version \(rebuilt.version) in "
                        + "\(String(format: "%.2f", rebuilt.seconds)) s; they are at position \(rebuilt.position)")
+    }
+}
+
+/// The names the todo app's read models had, which `rebuild --projection` keeps: one read
+/// model (the stored entities) holds them all now, and the summary counts what each shows.
+private enum TodoAppReadModel: String, CaseIterable {
+    case users, todos, dailyStats = "daily-stats", tags, conflicts
+
+    /// How many users, todos, days with todos, tags or conflicts `states` show.
+    func count(in states: ModelStates) throws -> Int {
+        switch self {
+        case .users: try states.shown("User").count
+        case .todos: try states.shown("Todo").count
+        case .dailyStats: try states.rows(of: "DailyStat", from: nil, through: nil).count
+        case .tags: try states.shown("Tag").count
+        case .conflicts: try states.mergeConflicts().count
+        }
     }
 }
 

@@ -19,11 +19,10 @@ struct Chronicle {
         return Output(status: output.exit.status, stdout: output.standardOutputText, stderr: output.standardError)
     }
 
-    /// Brings the read models of the store in `directory` up to its log's head in another
-    /// process (the torture helper's `catch-up-models`): what a CLI read did before the todo
-    /// app's reads moved to its entities.
-    static func catchUpModels(in directory: String) async throws -> Output {
-        let output = try await runCommand(try Products.torture(), ["catch-up-models", "--store", directory])
+    /// Brings the stored entities of the store in `directory` up to its log's head in another
+    /// process (the torture helper's `catch-up-entities`).
+    static func catchUpEntities(in directory: String) async throws -> Output {
+        let output = try await runCommand(try Products.torture(), ["catch-up-entities", "--store", directory])
         return Output(status: output.exit.status, stdout: output.standardOutputText, stderr: output.standardError)
     }
 }

@@ -1,24 +1,21 @@
+@_spi(Operator) import Chronicle
 import ChronicleTestSupport
 import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 @testable import ChronicleProjections
 
-/// A log, read models and a runner in a fresh ``TemporaryFolder`` (laid out like a store:
-/// `log/` and `models/`), removed by `cleanup()`. Durability is off: tests do not crash the machine.
+/// A todo app's store in a fresh ``TemporaryFolder``, removed by `cleanup()`, with raw
+/// appends of the todo app's events to its log (its entities fold them when read, or at
+/// `refresh()`). Durability is off: tests do not crash the machine.
 final class TestStore: Sendable {
     let directory: String
-    let log: EventLog
-    let models: ReadModels
-    let runner: ProjectionRunner
+    let chronicle: ChronicleStore
+    var log: EventLog { chronicle.log }
 
-    init(directory: String? = nil, versions: [ProjectionName: UInt32]? = nil) throws {
+    init(directory: String? = nil) throws {
         self.directory = try directory ?? TemporaryFolder("projections").path
-        log = try EventLog(path: self.directory + "/log", options: .init(noSync: true))
-        var allVersions = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, $0.projection.version) })
-        for (name, version) in versions ?? [:] { allVersions[name] = version }
-        models = try ReadModels(path: self.directory + "/models", options: .init(noSync: true), versions: allVersions)
-        runner = ProjectionRunner(log: log, models: models)
+        chronicle = try ChronicleStore(directory: self.directory, backgroundProjections: false, logOptions: .init(noSync: true))
     }
 
     /// Appends `events` in one atomic batch (one stream each, as a cascade delete does); returns the head.
@@ -53,29 +50,12 @@ final class TestStore: Sendable {
         try await log.append(to: stream, events: [NewEvent(type: type, data: Data(json.utf8))]).head
     }
 
-    /// Every key and value of every model database, by database name: what "byte-identical" compares.
-    func contents() throws -> [String: [[UInt8]]] {
-        try models.contents()
-    }
-
     func cleanup() async {
-        await runner.stop()
-        log.close()
+        await chronicle.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
 
 func day(_ text: String) -> CalendarDay {
     try! CalendarDay(parsing: text)
-}
-
-extension ReadModels {
-    /// Every key and value of every active model database, by database name.
-    func contents() throws -> [String: [[UInt8]]] {
-        var all: [String: [[UInt8]]] = [:]
-        for name in ProjectionName.allCases {
-            all.merge(try contents(of: name)) { a, _ in a }
-        }
-        return all
-    }
 }

@@ -55,23 +55,3 @@ enum StoreCheck {
         #expect(try states.contents() == caughtUp, "\(context): the caught-up entities differ from a rebuild")
     }
 }
-
-extension ModelStates {
-    /// Every key and value of every table readers use, by table (the checkpoint left out).
-    func contents() throws -> [[[UInt8]]] {
-        try environment.read { txn in
-            try tables(txn).states.map { db in
-                var entries: [[UInt8]] = []
-                try txn.withCursor(db) { cursor in
-                    var entry = try cursor.first()
-                    while let current = entry {
-                        entries.append(Array(current.key))
-                        entries.append(Array(current.value))
-                        entry = try cursor.next()
-                    }
-                }
-                return entries
-            }
-        }
-    }
-}

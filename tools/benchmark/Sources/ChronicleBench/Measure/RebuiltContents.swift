@@ -3,8 +3,8 @@ import ChronicleLog
 import Foundation
 import ChronicleProjections
 
-/// What a rebuild built, summed up the same way for the todo app's own models and for the
-/// declared model's stored entities: read after the timed section (and after the peak memory
+/// What a rebuild built, summed up the same way for Chronicle's stored entities and GRDB's
+/// tables: read after the timed section (and after the peak memory
 /// is taken), so that two systems rebuilt from one log must agree. A fold that loses events
 /// shows here, not only as a speed-up.
 enum RebuiltContents {
@@ -16,11 +16,6 @@ enum RebuiltContents {
         guard task.workload == .rebuild else { return nil }
         switch task.system {
         case .chronicle:
-            let models = try ReadModels(path: task.directory)
-            let stats = try models.stats()
-            return line(todos: try models.todos().count, days: stats.count,
-                        total: stats.reduce(0) { $0 + $1.total }, completed: stats.reduce(0) { $0 + $1.completed })
-        case .chronicleEntities:
             let log = try EventLog(path: task.source!)
             defer { log.close() }
             let states = try ModelStates(path: task.directory, model: TodoAppModel.model, log: log)

@@ -74,9 +74,7 @@ struct Report {
         if !keyed.isEmpty {
             text += "\nappend keys (those the store's commands carry): chronicle+keys ÷ chronicle: \(keyed.joined(separator: ", "))\n"
         }
-        for (system, title) in [(BenchSystem.chronicleEntities,
-                                 "declared model (the todo app's model folded by the generic stored entities, chronicle-entities)"),
-                                (.chronicleRecords, "the same read into the app's own types (ChronicleRecord, chronicle-records)")] {
+        for (system, title) in [(BenchSystem.chronicleEntities, "the same entities read generically (EntityState, chronicle-entities)")] {
             let figures = Workload.allCases.compactMap { workload -> String? in
                 guard let spread = results.spread(workload, system) else { return nil }
                 let overChronicle = results.ratio(workload, system, over: .chronicle).map { "÷ chronicle \(Self.ratio($0))" } ?? ""

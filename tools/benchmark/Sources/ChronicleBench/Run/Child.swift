@@ -64,16 +64,13 @@ enum Child {
             return try await ChronicleLogWorkloads.appendSingle(task, withKeys: true)
         case (.appendSingle1, .grdb), (.appendSingle8, .grdb): return try await GRDBWorkloads.appendSingle(task)
         case (.appendSingle1, .lmdbRaw), (.appendSingle8, .lmdbRaw): return try RawLMDBWorkloads.appendSingle(task)
-        case (.rebuild, .chronicle): return try await ChronicleWorkloads.rebuild(task)
-        case (.rebuild, .chronicleEntities): return try EntityWorkloads.rebuild(task)
-        case (.readTodo, .chronicleRecords), (.readDayStats, .chronicleRecords), (.readDayTodos, .chronicleRecords):
+        case (.rebuild, .chronicle): return try EntityWorkloads.rebuild(task)
+        case (.readTodo, .chronicle), (.readDayStats, .chronicle), (.readDayTodos, .chronicle):
             return try await EntityWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed), asRecords: true)
         case (.readTodo, .chronicleEntities), (.readDayStats, .chronicleEntities), (.readDayTodos, .chronicleEntities):
             return try await EntityWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.rebuild, .grdb): return try GRDBWorkloads.rebuild(task)
         case (.rebuild, .lmdbRaw): return try RawLMDBWorkloads.scan(task)
-        case (.readTodo, .chronicle), (.readDayStats, .chronicle), (.readDayTodos, .chronicle):
-            return try await ChronicleWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.readTodo, .grdb), (.readDayStats, .grdb), (.readDayTodos, .grdb):
             return try GRDBWorkloads.reads(task, keys: try ReadKeys.load(dataset: task.dataset, seed: task.seed))
         case (.syncPush, .chronicle), (.syncPush, .chroniclePostgres), (.syncPush, .chroniclePostgres3):

@@ -74,14 +74,14 @@ struct Orchestrator {
         // c. Rebuild every projection from the log (a) left; raw LMDB scans it.
         if selected.contains(.rebuild) || !reads.isEmpty {
             let recorded = selected.contains(.rebuild)
-            let systems = recorded ? Workload.rebuild.systems : [.chronicle, .chronicleEntities, .grdb]
+            let systems = recorded ? Workload.rebuild.systems : [.chronicle, .grdb]
             for run in 0..<(recorded ? options.runCount : 1) {
                 // What each system built from the one log: those that can say must agree.
                 var built: [(system: BenchSystem, contents: String)] = []
                 for system in systems {
                     let directory = "\(root)/models-\(system.rawValue)-\(run)"
                     var child = task(.rebuild, system, directory, count: sizes.events)
-                    child.source = logs[system == .chronicleEntities ? .chronicle : system]
+                    child.source = logs[system]
                     progress("rebuild run \(run + 1) \(system.rawValue)\(recorded ? "" : " (setup, not recorded)")")
                     let measurement = try ChildProcess.run(.measure, child)
                     if recorded { results.record(.rebuild, system, measurement) }
@@ -107,7 +107,7 @@ struct Orchestrator {
                 }
                 for system in workload.systems {
                     var child = task(workload, system, root, count: count)
-                    child.source = system == .grdb ? logs[.grdb] : models[system == .chronicleRecords ? .chronicleEntities : system]
+                    child.source = system == .grdb ? logs[.grdb] : models[.chronicle]
                     child.log = logs[.chronicle]
                     progress("\(workload.rawValue) run \(run + 1) \(system.rawValue)")
                     let measurement = try ChildProcess.run(.measure, child)

@@ -42,8 +42,8 @@ enum Workload: String, Codable, Sendable, CaseIterable {
     var systems: [BenchSystem] {
         switch self {
         case .appendBatch, .appendSingle1, .appendSingle8: [.chronicle, .chronicleKeys, .grdb, .lmdbRaw]
-        case .rebuild: [.chronicle, .chronicleEntities, .grdb, .lmdbRaw]
-        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .chronicleEntities, .chronicleRecords, .grdb]
+        case .rebuild: [.chronicle, .grdb, .lmdbRaw]
+        case .readTodo, .readDayStats, .readDayTodos: [.chronicle, .chronicleEntities, .grdb]
         case .syncPush, .syncPull: [.chronicle, .chroniclePostgres, .chroniclePostgres3]
         case .notesAppendBatch, .notesApplyBatch, .notesRebuild, .notesReadNote, .notesReadFolder, .notesReadDay, .notesReadDayStats:
             [.chronicleNotebook, .grdbNotebook]
@@ -71,12 +71,10 @@ enum BenchSystem: String, Codable, Sendable, CaseIterable {
     /// Chronicle with the append keys the store's commands carry (``BenchEvent/appendKeys``):
     /// the cost of decisions that hold across processes, beside `chronicle` in the same runs.
     case chronicleKeys = "chronicle+keys"
-    /// Rebuild and reads only: the todo app's model declared (`TodoAppModel.model`), folded by
-    /// the stored entities any declared model gets (`ModelStates`), on `chronicle`'s log.
+    /// Reads only: `chronicle`'s stored entities read generically, as `EntityState`s (what an
+    /// app reads without types of its own), where `chronicle` reads them into `Todo`, a
+    /// `ChronicleRecord`, as the store's typed reads do.
     case chronicleEntities = "chronicle-entities"
-    /// Reads only: `chronicle-entities`' states read into the app's own types
-    /// (`ChronicleRecord`) where they are stored, as the todo app's reads will be.
-    case chronicleRecords = "chronicle-records"
     case grdb
     case lmdbRaw = "lmdb-raw"
     /// Diagnostics only (`--diagnose`, append-batch, not in the JSON): raw LMDB plus

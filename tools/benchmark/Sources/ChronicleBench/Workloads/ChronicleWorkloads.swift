@@ -7,57 +7,8 @@ import ChronicleProjections
 import ChronicleServer
 import ChronicleServerLMDB
 import ChronicleServerPostgres
-/// Chronicle's rebuild, reads, sync push and reference server, through the public APIs.
+/// Chronicle's sync push and reference server, through the public APIs.
 enum ChronicleWorkloads {
-    /// `Rebuild.run` of every projection from the log `append-batch` left, into a fresh models folder.
-    static func rebuild(_ task: ChildTask) async throws -> (Int, Double) {
-        let log = try EventLog(path: task.source!)
-        defer { log.close() }
-        let models = try ReadModels(path: task.directory)
-        var watch = Stopwatch()
-        let summary = try await watch.measureAsync {
-            try await Rebuild.run(log: log, models: models) { step in
-                if step.done == step.total || step.done % 200_000 < 20_000 {
-                    progress("    chronicle: \(step.done)/\(step.total) events")
-                }
-            }
-        }
-        if summary.skippedEvents > 0 { progress("    chronicle: \(summary.skippedEvents) events skipped by the projections") }
-        return (Int(summary.eventsRead), watch.seconds)
-    }
-
-    /// The point reads on the rebuilt models, one query (one read transaction) each.
-    static func reads(_ task: ChildTask, keys: ReadKeys) async throws -> (Int, Double) {
-        let models = try ReadModels(path: task.source!)
-        var watch = Stopwatch()
-        var found = 0
-        switch task.workload {
-        case .readTodo:
-            try watch.measure {
-                for i in 0..<task.count where try models.todo(keys.todoIDs[i % keys.todoIDs.count]) != nil {
-                    found += 1
-                }
-            }
-        case .readDayStats:
-            try watch.measure {
-                for i in 0..<task.count {
-                    let day = keys.days[i % keys.days.count]
-                    found += try models.stats(from: day, to: day).count
-                }
-            }
-        case .readDayTodos:
-            try watch.measure {
-                for i in 0..<task.count {
-                    found += try models.todos(on: keys.days[i % keys.days.count]).count
-                }
-            }
-        default:
-            throw BenchError.unsupported("\(task.workload.rawValue) is not a read")
-        }
-        progress("    chronicle: \(task.count) reads, \(found) rows")
-        return (task.count, watch.seconds)
-    }
-
     static let token = "chronicle-bench-token"
 
     /// Pushes every event of a prepared log to the server at `task.url` with `SyncEngine.push()`.

@@ -3,9 +3,9 @@ import ChronicleLog
 import Foundation
 import ChronicleProjections
 
-/// The stored entities of a declared model (`ModelStates`) on the same log: the todo app's
-/// model declared (`TodoAppModel.model`), read by the generic fold, beside the todo app's own
-/// projections. What any app's model gets, measured on the data the other systems hold.
+/// Chronicle's read model (`ModelStates`, the stored entities) of the todo app's declared
+/// model (`TodoAppModel.model`) on the log `append-batch` left: what the store rebuilds and
+/// reads, and what any app's model gets, measured on the data the other systems hold.
 enum EntityWorkloads {
     /// Folds the whole log the append left (`append-batch`, or the notebook's) into fresh
     /// entity states of `model`.
@@ -35,26 +35,6 @@ enum EntityWorkloads {
             try asRecords ? states.shown(Todo.self, where: "deadline", from: day, through: day).count
                 : states.shown("Todo", where: "deadline", from: day, through: day).count
         }
-        if let pairedModels {
-            let models = try ReadModels(path: pairedModels)
-            let (own, declared): (Double, Double)
-            switch task.workload {
-            case .readTodo:
-                let ids = keys.todoIDs
-                (own, declared) = try paired(count: task.count,
-                                             own: { try models.todo(ids[$0 % ids.count]) == nil ? 0 : 1 },
-                                             declared: { try todo(ids[$0 % ids.count]) ? 1 : 0 })
-            case .readDayStats:
-                (own, declared) = try paired(count: task.count,
-                                             own: { try models.stats(from: keys.days[$0 % keys.days.count], to: keys.days[$0 % keys.days.count]).count },
-                                             declared: { try states.rows(of: "DailyStat", from: days[$0 % days.count], through: days[$0 % days.count]).count })
-            default:
-                (own, declared) = try paired(count: task.count, own: { try models.todos(on: keys.days[$0 % keys.days.count]).count },
-                                             declared: { try todos(on: days[$0 % days.count]) })
-            }
-            progress(String(format: "    paired: todo models %.3f s, declared %.3f s, ratio %.3f", own, declared, own / declared))
-            return (task.count, declared)
-        }
         var watch = Stopwatch()
         var found = 0
         switch task.workload {
@@ -78,31 +58,5 @@ enum EntityWorkloads {
         }
         progress("    \(task.system.rawValue): \(task.count) reads, \(found) rows")
         return (task.count, watch.seconds)
-    }
-}
-
-extension EntityWorkloads {
-    /// The todo app's own models (a `models-chronicle-*` folder) to read from beside the
-    /// declared model's, in the same process (`CHRONICLE_BENCH_PAIRED_MODELS`).
-    static var pairedModels: String? { ProcessInfo.processInfo.environment["CHRONICLE_BENCH_PAIRED_MODELS"] }
-
-    /// Reads `count` times from each side (`own` and `declared` each read number `i` and
-    /// return the rows found), in alternating blocks of 50, each side's time summed: a virtual
-    /// machine's neighbours slow both alike, where separate runs differed by a third. Returns
-    /// the seconds of each side.
-    static func paired(count: Int, own: (Int) throws -> Int, declared: (Int) throws -> Int) throws -> (own: Double, declared: Double) {
-        var ownTime: UInt64 = 0, declaredTime: UInt64 = 0, difference = 0
-        for block in stride(from: 0, to: count, by: 50) {
-            let range = block..<min(count, block + 50)
-            let start = DispatchTime.now().uptimeNanoseconds
-            for i in range { difference += try own(i) }
-            let middle = DispatchTime.now().uptimeNanoseconds
-            for i in range { difference -= try declared(i) }
-            let end = DispatchTime.now().uptimeNanoseconds
-            ownTime += middle - start
-            declaredTime += end - middle
-        }
-        guard difference == 0 else { throw BenchError.unsupported("the two sides found different rows (\(difference))") }
-        return (Double(ownTime) / 1e9, Double(declaredTime) / 1e9)
     }
 }

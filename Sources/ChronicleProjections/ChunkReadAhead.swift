@@ -2,19 +2,6 @@ import Dispatch
 import ChronicleLog
 import Foundation
 
-/// The read-ahead of the todo app's read models: chunks decoded for their projections.
-typealias LogReadAhead = ChunkReadAhead<LogPrefetcher.Batch>
-
-extension ChunkReadAhead where Chunk == LogPrefetcher.Batch {
-    /// Starts reading chunks of `chunkSize` events (and `chunkBytes` of their data) after
-    /// `position`, decoded for the todo app's projections (``LogPrefetcher/decode(_:of:)``).
-    convenience init(log: EventLog, chunkSize: Int, chunkBytes: Int = ChunkReadAheadDefaults.chunkBytes,
-                     depth: Int = ChunkReadAheadDefaults.depth, after position: UInt64, readsAhead: Bool = true) {
-        self.init(log: log, chunkSize: chunkSize, chunkBytes: chunkBytes, depth: depth, after: position,
-                  readsAhead: readsAhead) { stored in try LogPrefetcher.decode(stored, of: log) }
-    }
-}
-
 /// How far a ``ChunkReadAhead`` reads ahead unless told otherwise.
 enum ChunkReadAheadDefaults {
     /// How many chunks may be claimed and not yet taken. While a rebuild's
@@ -44,16 +31,13 @@ enum ChunkReadAheadDefaults {
 /// decoded by whichever thread claimed them, and handed to the consumer in log order.
 ///
 /// What a chunk becomes is the consumer's: `decode` turns its records into what it folds
-/// (nil: there were none). The todo app's projections take ``LogPrefetcher/Batch``es
-/// (``LogReadAhead``), a declared model's states the events as its model reads them.
+/// (nil: there were none): for the stored entities, the events as their model reads them.
 ///
 /// Thread rules: one consumer at a time (calls in sequence, as from one serial queue);
 /// the reader and the consumer share the state below only while holding `condition`.
 final class ChunkReadAhead<Chunk: Sendable>: @unchecked Sendable {
     private let log: EventLog
     private let decode: @Sendable (StoredRecords) throws -> Chunk?
-    /// Rank lookups in the log read.
-    var ranks: MergeRanks { MergeRanks(log: log) }
     /// The most events a chunk holds.
     let chunkSize: Int
     /// The most bytes of event data a chunk holds (but at least one event): with `depth`, what
