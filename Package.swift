@@ -165,9 +165,10 @@ let package = Package(
         // The referee beside a store: its log read as the referee reads events, its models as plain values.
         .target(name: "ChronicleRefereeSupport", dependencies: ["Chronicle", "ChronicleReferee", "ChronicleWire", "ChronicleLog"],
                 path: "Tests/ChronicleRefereeSupport"),
-        // What test targets share: child processes, the built products, the raw log to damage, a second app's model.
+        // What test targets share: child processes, the built products, the raw log to damage, a second app's
+        // model, the todo app's events as the tests write and fold them.
         .target(name: "ChronicleTestSupport", dependencies: [
-            "ChronicleLMDB", "ChronicleLog", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleTodoModel",
+            "ChronicleLMDB", "ChronicleLog", "ChronicleSchema", "ChronicleTodoDomain", "ChronicleTodoModel", "UUIDText",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/ChronicleTestSupport"),

@@ -79,21 +79,17 @@ extension ChronicleStore {
             DispatchQueue.global(qos: .utility).async {
                 do {
                     continuation.resume(returning: try ChronicleError.mapping {
-                        try states.rebuild { position in
-                            let elapsed = ContinuousClock.now - started
-                            progress(RebuildProgress(done: position, total: max(head, position),
-                                                     eventsPerSecond: Double(position) / max(elapsed.seconds, 1e-6), elapsed: elapsed))
-                        }
+                        try states.rebuild { position in progress(RebuildProgress(done: position, total: max(head, position), since: started)) }
                     })
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
-        let elapsed = ContinuousClock.now - started
+        let done = RebuildProgress(done: position, total: position, since: started)
         return try ChronicleError.mapping {
             RebuildSummary(position: position, eventsRead: position, skippedEvents: UInt64(try states.unread().count),
-                           elapsed: elapsed, eventsPerSecond: Double(position) / max(elapsed.seconds, 1e-6))
+                           elapsed: done.elapsed, eventsPerSecond: done.eventsPerSecond)
         }
     }
 
@@ -102,12 +98,5 @@ extension ChronicleStore {
     public func verify() throws -> VerifyReport {
         try requireOpen()
         return try ChronicleError.mapping { try log.verify() }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

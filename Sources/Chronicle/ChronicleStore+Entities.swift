@@ -165,11 +165,7 @@ extension ChronicleStore {
             return entityStates
         }
         let started = ContinuousClock.now
-        try entityStates.catchUp { done, total in
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            report(RebuildProgress(done: done, total: total, eventsPerSecond: seconds > 0 ? Double(done) / seconds : 0, elapsed: elapsed))
-        }
+        try entityStates.catchUp { done, total in report(RebuildProgress(done: done, total: total, since: started)) }
         return entityStates
     }
 }

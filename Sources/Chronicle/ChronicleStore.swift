@@ -115,7 +115,7 @@ public final class ChronicleStore: Sendable {
 
     /// Observes changes of the stored entities (what a view model subscribes to): each
     /// entity changed by this process's catch-ups (its writes, pulls), and a re-query
-    /// (``ReadModelChange/entitiesInvalidated(position:)``) after another process's or a rebuild.
+    /// (`ReadModelChange.entitiesInvalidated`) after another process's catch-up or a rebuild.
     /// ``observe(_:)`` builds on it.
     public func changes() -> AsyncStream<ReadModelChange> {
         follower.changes()

@@ -4,7 +4,7 @@
 // the module that defines them, so that module must be imported, here re-exported).
 //
 // - ChronicleTodoDomain: the todo app's values (User, Todo, Tag, DailyStat, CalendarDay,
-//   DomainEvent, DomainError).
+//   DomainError).
 // - ChronicleProjections: ReadModelChange, MergeConflict, RebuildSummary, RebuildProgress.
 // - ChronicleSync: SyncConfiguration, SyncEngine, RetryPolicy, summaries, SyncStatus, SyncError.
 // - ChronicleEvents: RecordedEvent, IngestResult, ForeignEvent (audit reads, import) and

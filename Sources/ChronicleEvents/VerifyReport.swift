@@ -35,7 +35,7 @@ public struct VerifyReport: Sendable, Equatable {
     public var headHash: String
     /// The first problem found, if any (checking stops there: what follows is suspect).
     public var problem: Problem?
-    /// Extra problems found by other checkers (projection checkpoints, models).
+    /// Extra problems found by other checkers (the stored entities).
     public var otherProblems: [String] = []
 
     /// A report of `eventsChecked` events up to `head`, whose hash is `headHash`.

@@ -44,7 +44,7 @@ public struct LogTail: AsyncSequence, Sendable {
     }
 }
 
-/// The same as ``LogTail``, delivered in batches (what projections and sync consume).
+/// The same as ``LogTail``, delivered in batches (what sync consumes).
 public struct LogBatchTail: AsyncSequence, Sendable {
     public typealias Element = [RecordedEvent]
     let log: EventLog

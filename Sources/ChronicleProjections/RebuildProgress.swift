@@ -17,6 +17,13 @@ public struct RebuildProgress: Sendable, Equatable {
         self.elapsed = elapsed
     }
 
+    /// `done` of `total` events, at the average speed since `start`.
+    public init(done: UInt64, total: UInt64, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        self.init(done: done, total: total, eventsPerSecond: seconds > 0 ? Double(done) / seconds : 0, elapsed: elapsed)
+    }
+
     /// The time left at the average speed so far, when it can be told.
     public var remaining: Duration? {
         guard eventsPerSecond > 0, total >= done else { return nil }

@@ -2,8 +2,8 @@ import Foundation
 
 /// How many live todos are due on a day, and how many of them are completed.
 ///
-/// Derived only: it is folded from todo events through ``DailyStatDelta``,
-/// never written by a command.
+/// Derived only: the rows of the todo app's model's `DailyStat` aggregate (todos counted
+/// by deadline), never written by a command.
 ///
 /// ```swift
 /// let stat = DailyStat(date: try CalendarDay(parsing: "2026-03-05"), total: 3, completed: 1)

@@ -2,8 +2,8 @@
 import Foundation
 
 /// `domain-writer`: random user and todo commands through `ChronicleStore` (with its
-/// background projections running), so a kill can land in an append, a projection batch,
-/// or between them.
+/// background follower folding the stored entities), so a kill can land in an append, a
+/// catch-up's batch, or between them.
 ///
 /// Each task owns the entities it creates (and, at start, a share of the live ones, by the
 /// last byte of their id), so tasks and processes never contend for an entity and each

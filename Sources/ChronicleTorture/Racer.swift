@@ -3,7 +3,7 @@ import Foundation
 
 /// `racer`: one process of a race between processes deciding on the same store.
 ///
-/// It opens the store (background projections on), prints `ready`, then runs one command
+/// It opens the store (its background follower on), prints `ready`, then runs one command
 /// per line read from stdin, so that a test can send the same moment's command to several
 /// racers at once and read each outcome:
 ///

@@ -41,7 +41,7 @@ enum Torture {
                         [--partition I --partitions P] [--ack-file F] [--echo-acks]
                         [--wait-for-go]
               Random user and todo commands through ChronicleStore (background
-              projections on), from C tasks (default 2), N each (default: until
+              follower on), from C tasks (default 2), N each (default: until
               killed). Each task owns its entities; with several processes, give each
               its own partition I of P. After each command, one "stream version type"
               line per stream it appended to goes to F (fsynced); --echo-acks prints

@@ -4,7 +4,7 @@ import ChronicleTodoModel
 import Foundation
 
 /// The todo app's commands decided in memory by its model (``ModelMemory`` on
-/// `TodoAppModel`), their events as the app's `DomainEvent`s: a workload's source.
+/// `TodoAppModel`), their events as the app's `TodoAppEvent`s: a workload's source.
 public struct TodoAppMemory {
     public private(set) var memory = ModelMemory(TodoAppModel.model)
 
@@ -12,9 +12,9 @@ public struct TodoAppMemory {
 
     /// Decides `action` on entity `id` of `entity`; returns the events appended.
     /// - throws: the model's refusal.
-    public mutating func decide(_ entity: String, _ id: UUID, _ action: ChronicleModel.Command.Action) throws -> [DomainEvent] {
+    public mutating func decide(_ entity: String, _ id: UUID, _ action: ChronicleModel.Command.Action) throws -> [TodoAppEvent] {
         try memory.decide(entity, id, action).map { event in
-            try DomainEvent(type: event.type, stream: event.stream, data: event.data, schemaVersion: UInt16(event.schemaVersion))
+            try TodoAppEvent(type: event.type, stream: event.stream, data: event.data, schemaVersion: UInt16(event.schemaVersion))
         }
     }
 

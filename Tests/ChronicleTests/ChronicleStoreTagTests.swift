@@ -3,6 +3,7 @@ import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 import Testing
+import ChronicleTestSupport
 
 @Suite("ChronicleStore tags", .timeLimit(.minutes(5)))
 struct ChronicleStoreTagTests {
@@ -19,7 +20,7 @@ struct ChronicleStoreTagTests {
         #expect(try await t.store.tags().map(\.name) == ["apple", "Banana", "cherry", "Strand", "Straßburg", "STRASSE"])
         #expect(Set(try await t.store.tags()) == Set(created))
 
-        let events = try t.store.log.read(stream: DomainEvent.tagStream(banana.id))
+        let events = try t.store.log.read(stream: TodoAppEvent.tagStream(banana.id))
         #expect(events.map(\.type) == ["TagCreated"])
         let data = try #require(events.first?.data)
         #expect(String(decoding: data, as: UTF8.self) == ##"{"color":"#a1b2c3","name":"Banana"}"##)
@@ -33,7 +34,7 @@ struct ChronicleStoreTagTests {
         let high = try #require(UUID(uuidString: "0193a1b2-7c3d-7e4f-8a9b-ffffffffffff"))
         let low = try #require(UUID(uuidString: "0193a1b2-7c3d-7e4f-8a9b-000000000001"))
         for (id, name) in [(high, "Twin"), (low, "TWIN")] {
-            let event = DomainEvent.tagCreated(id: id, name: name, color: "#000000")
+            let event = TodoAppEvent.tagCreated(id: id, name: name, color: "#000000")
             try await t.store.log.append(to: event.stream, expected: .noStream,
                                          events: [NewEvent(type: event.type, data: event.encodedData())])
         }
@@ -83,7 +84,7 @@ struct ChronicleStoreTagTests {
         let shouted = try await t.store.updateTag(work.id, name: "WORK")
         #expect(shouted == ChronicleTodoDomain.Tag(id: work.id, name: "WORK", color: "#000000"))
         #expect(try await t.store.tag(work.id) == shouted)
-        #expect(try t.store.log.read(stream: DomainEvent.tagStream(work.id)).map(\.type) == ["TagCreated", "TagUpdated"])
+        #expect(try t.store.log.read(stream: TodoAppEvent.tagStream(work.id)).map(\.type) == ["TagCreated", "TagUpdated"])
         _ = try await t.store.updateTag(work.id, name: " work ")
         #expect(try await t.store.tag(work.id)?.name == "work")
 
@@ -105,7 +106,7 @@ struct ChronicleStoreTagTests {
         let t = try TemporaryStore()
         let work = try await t.store.createTag(name: "Work", color: "#000000")
         try await t.store.deleteTag(work.id)
-        #expect(try t.store.log.read(stream: DomainEvent.tagStream(work.id)).map(\.type) == ["TagCreated", "TagDeleted"])
+        #expect(try t.store.log.read(stream: TodoAppEvent.tagStream(work.id)).map(\.type) == ["TagCreated", "TagDeleted"])
         #expect(try await t.store.tag(work.id) == nil)
         #expect(try await t.store.tags().isEmpty)
 
@@ -131,7 +132,7 @@ struct ChronicleStoreTagTests {
         #expect(tag.color == "#abcdef")
         #expect(try await t.store.updateTag(tag.id, color: "#0A9fB3").color == "#0a9fb3")
         #expect(try await t.store.tag(tag.id)?.color == "#0a9fb3")
-        let event = try #require(try t.store.log.read(stream: DomainEvent.tagStream(tag.id)).last)
+        let event = try #require(try t.store.log.read(stream: TodoAppEvent.tagStream(tag.id)).last)
         #expect(String(decoding: event.data, as: UTF8.self) == ##"{"color":"#0a9fb3"}"##)
 
         for bad in ["", "#", "abcdef", "#abcde", "#abcdef0", "#abcdeg", "##abcde", "#ab cde", "#ＡＢＣＤＥＦ",
@@ -188,7 +189,7 @@ struct ChronicleStoreTagTests {
         let sorted = [work.id, home.id].sorted { $0.uuidString.lowercased() < $1.uuidString.lowercased() }
         #expect(twice.tags == sorted)
         #expect(try await t.store.todo(todo.id) == twice)
-        let events = try t.store.log.read(stream: DomainEvent.todoStream(todo.id))
+        let events = try t.store.log.read(stream: TodoAppEvent.todoStream(todo.id))
         #expect(events.map(\.type) == ["TodoCreated", "TodoTagged", "TodoTagged"])
         #expect(String(decoding: events[1].data, as: UTF8.self) == #"{"tagId":"\#(work.id.uuidString.lowercased())"}"#)
 
@@ -202,7 +203,7 @@ struct ChronicleStoreTagTests {
         let untagged = try await t.store.untagTodo(todo.id, tag: work.id)
         #expect(untagged.tags == [home.id])
         #expect(try await t.store.todo(todo.id)?.tags == [home.id])
-        let last = try #require(try t.store.log.read(stream: DomainEvent.todoStream(todo.id)).last)
+        let last = try #require(try t.store.log.read(stream: TodoAppEvent.todoStream(todo.id)).last)
         #expect(last.type == "TodoUntagged")
         #expect(String(decoding: last.data, as: UTF8.self) == #"{"tagId":"\#(work.id.uuidString.lowercased())"}"#)
         try await expectRejection(.notTagged(todo: todo.id, tag: work.id), t) { _ = try await t.store.untagTodo(todo.id, tag: work.id) }
@@ -491,7 +492,7 @@ struct ChronicleStoreTagTests {
             for case .failure(let error) in results {
                 #expect(error as? ChronicleError == .rejected(.alreadyTagged(todo: todo.id, tag: tag.id)))
             }
-            #expect(try t.store.log.read(stream: DomainEvent.todoStream(todo.id)).map(\.type) == ["TodoCreated", "TodoTagged"])
+            #expect(try t.store.log.read(stream: TodoAppEvent.todoStream(todo.id)).map(\.type) == ["TodoCreated", "TodoTagged"])
         }
         await t.cleanup()
     }
@@ -521,11 +522,11 @@ struct ChronicleStoreTagTests {
         let composedEmile = "\u{C9}mile", decomposedZoe = "Zoe\u{308}"
         let tag = try await t.store.createTag(name: "E\u{301}mile", color: "#000000")
         #expect(Array(tag.name.unicodeScalars) == Array(composedEmile.unicodeScalars))
-        let stored = try t.store.log.read(stream: DomainEvent.tagStream(tag.id))
+        let stored = try t.store.log.read(stream: TodoAppEvent.tagStream(tag.id))
         #expect(stored.map(\.schemaVersion) == [2])
         #expect(String(decoding: stored[0].data, as: UTF8.self).unicodeScalars.contains("\u{C9}"))
         let theirs = UUID()
-        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: DomainEvent.tagStream(theirs), version: 1, type: "TagCreated",
+        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: TodoAppEvent.tagStream(theirs), version: 1, type: "TagCreated",
                                                        timestampMilliseconds: 1_800_000_000_000, origin: "older-device",
                                                        data: Data(##"{"color":"#111111","name":"\##(decomposedZoe)"}"##.utf8),
                                                        upstreamPosition: 2)])

@@ -3,6 +3,7 @@ import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 import Testing
+import ChronicleTestSupport
 
 @Suite("ChronicleStore todos", .timeLimit(.minutes(10)))
 struct ChronicleStoreTodoTests {
@@ -83,7 +84,7 @@ struct ChronicleStoreTodoTests {
             for case .failure(let error) in results {
                 #expect(error as? ChronicleError == .rejected(.alreadyCompleted(todo.id)))
             }
-            let events = try t.store.log.read(stream: DomainEvent.todoStream(todo.id))
+            let events = try t.store.log.read(stream: TodoAppEvent.todoStream(todo.id))
             #expect(events.map(\.type) == ["TodoCreated", "TodoCompleted"])
         }
         await t.cleanup()

@@ -3,6 +3,7 @@ import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 import Testing
+import ChronicleTestSupport
 
 @Suite("ChronicleStore undo and redo", .timeLimit(.minutes(10)))
 struct ChronicleStoreUndoTests {
@@ -126,7 +127,7 @@ struct ChronicleStoreUndoTests {
         let todo = try await t.store.createTodo(title: "Pay rent", deadline: "2026-12-01")
         try await t.store.updateTodo(todo.id, title: "Pay the rent")
         // Another device's change to the same todo, as a pull stores it.
-        let stream = DomainEvent.todoStream(todo.id)
+        let stream = TodoAppEvent.todoStream(todo.id)
         let pulled = ForeignEvent(id: UUID(), stream: stream, version: 3, type: "TodoCompleted",
                                   timestampMilliseconds: 1_800_000_000_000, origin: "another-device", data: Data("{}".utf8),
                                   upstreamPosition: 3)
@@ -144,11 +145,11 @@ struct ChronicleStoreUndoTests {
         let ada = try await t.store.createUser(name: "Ada", age: 36)
         let theirs = UUID()
         let data = #"{"deadline":"2026-12-01","title":"Theirs","userId":"\#(ada.id.uuidString.lowercased())"}"#
-        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: DomainEvent.todoStream(theirs), version: 1, type: "TodoCreated",
+        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: TodoAppEvent.todoStream(theirs), version: 1, type: "TodoCreated",
                                                    timestampMilliseconds: 1_800_000_000_000, origin: "another-device",
                                                    data: Data(data.utf8), upstreamPosition: 2)])
         let before = try t.fingerprint()
-        await #expect(throws: ChronicleError.rejected(.overtaken(stream: DomainEvent.todoStream(theirs), redo: false))) {
+        await #expect(throws: ChronicleError.rejected(.overtaken(stream: TodoAppEvent.todoStream(theirs), redo: false))) {
             try await t.store.undo()
         }
         #expect(try t.fingerprint() == before)
@@ -161,7 +162,7 @@ struct ChronicleStoreUndoTests {
         let work = try await t.store.createTag(name: "Work", color: "#112233")
         try await t.store.deleteTag(work.id)
         let theirs = UUID()
-        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: DomainEvent.tagStream(theirs), version: 1, type: "TagCreated",
+        _ = try await t.store.log.ingest([ForeignEvent(id: UUID(), stream: TodoAppEvent.tagStream(theirs), version: 1, type: "TagCreated",
                                                    timestampMilliseconds: 1_800_000_000_000, origin: "another-device",
                                                    data: Data(##"{"color":"#000000","name":"work"}"##.utf8), upstreamPosition: 3)])
         let before = try t.fingerprint()

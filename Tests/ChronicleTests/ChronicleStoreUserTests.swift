@@ -3,6 +3,7 @@ import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 import Testing
+import ChronicleTestSupport
 
 @Suite("ChronicleStore users", .timeLimit(.minutes(10)))
 struct ChronicleStoreUserTests {
@@ -13,7 +14,7 @@ struct ChronicleStoreUserTests {
         #expect(user.name == "Ada Lovelace")
         #expect(try await t.store.user(user.id) == user)
         #expect(try await t.store.users() == [user])
-        let events = try t.store.log.read(stream: DomainEvent.userStream(user.id))
+        let events = try t.store.log.read(stream: TodoAppEvent.userStream(user.id))
         #expect(events.map(\.type) == ["UserCreated"])
         await t.cleanup()
     }
@@ -69,7 +70,7 @@ struct ChronicleStoreUserTests {
 
         let batch = try t.store.log.read(after: head, limit: 100)
         #expect(batch.map(\.type) == ["UserDeleted", "TodoDeleted", "TodoDeleted", "TodoDeleted"])
-        #expect(Set(batch.dropFirst().map(\.stream)) == Set([a, b, c].map { DomainEvent.todoStream($0.id) }))
+        #expect(Set(batch.dropFirst().map(\.stream)) == Set([a, b, c].map { TodoAppEvent.todoStream($0.id) }))
         #expect(batch.map(\.position) == Array((head + 1)...(head + 4)))
         #expect(try await t.store.todos(user: ada.id).isEmpty)
         #expect(try await t.store.todos().map(\.id) == [keep.id])

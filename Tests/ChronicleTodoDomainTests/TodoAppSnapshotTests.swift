@@ -11,7 +11,7 @@ struct TodoAppSnapshotTests {
     let ada = uuid(1)
     let bob = uuid(2)
 
-    func fold(_ events: [DomainEvent]) -> TodoAppSnapshot {
+    func fold(_ events: [TodoAppEvent]) -> TodoAppSnapshot {
         let reader = ChronicleModel.EventReader(TodoAppModel.model)
         var fold = ChronicleModel.Snapshot(TodoAppModel.model)
         for event in events {
@@ -83,13 +83,13 @@ struct TodoAppSnapshotTests {
     }
 
     @Test func ignoresEventsThatDoNotApply() {
-        let base: [DomainEvent] = [
+        let base: [TodoAppEvent] = [
             .userCreated(id: ada, name: "Ada", age: 36),
             .todoCreated(id: uuid(10), title: "a", deadline: day("2026-03-01"), userId: ada, memo: nil),
             .todoCompleted(id: uuid(10)),
         ]
         let expected = fold(base)
-        let noise: [DomainEvent] = [
+        let noise: [TodoAppEvent] = [
             .userCreated(id: ada, name: "Duplicate", age: 1),
             .userUpdated(id: bob, name: "Ghost", age: nil),
             .userDeleted(id: bob),
@@ -109,7 +109,7 @@ struct TodoAppSnapshotTests {
     let todo = uuid(10)
     let work = uuid(30)
     let home = uuid(31)
-    var todoAndTwoTags: [DomainEvent] {
+    var todoAndTwoTags: [TodoAppEvent] {
         [
             .todoCreated(id: todo, title: "a", deadline: day("2026-03-01"), userId: nil, memo: nil),
             .tagCreated(id: work, name: "Work", color: "#1a2b3c"),
@@ -214,7 +214,7 @@ struct TodoAppSnapshotTests {
 
     @Test func aRestoredUserBringsBackTheTodosItsDeletionHid() {
         let ada = uuid(60), late = uuid(61)
-        var events: [DomainEvent] = [
+        var events: [TodoAppEvent] = [
             .userCreated(id: ada, name: "Ada", age: 36),
             .userDeleted(id: ada),
             // another device's todo, created before it saw the deletion: not live
@@ -255,7 +255,7 @@ struct TodoAppSnapshotTests {
     @Test func ignoresTagEventsThatDoNotApply() {
         let base = todoAndTwoTags + [.todoTagged(id: todo, tagId: work)]
         let expected = fold(base)
-        let noise: [DomainEvent] = [
+        let noise: [TodoAppEvent] = [
             .tagCreated(id: work, name: "Duplicate", color: "#ffffff"),
             .tagUpdated(id: uuid(99), name: "Ghost", color: nil),
             .tagDeleted(id: uuid(99)),

@@ -41,7 +41,7 @@ struct MergeRuleTests {
             // A's title lost to a write made before it: listed on A, not on B.
             let onA = try await a.store.conflicts()
             #expect(onA.map(\.kind) == ["overwritten"])
-            #expect(onA.first?.stream == DomainEvent.todoStream(todo.id))
+            #expect(onA.first?.stream == TodoAppEvent.todoStream(todo.id))
             #expect(onA.first?.detail.contains("title") == true)
             #expect(try await b.store.conflicts().isEmpty)
             try await expectSameModels(devices)
@@ -202,7 +202,7 @@ struct MergeRuleTests {
                 #expect(tags.map(\.id) == [first.id, second.id, third.id])
                 #expect(tags.map(\.name) == ["Work", "work (2)", "WORK (3)"])
                 let conflicts = try await device.store.conflicts().filter { $0.kind == "tag-renamed" }
-                #expect(conflicts.map(\.stream) == [DomainEvent.tagStream(second.id), DomainEvent.tagStream(third.id)])
+                #expect(conflicts.map(\.stream) == [TodoAppEvent.tagStream(second.id), TodoAppEvent.tagStream(third.id)])
             }
             // A name shown with a suffix is taken too: typing it by hand is refused.
             await #expect(throws: ChronicleError.self) { try await a.store.createTag(name: "Work (2)", color: "#444444") }

@@ -100,12 +100,7 @@ struct RebuildCommand: AsyncParsableCommand {
         let head = try log.head()
         let bar = ProgressBar()
         let started = ContinuousClock.now
-        let position = try states.rebuild { position in
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bar.show(RebuildProgress(done: min(position, head), total: head, eventsPerSecond: seconds > 0 ? Double(position) / seconds : 0,
-                                     elapsed: elapsed))
-        }
+        let position = try states.rebuild { position in bar.show(RebuildProgress(done: min(position, head), total: head, since: started)) }
         bar.finish()
         let elapsed = (ContinuousClock.now - started).components
         return (EntitiesRebuilt(model: model.name, version: model.version, position: position, skipped: UInt64(try states.unread().count),

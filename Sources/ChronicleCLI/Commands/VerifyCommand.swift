@@ -2,14 +2,14 @@ import ArgumentParser
 import ChronicleLog
 import Foundation
 
-/// `chronicle verify`: checksums, hash chain, positions (and, later, projections).
+/// `chronicle verify`: checksums, hash chain, positions, and the read model against the log.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check checksums, the hash chain, positions and projection checkpoints; exit 0 only when intact.")
+        abstract: "Check checksums, the hash chain, positions and the read model's position; exit 0 only when intact.")
 
     @OptionGroup var store: StoreOptions
-    @Flag(help: "Also rebuild the read models in memory and compare them with the stored ones.") var deep = false
+    @Flag(help: "Also fold the log in memory and compare every stored entity, index entry and aggregate row.") var deep = false
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() async throws {

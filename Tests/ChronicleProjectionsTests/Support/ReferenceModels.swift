@@ -1,6 +1,7 @@
 import ChronicleTodoDomain
 import Foundation
 import UUIDText
+import ChronicleTestSupport
 
 /// An independent fold of the domain events, written for the tests from the SPEC alone
 /// (it shares no code with the projections or with the model's fold): stats are counted
@@ -24,7 +25,7 @@ struct ReferenceModels: Equatable {
         }
     }
 
-    mutating func apply(_ event: DomainEvent) {
+    mutating func apply(_ event: TodoAppEvent) {
         switch event {
         case let .userCreated(id, name, age):
             if users[id] == nil { users[id] = User(id: id, name: name, age: age) }

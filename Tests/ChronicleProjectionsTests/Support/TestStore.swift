@@ -20,7 +20,7 @@ final class TestStore: Sendable {
 
     /// Appends `events` in one atomic batch (one stream each, as a cascade delete does); returns the head.
     @discardableResult
-    func append(_ events: [DomainEvent]) async throws -> UInt64 {
+    func append(_ events: [TodoAppEvent]) async throws -> UInt64 {
         try await log.append(events.map { event in
             StreamAppend(stream: event.stream, events: [NewEvent(type: event.type, data: event.encodedData())])
         }).head

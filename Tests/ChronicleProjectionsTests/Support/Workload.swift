@@ -32,8 +32,8 @@ struct Workload {
     }
 
     /// Decides the next command; returns its events (empty when it is rejected).
-    mutating func next() -> [DomainEvent] {
-        let events: [DomainEvent]
+    mutating func next() -> [TodoAppEvent] {
+        let events: [TodoAppEvent]
         do {
             events = try decide()
         } catch {
@@ -45,7 +45,7 @@ struct Workload {
         return events
     }
 
-    private mutating func decide() throws -> [DomainEvent] {
+    private mutating func decide() throws -> [TodoAppEvent] {
         typealias Value = ChronicleModel.FieldValue
         switch Int.random(in: 0..<126, using: &random) {
         case 0..<12:
@@ -110,7 +110,7 @@ struct Workload {
     }
 
     /// Keeps the ids of the entities created, to pick among.
-    private mutating func note(_ event: DomainEvent) {
+    private mutating func note(_ event: TodoAppEvent) {
         switch event {
         case .userCreated(let id, _, _): userIDs.append(id)
         case .todoCreated(let id, _, _, _, _): todoIDs.append(id)

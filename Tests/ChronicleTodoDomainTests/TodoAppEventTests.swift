@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ChronicleTodoDomain
+import ChronicleTestSupport
 
-struct DomainEventTests {
+struct TodoAppEventTests {
     static let id = UUID(uuidString: "1F0E5C2A-0000-4000-8000-00000000ABCD")!
     static let owner = UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000002")!
     static let userStream = "user-1f0e5c2a-0000-4000-8000-00000000abcd"
@@ -11,7 +12,7 @@ struct DomainEventTests {
     static let tag = UUID(uuidString: "CCCCCCCC-0000-4000-8000-000000000003")!
 
     /// Every event type with its exact wire form.
-    static let wireForms: [(event: DomainEvent, type: String, stream: String, data: String)] = [
+    static let wireForms: [(event: TodoAppEvent, type: String, stream: String, data: String)] = [
         (.userCreated(id: id, name: "Ada", age: 36), "UserCreated", userStream, #"{"age":36,"name":"Ada"}"#),
         (.userUpdated(id: id, name: "Ada L.", age: 37), "UserUpdated", userStream, #"{"age":37,"name":"Ada L."}"#),
         (.userUpdated(id: id, name: nil, age: 0), "UserUpdated", userStream, #"{"age":0}"#),
@@ -46,12 +47,12 @@ struct DomainEventTests {
     ]
 
     @Test func allTypesListsTheSixteenWireNames() {
-        #expect(DomainEvent.allTypes == [
+        #expect(TodoAppEvent.allTypes == [
             "UserCreated", "UserUpdated", "UserDeleted", "UserRestored",
             "TodoCreated", "TodoUpdated", "TodoCompleted", "TodoReopened", "TodoDeleted", "TodoRestored",
             "TagCreated", "TagUpdated", "TagDeleted", "TagRestored", "TodoTagged", "TodoUntagged",
         ])
-        #expect(Set(Self.wireForms.map(\.type)) == Set(DomainEvent.allTypes))
+        #expect(Set(Self.wireForms.map(\.type)) == Set(TodoAppEvent.allTypes))
     }
 
     @Test func encodesTheExactWireForm() {
@@ -64,7 +65,7 @@ struct DomainEventTests {
     }
 
     @Test func keySetsMatchTheSpec() throws {
-        func keys(_ event: DomainEvent) throws -> Set<String> { Set(try jsonObject(event.encodedData()).keys) }
+        func keys(_ event: TodoAppEvent) throws -> Set<String> { Set(try jsonObject(event.encodedData()).keys) }
         let deadline = day("2026-03-01")
         #expect(try keys(.userCreated(id: Self.id, name: "n", age: 1)) == ["name", "age"])
         #expect(try keys(.userUpdated(id: Self.id, name: nil, age: 1)) == ["age"])
@@ -88,21 +89,21 @@ struct DomainEventTests {
     }
 
     @Test func taggingIsAboutTheTodo() {
-        #expect(DomainEvent.todoTagged(id: Self.id, tagId: Self.tag).entityID == Self.id)
-        #expect(DomainEvent.todoUntagged(id: Self.id, tagId: Self.tag).stream == Self.todoStream)
+        #expect(TodoAppEvent.todoTagged(id: Self.id, tagId: Self.tag).entityID == Self.id)
+        #expect(TodoAppEvent.todoUntagged(id: Self.id, tagId: Self.tag).stream == Self.todoStream)
     }
 
     @Test func decodesEveryWireFormBack() throws {
         for form in Self.wireForms {
-            let decoded = try DomainEvent(type: form.type, stream: form.stream, data: Data(form.data.utf8))
+            let decoded = try TodoAppEvent(type: form.type, stream: form.stream, data: Data(form.data.utf8))
             #expect(decoded == form.event)
         }
     }
 
     @Test func streamsUseLowercaseIds() {
-        #expect(DomainEvent.userStream(Self.id) == Self.userStream)
-        #expect(DomainEvent.todoStream(Self.id) == Self.todoStream)
-        #expect(DomainEvent.tagStream(Self.id) == Self.tagStream)
+        #expect(TodoAppEvent.userStream(Self.id) == Self.userStream)
+        #expect(TodoAppEvent.todoStream(Self.id) == Self.todoStream)
+        #expect(TodoAppEvent.tagStream(Self.id) == Self.tagStream)
     }
 
     @Test(arguments: [
@@ -110,7 +111,7 @@ struct DomainEventTests {
         "émoji 👩‍👩‍👧 and \u{2028}\u{2029}", "</script>", "{\"name\":\"x\"}",
     ])
     func stringsWithAnyCharactersRoundTripAsValidJSON(text: String) throws {
-        let events: [DomainEvent] = [
+        let events: [TodoAppEvent] = [
             .userCreated(id: Self.id, name: text, age: 1),
             .todoCreated(id: Self.id, title: text, deadline: day("2026-03-01"), userId: nil, memo: text),
             .todoUpdated(id: Self.id, title: nil, deadline: nil, memo: text),
@@ -121,12 +122,12 @@ struct DomainEventTests {
             let data = event.encodedData()
             let object = try jsonObject(data)
             #expect(object.values.contains { ($0 as? String) == text })
-            #expect(try DomainEvent(type: event.type, stream: event.stream, data: data) == event)
+            #expect(try TodoAppEvent(type: event.type, stream: event.stream, data: data) == event)
         }
     }
 
     @Test func escapesControlCharactersExactly() {
-        let event = DomainEvent.userUpdated(id: Self.id, name: "a\"\\\n\u{1}", age: nil)
+        let event = TodoAppEvent.userUpdated(id: Self.id, name: "a\"\\\n\u{1}", age: nil)
         #expect(String(decoding: event.encodedData(), as: UTF8.self) == #"{"name":"a\"\\\n\u0001"}"#)
     }
 }

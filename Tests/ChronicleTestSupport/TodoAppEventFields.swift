@@ -2,8 +2,8 @@ import ChronicleSchema
 import ChronicleTodoModel
 
 /// The todo app's model as its events are read: the reader, and each entity and field found
-/// once, by place, so that making a ``DomainEvent`` from a model's event looks up no name.
-enum TodoAppEvents {
+/// once, by place, so that making a ``TodoAppEvent`` from a model's event looks up no name.
+enum TodoAppEventFields {
     /// Reads the log's events by the todo app's model (``TodoAppModel``).
     static let reader = ChronicleModel.EventReader(TodoAppModel.model)
 

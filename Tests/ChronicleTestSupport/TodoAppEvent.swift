@@ -1,24 +1,29 @@
+import ChronicleSchema
+import ChronicleTodoDomain
+import ChronicleTodoModel
 import Foundation
 import UUIDText
 
-/// A fact about a user, a todo or a tag, as stored in the log.
+/// The tests' vocabulary of the todo app's events: a fact about a user, a todo or a tag, as
+/// stored in the log, built and read through the todo app's declared model (`TodoAppModel`)
+/// with Chronicle's public API alone. Workloads append these; the tests' own folds
+/// (`ReferenceModels`, ``TodoAppMemory``) read them. Chronicle itself has no such enum: its
+/// store decides and folds every model's events by the model.
 ///
-/// The `type` names, stream names and `data` shapes are part of the wire
-/// protocol (SPEC section 2); the commands decide them and the read models
-/// fold them.
+/// The `type` names, stream names and `data` shapes are part of the wire protocol.
 ///
 /// ```swift
-/// let event = DomainEvent.userCreated(id: id, name: "Ada", age: 36)
+/// let event = TodoAppEvent.userCreated(id: id, name: "Ada", age: 36)
 /// event.type                                     // "UserCreated"
 /// event.stream                                   // "user-1f0e…"
 /// String(decoding: event.encodedData(), as: UTF8.self)   // {"age":36,"name":"Ada"}
-/// let same = try DomainEvent(type: event.type, stream: event.stream, data: event.encodedData())
+/// let same = try TodoAppEvent(type: event.type, stream: event.stream, data: event.encodedData())
 /// ```
 ///
 /// In `userUpdated`, `todoUpdated` and `tagUpdated` a nil field means "unchanged".
 /// `todoTagged` and `todoUntagged` are about the todo (`id`), so they live in
 /// the todo's stream and carry the tag's id as data.
-public enum DomainEvent: Sendable, Equatable, Hashable {
+public enum TodoAppEvent: Sendable, Equatable, Hashable {
     /// Creates a user with its name and age.
     case userCreated(id: UUID, name: String, age: Int)
     /// Changes a user's name, age or both; nil leaves a field unchanged.
@@ -94,58 +99,33 @@ public enum DomainEvent: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The kind of entity whose stream the event belongs to.
-    public var entityKind: EntityKind {
-        switch self {
-        case .userCreated, .userUpdated, .userDeleted, .userRestored:
-            .user
-        case .todoCreated, .todoUpdated, .todoCompleted, .todoReopened, .todoDeleted, .todoRestored,
-             .todoTagged, .todoUntagged:
-            .todo
-        case .tagCreated, .tagUpdated, .tagDeleted, .tagRestored:
-            .tag
-        }
-    }
-
-    /// What the event does to its entity's life: creates it, deletes it, restores it,
-    /// or changes a live one.
-    public var lifecycle: Lifecycle {
-        switch self {
-        case .userCreated, .todoCreated, .tagCreated: .created
-        case .userDeleted, .todoDeleted, .tagDeleted: .deleted
-        case .userRestored, .todoRestored, .tagRestored: .restored
-        case .userUpdated, .todoUpdated, .todoCompleted, .todoReopened, .tagUpdated, .todoTagged, .todoUntagged: .changed
-        }
-    }
-
-    /// See ``lifecycle``.
-    public enum Lifecycle: Sendable, Hashable {
-        /// `created`: the entity now exists; `changed`: a live entity changed; `deleted`: the entity is
-        /// deleted; `restored`: a deleted entity is back.
-        case created, changed, deleted, restored
-    }
-
     /// The stream the event is appended to: `user-<id>`, `todo-<id>` or `tag-<id>`.
     public var stream: String {
-        entityKind.streamPrefix + entityID.lowercasedString
+        switch self {
+        case .userCreated, .userUpdated, .userDeleted, .userRestored: Self.userStream(entityID)
+        case .tagCreated, .tagUpdated, .tagDeleted, .tagRestored: Self.tagStream(entityID)
+        default: Self.todoStream(entityID)
+        }
     }
 
     /// The stream of a user: `"user-"` followed by the lowercase id.
     public static func userStream(_ id: UUID) -> String {
-        EntityKind.user.streamPrefix + id.lowercasedString
+        TodoAppEventFields.userStreamPrefix + id.lowercasedString
     }
 
     /// The stream of a todo: `"todo-"` followed by the lowercase id.
     public static func todoStream(_ id: UUID) -> String {
-        EntityKind.todo.streamPrefix + id.lowercasedString
+        TodoAppEventFields.todoStreamPrefix + id.lowercasedString
     }
 
     /// The stream of a tag: `"tag-"` followed by the lowercase id.
     ///
     /// ```swift
-    /// DomainEvent.tagStream(id)   // "tag-1f0e…"
+    /// TodoAppEvent.tagStream(id)   // "tag-1f0e…"
     /// ```
     public static func tagStream(_ id: UUID) -> String {
-        EntityKind.tag.streamPrefix + id.lowercasedString
+        TodoAppEventFields.tagStreamPrefix + id.lowercasedString
     }
 }
+
+// MARK: - Encoding

@@ -3,52 +3,52 @@ import Foundation
 import Testing
 import ChronicleTodoDomain
 
-/// `DomainEvent(type:stream:data:)` against hostile input: it must reject
+/// `TodoAppEvent(type:stream:data:)` against hostile input: it must reject
 /// everything that is not exactly a well-formed event, with one clear line,
 /// and never trap.
-struct DomainEventDecodingTests {
+struct TodoAppEventDecodingTests {
     static let id = UUID(uuidString: "1F0E5C2A-0000-4000-8000-00000000ABCD")!
     static let owner = UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000002")!
-    static let userStream = DomainEvent.userStream(id)
-    static let todoStream = DomainEvent.todoStream(id)
-    static let tagStream = DomainEvent.tagStream(id)
+    static let userStream = TodoAppEvent.userStream(id)
+    static let todoStream = TodoAppEvent.todoStream(id)
+    static let tagStream = TodoAppEvent.tagStream(id)
     static let tag = UUID(uuidString: "CCCCCCCC-0000-4000-8000-000000000003")!
 
     // MARK: - Accepted variations
 
     @Test func acceptsUppercaseUserIdNullOptionalsUnknownKeysAndWhitespace() throws {
         let data = #" { "title" : "t" , "deadline":"2026-03-01","userId":"BBBBBBBB-0000-4000-8000-000000000002","memo":null,"extra":[1,{"a":[]}]}"# + "\n"
-        let event = try DomainEvent(type: "TodoCreated", stream: Self.todoStream, data: Data(data.utf8))
+        let event = try TodoAppEvent(type: "TodoCreated", stream: Self.todoStream, data: Data(data.utf8))
         #expect(event == .todoCreated(id: Self.id, title: "t", deadline: day("2026-03-01"), userId: Self.owner, memo: nil))
-        #expect(try DomainEvent(type: "UserDeleted", stream: Self.userStream, data: Data(#"{"why":"x"}"#.utf8))
+        #expect(try TodoAppEvent(type: "UserDeleted", stream: Self.userStream, data: Data(#"{"why":"x"}"#.utf8))
             == .userDeleted(id: Self.id))
-        #expect(try DomainEvent(type: "UserUpdated", stream: Self.userStream, data: Data("{}".utf8))
+        #expect(try TodoAppEvent(type: "UserUpdated", stream: Self.userStream, data: Data("{}".utf8))
             == .userUpdated(id: Self.id, name: nil, age: nil))
     }
 
     /// A stored event is a fact: colour and name rules are not re-checked.
     @Test func acceptsTagEventsWithoutReValidatingNameOrColor() throws {
-        #expect(try DomainEvent(type: "TagCreated", stream: Self.tagStream,
+        #expect(try TodoAppEvent(type: "TagCreated", stream: Self.tagStream,
                                 data: Data(#"{"name":"","color":"red","extra":1}"#.utf8))
             == .tagCreated(id: Self.id, name: "", color: "red"))
-        #expect(try DomainEvent(type: "TagUpdated", stream: Self.tagStream, data: Data(#"{"name":null}"#.utf8))
+        #expect(try TodoAppEvent(type: "TagUpdated", stream: Self.tagStream, data: Data(#"{"name":null}"#.utf8))
             == .tagUpdated(id: Self.id, name: nil, color: nil))
-        #expect(try DomainEvent(type: "TagDeleted", stream: Self.tagStream, data: Data(#"{"why":"x"}"#.utf8))
+        #expect(try TodoAppEvent(type: "TagDeleted", stream: Self.tagStream, data: Data(#"{"why":"x"}"#.utf8))
             == .tagDeleted(id: Self.id))
-        #expect(try DomainEvent(type: "TodoUntagged", stream: Self.todoStream,
+        #expect(try TodoAppEvent(type: "TodoUntagged", stream: Self.todoStream,
                                 data: Data(#"{"tagId":"cccccccc-0000-4000-8000-000000000003","x":null}"#.utf8))
             == .todoUntagged(id: Self.id, tagId: Self.tag))
     }
 
     @Test func decodesEveryStandardEscape() throws {
         let data = #"{"name":"\"\\\/\b\f\n\r\t\u00e9\u0000\ud83d\ude00"}"#
-        let event = try DomainEvent(type: "UserUpdated", stream: Self.userStream, data: Data(data.utf8))
+        let event = try TodoAppEvent(type: "UserUpdated", stream: Self.userStream, data: Data(data.utf8))
         #expect(event == .userUpdated(id: Self.id, name: "\"\\/\u{8}\u{C}\n\r\té\u{0}😀", age: nil))
     }
 
     @Test(arguments: [("0", 0), ("-0", 0), ("150", 150), ("-1", -1), ("9223372036854775807", Int.max)])
     func decodesIntegerLiterals(literal: String, value: Int) throws {
-        let event = try DomainEvent(type: "UserUpdated", stream: Self.userStream, data: Data(#"{"age":\#(literal)}"#.utf8))
+        let event = try TodoAppEvent(type: "UserUpdated", stream: Self.userStream, data: Data(#"{"age":\#(literal)}"#.utf8))
         #expect(event == .userUpdated(id: Self.id, name: nil, age: value))
     }
 
@@ -202,8 +202,8 @@ struct DomainEventDecodingTests {
     /// Thousands of random and mutated inputs: decoding either succeeds with an
     /// event that survives its own round trip, or fails with one clean line.
     @Test func neverTrapsOnRandomOrMutatedInput() throws {
-        var random = TestSeed.generator(for: "DomainEventDecodingTests.fuzz")
-        let valid: [DomainEvent] = [
+        var random = TestSeed.generator(for: "TodoAppEventDecodingTests.fuzz")
+        let valid: [TodoAppEvent] = [
             .userCreated(id: Self.id, name: "Ada \"the\" \\ first\n", age: 36),
             .userUpdated(id: Self.id, name: "é😀", age: 0),
             .userDeleted(id: Self.id),
@@ -235,7 +235,7 @@ struct DomainEventDecodingTests {
                     mutate(&bytes, alphabet: alphabet, using: &random)
                 }
             }
-            if round % 17 == 0 { type = DomainEvent.allTypes.randomElement(using: &random)! }
+            if round % 17 == 0 { type = TodoAppEvent.allTypes.randomElement(using: &random)! }
             if round % 23 == 0 {
                 var streamBytes = Array(stream.utf8)
                 mutate(&streamBytes, alphabet: alphabet, using: &random)
@@ -243,11 +243,11 @@ struct DomainEventDecodingTests {
             }
 
             do {
-                let event = try DomainEvent(type: type, stream: stream, data: Data(bytes))
+                let event = try TodoAppEvent(type: type, stream: stream, data: Data(bytes))
                 accepted += 1
                 #expect(event.type == type)
                 #expect(event.stream == stream)
-                let again = try DomainEvent(type: event.type, stream: event.stream, data: event.encodedData())
+                let again = try TodoAppEvent(type: event.type, stream: event.stream, data: event.encodedData())
                 #expect(again == event)
             } catch {
                 rejected += 1
@@ -300,7 +300,7 @@ struct DomainEventDecodingTests {
         type: String, stream: String, bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
     ) -> DomainError? {
         do {
-            let event = try DomainEvent(type: type, stream: stream, data: Data(bytes))
+            let event = try TodoAppEvent(type: type, stream: stream, data: Data(bytes))
             Issue.record("decoded \(event) instead of failing", sourceLocation: sourceLocation)
             return nil
         } catch {
