@@ -1,4 +1,3 @@
-import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 
@@ -11,7 +10,7 @@ struct BenchEvent: Sendable {
     var version: UInt64
     var type: String
     var timestampMilliseconds: Int64
-    /// The payload: `DomainEvent.encodedData()`, so the projections can fold it.
+    /// The payload, as the todo app's model writes it (``TodoEvent``), so every system's fold reads it.
     var data: Data
     /// The serial number of the user or todo it is about (concurrent writers split on it,
     /// so each stream keeps one writer and its versions stay in order).
@@ -38,7 +37,7 @@ struct BenchEvent: Sendable {
     /// position, so it holds whatever was touched: the lookup is the cost). The other
     /// events carry none, as in the store; the dataset has no tags, whose names are claims.
     var appendKeys: [AppendKey] {
-        guard let event = try? DomainEvent(type: type, stream: stream, data: data) else { return [] }
+        guard let event = try? TodoEvent(type: type, stream: stream, data: data) else { return [] }
         switch event {
         case .todoCreated(_, _, _, let userId?, _): return [.touch("user-\(userId.uuidString.lowercased())/todos")]
         case .userDeleted(let id): return [.unchanged("user-\(id.uuidString.lowercased())/todos", since: .max)]

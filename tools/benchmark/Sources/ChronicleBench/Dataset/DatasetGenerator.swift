@@ -3,7 +3,7 @@ import ChronicleLog
 import Foundation
 
 /// Generates a realistic, valid history of users and todos: every event is one the
-/// domain's deciders could have produced (updates only touch live entities, completing
+/// todo app's model could have decided (updates only touch live entities, completing
 /// only open todos, deleting a user deletes its todos first), so every projection folds
 /// every event.
 ///
@@ -43,7 +43,7 @@ struct DatasetGenerator {
         init(id: UUID, entity: UInt32) {
             self.id = id
             self.entity = entity
-            stream = DomainEvent.userStream(id)
+            stream = TodoEvent.userStream(id)
         }
     }
 
@@ -59,7 +59,7 @@ struct DatasetGenerator {
         init(id: UUID, entity: UInt32) {
             self.id = id
             self.entity = entity
-            stream = DomainEvent.todoStream(id)
+            stream = TodoEvent.todoStream(id)
         }
     }
 
@@ -104,16 +104,16 @@ struct DatasetGenerator {
         let user = UserState(id: nextUUID(), entity: nextEntity())
         users.insert(user)
         let age = 16 + rng.below(70)
-        return event(user.stream, &user.version, user.entity,
-                     .userCreated(id: user.id, name: personName(), age: age))
+        return event(user.stream, &user.version, user.entity, "UserCreated",
+                     TodoEvent.userData(name: personName(), age: age))
     }
 
     private mutating func updateUser() -> BenchEvent {
         let user = users.random(&rng)
-        let change: DomainEvent = rng.chance(0.5)
-            ? .userUpdated(id: user.id, name: personName(), age: nil)
-            : .userUpdated(id: user.id, name: nil, age: 16 + rng.below(70))
-        return event(user.stream, &user.version, user.entity, change)
+        let data = rng.chance(0.5)
+            ? TodoEvent.userData(name: personName(), age: nil)
+            : TodoEvent.userData(name: nil, age: 16 + rng.below(70))
+        return event(user.stream, &user.version, user.entity, "UserUpdated", data)
     }
 
     /// The user's live todos deleted first, then the user: one atomic batch in the app.
@@ -122,10 +122,10 @@ struct DatasetGenerator {
         var events: [BenchEvent] = []
         for entity in user.todos.keys.sorted() {   // sorted: dictionary order differs between processes
             let todo = user.todos[entity]!
-            events.append(event(todo.stream, &todo.version, todo.entity, .todoDeleted(id: todo.id)))
+            events.append(event(todo.stream, &todo.version, todo.entity, "TodoDeleted"))
             removeTodo(todo)
         }
-        events.append(event(user.stream, &user.version, user.entity, .userDeleted(id: user.id)))
+        events.append(event(user.stream, &user.version, user.entity, "UserDeleted"))
         users.remove(user)
         return events
     }
@@ -140,35 +140,34 @@ struct DatasetGenerator {
         todo.owner = owner
         owner?.todos[todo.entity] = todo
         let memo = rng.chance(0.33) ? sentence(20 + rng.below(221)) : nil
-        return event(todo.stream, &todo.version, todo.entity,
-                     .todoCreated(id: todo.id, title: sentence(12 + rng.below(69)), deadline: randomDay(),
-                                  userId: owner?.id, memo: memo))
+        return event(todo.stream, &todo.version, todo.entity, "TodoCreated",
+                     TodoEvent.todoData(title: sentence(12 + rng.below(69)), deadline: randomDay(),
+                                        userId: owner?.id, memo: memo))
     }
 
     private mutating func updateTodo() -> BenchEvent {
         let todo = pickTodo()
         let roll = rng.unit()
-        let change: DomainEvent
+        let data: Data
         if roll < 0.55 {
-            change = .todoUpdated(id: todo.id, title: nil, deadline: randomDay(), memo: nil)
+            data = TodoEvent.todoData(title: nil, deadline: randomDay(), memo: nil)
         } else if roll < 0.85 {
-            change = .todoUpdated(id: todo.id, title: sentence(12 + rng.below(69)), deadline: nil, memo: nil)
+            data = TodoEvent.todoData(title: sentence(12 + rng.below(69)), deadline: nil, memo: nil)
         } else {
-            change = .todoUpdated(id: todo.id, title: nil, deadline: nil, memo: sentence(20 + rng.below(221)))
+            data = TodoEvent.todoData(title: nil, deadline: nil, memo: sentence(20 + rng.below(221)))
         }
-        return event(todo.stream, &todo.version, todo.entity, change)
+        return event(todo.stream, &todo.version, todo.entity, "TodoUpdated", data)
     }
 
     private mutating func toggleTodo() -> BenchEvent {
         let todo = pickTodo()
         todo.completed.toggle()
-        return event(todo.stream, &todo.version, todo.entity,
-                     todo.completed ? .todoCompleted(id: todo.id) : .todoReopened(id: todo.id))
+        return event(todo.stream, &todo.version, todo.entity, todo.completed ? "TodoCompleted" : "TodoReopened")
     }
 
     private mutating func deleteTodo() -> BenchEvent {
         let todo = pickTodo()
-        let result = event(todo.stream, &todo.version, todo.entity, .todoDeleted(id: todo.id))
+        let result = event(todo.stream, &todo.version, todo.entity, "TodoDeleted")
         removeTodo(todo)
         return result
     }
@@ -186,12 +185,14 @@ struct DatasetGenerator {
 
     // MARK: - Building blocks
 
+    /// The next event of `stream`: of type `type`, with `data` (``TodoEvent/emptyData`` when
+    /// it gives no fields).
     private mutating func event(_ stream: String, _ version: inout UInt64, _ entity: UInt32,
-                                _ domainEvent: DomainEvent) -> BenchEvent {
+                                _ type: String, _ data: Data = TodoEvent.emptyData) -> BenchEvent {
         version += 1
         let clock = stamps.tick(&rng)
-        return BenchEvent(id: nextUUID(), stream: stream, version: version, type: domainEvent.type,
-                          timestampMilliseconds: clock, data: domainEvent.encodedData(), entity: entity)
+        return BenchEvent(id: nextUUID(), stream: stream, version: version, type: type,
+                          timestampMilliseconds: clock, data: data, entity: entity)
     }
 
     private mutating func nextEntity() -> UInt32 {

@@ -1,5 +1,4 @@
 import ChronicleWire
-import ChronicleTodoDomain
 import ChronicleLog
 import Foundation
 
@@ -7,9 +6,10 @@ import Foundation
 /// paths where JSON is read in bulk, in one process, the parsers alternating round by round on
 /// the same bytes:
 ///
-/// - **event data** (every projection, every rebuild): a stored payload to a `DomainEvent`.
-///   Chronicle: `DomainEvent(type:stream:data:)` (the strict scanner, then the fields checked and
-///   typed, the stream's id parsed). Foundation: `JSONSerialization` to a dictionary, and
+/// - **event data** (every projection, every rebuild): a stored payload to the todo app's typed
+///   event. Chronicle: `TodoEvent(type:stream:data:)`, the todo app's model reading the event
+///   (`ChronicleModel.EventReader`: the strict scanner, then the fields checked and typed, the
+///   stream's id parsed) and its case made from that. Foundation: `JSONSerialization` to a dictionary, and
 ///   `JSONDecoder` to a `Codable` struct of the same fields; neither checks the stream nor
 ///   refuses duplicate keys, so they do less.
 /// - **a push body** (the server, and a pulling client's pages): 500 events in the wire form to
@@ -42,7 +42,7 @@ enum JSONComparison {
         progress("json: \(generated.count) events, \(bodies.count) push bodies of up to 500, \(rounds) rounds")
 
         let data: [(String, (BenchEvent) throws -> Void)] = [
-            ("chronicle", { event in _ = try DomainEvent(type: event.type, stream: event.stream, data: event.data) }),
+            ("chronicle", { event in _ = try TodoEvent(type: event.type, stream: event.stream, data: event.data) }),
             ("JSONSerialization", { event in
                 guard try JSONSerialization.jsonObject(with: event.data) is [String: Any] else { throw BenchError.unsupported("not an object") }
             }),
