@@ -41,10 +41,10 @@ struct RebuildCommand: AsyncParsableCommand {
             if let asked, asked != TodoAppReadModel.allCases {
                 throw RefusedInput("the store's model '\(model.name)' has no projection '\(projection)': rebuild 'entities' or 'all'")
             }
-            try reportEntities(try await rebuild(model: model, log: log).rebuilt)
+            try reportEntities(try rebuild(model: model, log: log).rebuilt)
             return
         }
-        let (rebuilt, states) = try await rebuild(model: model, log: log)
+        let (rebuilt, states) = try rebuild(model: model, log: log)
         let counts = try Dictionary(uniqueKeysWithValues: asked.map { ($0, try $0.count(in: states)) })
         if json {
             let entries = Dictionary(uniqueKeysWithValues: counts.map { ($0.rawValue, $1) })
@@ -85,8 +85,7 @@ struct RebuildCommand: AsyncParsableCommand {
         var position: UInt64
         var skipped: UInt64
         var seconds: Double
-
-        var eventsPerSecond: Double { seconds > 0 ? Double(position) / seconds : 0 }
+        var eventsPerSecond: Double
 
         var json: [String: Any] {
             ["model": model, "version": version, "position": position, "seconds": (seconds * 1000).rounded() / 1000]
@@ -95,16 +94,17 @@ struct RebuildCommand: AsyncParsableCommand {
 
     /// Rebuilds `entities/`, the stored entities of the model the store records, blue/green:
     /// readers in other processes keep the old ones until the swap. Progress on stderr.
-    private func rebuild(model: ChronicleModel, log: EventLog) async throws -> (rebuilt: EntitiesRebuilt, states: ModelStates) {
+    private func rebuild(model: ChronicleModel, log: EventLog) throws -> (rebuilt: EntitiesRebuilt, states: ModelStates) {
         let states = try ModelStates(path: store.path + "/entities", model: model, log: log, noSync: log.options.noSync)
         let head = try log.head()
         let bar = ProgressBar()
         let started = ContinuousClock.now
         let position = try states.rebuild { position in bar.show(RebuildProgress(done: min(position, head), total: head, since: started)) }
         bar.finish()
-        let elapsed = (ContinuousClock.now - started).components
+        let done = RebuildProgress(done: position, total: position, since: started)
+        let seconds = Double(done.elapsed.components.seconds) + Double(done.elapsed.components.attoseconds) / 1e18
         return (EntitiesRebuilt(model: model.name, version: model.version, position: position, skipped: UInt64(try states.unread().count),
-                                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18), states)
+                                seconds: seconds, eventsPerSecond: done.eventsPerSecond), states)
     }
 
     private func reportEntities(_ rebuilt: EntitiesRebuilt) throws {
